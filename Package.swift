@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "broadcast-monitor",
+  products: [
+    .executable(name: "broadcast-monitor", targets: ["BroadcastMonitor"])
+  ],
+  targets: [
+    // C libraries from Debian's packages, one system-library target each (module map + shim header).
+    .systemLibrary(name: "CFFTW", path: "Sources/CFFTW"),
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+    .systemLibrary(name: "CJack", path: "Sources/CJack"),
+    .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
+
+    .target(name: "RingBuffer"),
+    .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
+    .target(name: "Matcher", dependencies: ["CFFTW", "CSoxr"]),
+    .target(name: "Reports", dependencies: ["CSQLite"]),
+    .executableTarget(
+      name: "BroadcastMonitor",
+      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]
+    ),
+    .executableTarget(name: "Benchmarks", dependencies: ["Matcher", "Reports"], path: "bench/Benchmarks"),
+
+    .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
+    .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
+    .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+    .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
+    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer"]),
+    .testTarget(
+      name: "BroadcastMonitorTests", dependencies: ["Matcher", "Reports", "TestSupport"]),
+  ]
+)
+
+// Strict settings for every Swift target, applied in one place.
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug)))
+  if target.type == .regular || target.type == .executable {
+    settings.append(.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release)))
+  }
+  target.swiftSettings = settings
+}

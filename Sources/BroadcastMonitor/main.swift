@@ -1,0 +1,1 @@
+print("broadcast-monitor: under construction")

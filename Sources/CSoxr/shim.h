@@ -1,0 +1,2 @@
+// libsoxr, the SoX resampler library, from Debian's libsoxr-dev.
+#include <soxr.h>

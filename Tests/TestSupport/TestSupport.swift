@@ -1,0 +1,1 @@
+// Test support: signal generators and collecting sinks.

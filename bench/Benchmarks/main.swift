@@ -1,0 +1,1 @@
+print("benchmarks: under construction")
