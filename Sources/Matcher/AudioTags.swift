@@ -1,0 +1,42 @@
+import Foundation
+
+/// Tags read from an audio file with ffprobe (title, artist, album, ISRC, label), for a catalog without a metadata
+/// CSV. Any thread.
+public enum AudioTags {
+  /// The file's tags, lower-cased keys; empty when ffprobe is missing or the file has none.
+  public static func read(path: String) -> [String: String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "ffprobe", "-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", path,
+    ]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [:] }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    struct Probe: Decodable {
+      struct Tagged: Decodable { var tags: [String: String]? }
+      var format: Tagged?
+      var streams: [Tagged]?
+    }
+    guard let probe = try? JSONDecoder().decode(Probe.self, from: data) else { return [:] }
+    var tags: [String: String] = [:]
+    for t in (probe.streams ?? []).compactMap(\.tags) + [probe.format?.tags].compactMap({ $0 }) {
+      for (k, v) in t { tags[k.lowercased()] = v }
+    }
+    return tags
+  }
+
+  /// Metadata from tags, with the file name as the title when there is no title tag.
+  public static func metadata(path: String) -> TrackMetadata {
+    let tags = read(path: path)
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    return TrackMetadata(
+      title: tags["title"].flatMap { $0.isEmpty ? nil : $0 } ?? name, artist: tags["artist"] ?? "",
+      album: tags["album"] ?? "", isrc: (tags["isrc"] ?? tags["tsrc"] ?? "").uppercased(),
+      label: tags["label"] ?? tags["publisher"] ?? tags["organization"] ?? "")
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The catalog file format (`.bmcat`), version 1, little-endian:
+///
+///     "BMCATLG\1"  UInt32 version  UInt32 headerLength  header (JSON)  zero padding to 16
+///     directory: UInt32 × directoryCount    postings: UInt32 × postingCount    UInt64 checksum
+///
+/// The header holds the fingerprint parameters, the tracks with their metadata, and the index geometry. The checksum
+/// (`Checksum64`) covers every byte before it. The index is used in place from a memory map: loading costs one pass
+/// of checksum plus decoding the JSON header.
+extension Catalog {
+  static let magic = Array("BMCATLG\u{1}".utf8)
+  static let formatVersion: UInt32 = 1
+
+  struct Header: Codable {
+    var parameters: FingerprintParameters
+    var tracks: [CatalogTrack]
+    var hashBits: Int
+    var directoryBits: Int
+    var positionBits: Int
+    var directoryCount: Int
+    var postingCount: Int
+  }
+
+  /// Loads a catalog file. Damage (a flipped byte, truncation), another version, or another kind of file is a
+  /// `FormatError` that says so.
+  public static func load(from url: URL) throws(FormatError) -> Catalog {
+    let file = try MappedFile(path: url.path)
+    let path = url.path
+    let raw = file.bytes
+    guard raw.count >= 24, raw.prefix(magic.count).elementsEqual(magic) else {
+      throw FormatError(path: path, reason: "not a broadcast-monitor catalog (wrong magic bytes)")
+    }
+    let version = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+    guard version == formatVersion else {
+      throw FormatError(
+        path: path, reason: "catalog format version \(version); this build reads version \(formatVersion)")
+    }
+    let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
+    let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+    guard Checksum64.of(body) == stored else {
+      throw FormatError(
+        path: path,
+        reason: "checksum mismatch: the catalog is damaged or truncated; restore a backup or rebuild it with "
+          + "`broadcast-monitor catalog add`")
+    }
+    let headerLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+    guard 16 + headerLength <= body.count else { throw FormatError(path: path, reason: "truncated header") }
+    let header: Header
+    do {
+      header = try JSONDecoder().decode(Header.self, from: Data(raw[16..<(16 + headerLength)]))
+    } catch {
+      throw FormatError(path: path, reason: "unreadable header (\(error))")
+    }
+    let dirOffset = (16 + headerLength + 15) / 16 * 16
+    let postOffset = dirOffset + header.directoryCount * 4
+    guard postOffset + header.postingCount * 4 == body.count,
+      header.directoryCount == (1 << header.directoryBits) + 1
+    else {
+      throw FormatError(path: path, reason: "index sizes do not match the file size")
+    }
+    let base = raw.baseAddress!
+    let directory = UnsafeBufferPointer(
+      start: (base + dirOffset).assumingMemoryBound(to: UInt32.self), count: header.directoryCount)
+    let postings = UnsafeBufferPointer(
+      start: (base + postOffset).assumingMemoryBound(to: UInt32.self), count: header.postingCount)
+    let index = CatalogIndex(
+      hashBits: header.hashBits, directoryBits: header.directoryBits, positionBits: header.positionBits,
+      directory: directory, postings: postings, storage: file)
+    return Catalog(parameters: header.parameters, tracks: header.tracks, index: index)
+  }
+
+  /// The file's bytes.
+  func encoded() throws -> [UInt8] {
+    var out = BinaryWriter()
+    out.append(bytes: Self.magic)
+    out.append(Self.formatVersion)
+    let header = try JSONEncoder().encode(
+      Header(
+        parameters: parameters, tracks: tracks, hashBits: index.hashBits, directoryBits: index.directoryBits,
+        positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count))
+    out.append(UInt32(header.count))
+    out.append(bytes: header)
+    out.align(to: 16)
+    out.bytes.reserveCapacity(out.bytes.count + (index.directory.count + index.postings.count) * 4 + 8)
+    for v in index.directory { out.append(v) }
+    for v in index.postings { out.append(v) }
+    out.append(Checksum64.of(out.bytes))
+    return out.bytes
+  }
+
+  /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`.
+  public func write(to url: URL) throws {
+    let bytes = try encoded()
+    let folder = url.deletingLastPathComponent()
+    let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+    guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
+      throw FormatError(path: temp.path, reason: "cannot create (check that \(folder.path) exists and is writable)")
+    }
+    do {
+      let handle = try FileHandle(forWritingTo: temp)
+      try handle.write(contentsOf: bytes)
+      try handle.synchronize()
+      try handle.close()
+      if FileManager.default.fileExists(atPath: url.path) {
+        _ = try FileManager.default.replaceItemAt(url, withItemAt: temp)
+      } else {
+        try FileManager.default.moveItem(at: temp, to: url)
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: temp)
+      throw FormatError(path: url.path, reason: "cannot write the catalog (\(error.localizedDescription))")
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A custom catalog: reference tracks with metadata and the index of their fingerprints (ShazamKit's
+/// `SHCustomCatalog`, for broadcast).
+///
+/// Immutable: load it, or build one with `CatalogBuilder`. Any thread may read it; stream matchers on many threads
+/// share one catalog.
+public final class Catalog: Sendable {
+  public let parameters: FingerprintParameters
+  public let tracks: [CatalogTrack]
+  let index: CatalogIndex
+  /// Global start frame of each track, ascending (tracks are stored in this order).
+  private let starts: [UInt32]
+
+  init(parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex) {
+    self.parameters = parameters
+    self.tracks = tracks
+    self.index = index
+    starts = tracks.map(\.globalStartFrame)
+  }
+
+  /// Frames left empty between two tracks on the global axis, so that no diagonal runs from one into the next.
+  static let gapFrames: UInt32 = 256
+
+  /// The track holding global frame `position`, or nil in a gap.
+  func trackIndex(containing position: UInt32) -> Int? {
+    var lo = 0
+    var hi = starts.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
+    }
+    let i = lo - 1
+    guard i >= 0, position < starts[i] + tracks[i].frameCount else { return nil }
+    return i
+  }
+
+  /// Summary figures (`catalog info`).
+  public struct Info: Sendable {
+    public var trackCount: Int
+    public var hours: Double
+    public var hashCount: Int
+    public var indexBytes: Int
+    public var fileBytes: Int?
+  }
+
+  public func info(fileBytes: Int? = nil) -> Info {
+    Info(
+      trackCount: tracks.count, hours: tracks.reduce(0) { $0 + $1.durationSeconds } / 3600,
+      hashCount: index.postings.count, indexBytes: index.bytes, fileBytes: fileBytes)
+  }
+}

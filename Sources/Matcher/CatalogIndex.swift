@@ -1,0 +1,104 @@
+/// The inverted index of a catalog: for each hash, the global frames of the anchors that carry it.
+///
+/// Layout (also the on-disk layout, so a catalog file is used in place, memory-mapped):
+/// - a directory of `2^directoryBits + 1` UInt32 offsets, indexed by the hash's top `directoryBits` bits;
+/// - postings, one UInt32 each: the hash's remaining low bits above `positionBits` bits of global frame.
+/// Tracks are laid end to end on one global frame axis (with a gap between them), so a posting is 4 bytes and a
+/// match's diagonal (reference frame minus query frame) names the track and the offset at once.
+///
+/// Immutable once built: any thread may read it.
+struct CatalogIndex: @unchecked Sendable {
+  let hashBits: Int
+  let directoryBits: Int
+  let positionBits: Int
+  let directory: UnsafeBufferPointer<UInt32>
+  let postings: UnsafeBufferPointer<UInt32>
+  /// Keeps the memory the buffers point into alive (a mapped file or owned arrays).
+  let storage: AnyObject
+
+  var residualBits: Int { hashBits - directoryBits }
+  var positionMask: UInt32 { positionBits >= 32 ? .max : (1 << UInt32(positionBits)) - 1 }
+  var bytes: Int { (directory.count + postings.count) * 4 }
+
+  /// Directory size for a number of postings: about 4 postings per slot, at least 2^12 slots, at most the hash.
+  static func directoryBits(hashBits: Int, postingCount: Int) -> Int {
+    let wanted = Int.bitWidth - max(1, postingCount / 4).leadingZeroBitCount
+    return min(hashBits, max(12, wanted))
+  }
+
+  /// Calls `body` with the global frame of every posting of `hash`.
+  @inline(__always)
+  func forEachPosting(of hash: UInt32, _ body: (UInt32) -> Void) {
+    let slot = Int(hash >> UInt32(residualBits))
+    let residual = hash & ((1 << UInt32(residualBits)) - 1)
+    let lo = Int(directory[slot])
+    let hi = Int(directory[slot + 1])
+    if lo == hi { return }
+    let shift = UInt32(positionBits)
+    let mask = positionMask
+    if residualBits == 0 {
+      for i in lo..<hi { body(postings[i] & mask) }
+    } else {
+      for i in lo..<hi {
+        let p = postings[i]
+        if p >> shift == residual { body(p & mask) }
+      }
+    }
+  }
+}
+
+/// Owns the memory of an index built in memory.
+final class IndexArrays {
+  let directory: UnsafeMutableBufferPointer<UInt32>
+  let postings: UnsafeMutableBufferPointer<UInt32>
+  init(directory: [UInt32], postings: [UInt32]) {
+    self.directory = .allocate(capacity: directory.count)
+    _ = self.directory.initialize(from: directory)
+    self.postings = .allocate(capacity: postings.count)
+    _ = self.postings.initialize(from: postings)
+  }
+  deinit {
+    directory.deallocate()
+    postings.deallocate()
+  }
+}
+
+extension CatalogIndex {
+  /// Builds an index from (hash, global frame) entries. Counting sort by directory slot: linear time.
+  static func build(hashBits: Int, entries: [(hash: UInt32, position: UInt32)]) -> CatalogIndex {
+    let dirBits = directoryBits(hashBits: hashBits, postingCount: entries.count)
+    let residualBits = hashBits - dirBits
+    let positionBits = 32 - residualBits
+    var directory = [UInt32](repeating: 0, count: (1 << dirBits) + 1)
+    for e in entries { directory[Int(e.hash >> UInt32(residualBits)) + 1] += 1 }
+    for i in 1..<directory.count { directory[i] += directory[i - 1] }
+    var fill = directory
+    var postings = [UInt32](repeating: 0, count: entries.count)
+    let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << UInt32(residualBits)) - 1
+    for e in entries {
+      let slot = Int(e.hash >> UInt32(residualBits))
+      let packed = residualBits == 0 ? e.position : ((e.hash & residualMask) << UInt32(positionBits)) | e.position
+      postings[Int(fill[slot])] = packed
+      fill[slot] += 1
+    }
+    let owner = IndexArrays(directory: directory, postings: postings)
+    return CatalogIndex(
+      hashBits: hashBits, directoryBits: dirBits, positionBits: positionBits,
+      directory: UnsafeBufferPointer(owner.directory), postings: UnsafeBufferPointer(owner.postings), storage: owner)
+  }
+
+  /// Every (hash, global frame) entry: the inverse of `build`, used to edit a catalog.
+  func entries() -> [(hash: UInt32, position: UInt32)] {
+    var out = [(hash: UInt32, position: UInt32)]()
+    out.reserveCapacity(postings.count)
+    let shift = UInt32(positionBits)
+    for slot in 0..<(directory.count - 1) {
+      for i in Int(directory[slot])..<Int(directory[slot + 1]) {
+        let p = postings[i]
+        let residual = residualBits == 0 ? 0 : p >> shift
+        out.append((UInt32(slot) << UInt32(residualBits) | residual, p & positionMask))
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The chain from raw audio to peaks, assembled here and nowhere else:
+/// interleaved samples → downmix → `Resampler` (to the fingerprint rate) → `SpectrumAnalyzer` → `PeakExtractor` →
+/// the consumer (a signature collector, or a stream matcher).
+///
+/// Also measures the audible span and the input level on the way. One thread at a time.
+final class FingerprintFrontEnd {
+  let parameters: FingerprintParameters
+  private let analyzer: SpectrumAnalyzer
+  private let extractor: PeakExtractor
+  private var resampler: Resampler?
+  private var mono: [Float] = []
+  /// Samples delivered at the fingerprint rate.
+  private(set) var samplesAtFingerprintRate = 0
+  /// First and last hop (at the fingerprint rate) louder than -50 dBFS, or nil while all was quieter.
+  private(set) var firstAudibleHop: Int?
+  private(set) var lastAudibleHop: Int?
+  /// Peak absolute sample value of the input since the last `takePeakLevel()`.
+  private var peakLevel: Float = 0
+  private var hopEnergy: Float = 0
+  private var hopFill = 0
+  private let audibleEnergy: Float
+
+  init(parameters: FingerprintParameters, peaksPerBlock: Int, consumer: any PeakConsumer) {
+    self.parameters = parameters
+    let bins = SpectrumAnalyzer.binRange(parameters)
+    extractor = PeakExtractor(
+      parameters: parameters, firstBin: bins.first, binCount: bins.count, peaksPerBlock: peaksPerBlock,
+      consumer: consumer)
+    analyzer = SpectrumAnalyzer(parameters: parameters, consumer: extractor)
+    // -50 dBFS RMS over one hop.
+    audibleEnergy = Float(parameters.hopSizeSamples) * 1e-5
+  }
+
+  /// Appends interleaved samples with `channels` channels at `sampleRate` Hz.
+  func append(_ samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double) throws(AudioError) {
+    guard channels >= 1 else { throw AudioError.unsupported("audio with \(channels) channels") }
+    let frames = samples.count / channels
+    if channels == 1 {
+      try deliver(samples, sampleRate: sampleRate)
+      return
+    }
+    if mono.count < frames { mono = [Float](repeating: 0, count: frames) }
+    let scale = 1 / Float(channels)
+    mono.withUnsafeMutableBufferPointer { m in
+      for i in 0..<frames {
+        var sum: Float = 0
+        for c in 0..<channels { sum += samples[i * channels + c] }
+        m[i] = sum * scale
+      }
+    }
+    try mono.withUnsafeBufferPointer { m throws(AudioError) in
+      try deliver(UnsafeBufferPointer(rebasing: m[0..<frames]), sampleRate: sampleRate)
+    }
+  }
+
+  private func deliver(_ samples: UnsafeBufferPointer<Float>, sampleRate: Double) throws(AudioError) {
+    for s in samples { peakLevel = max(peakLevel, abs(s)) }
+    if sampleRate == Double(parameters.sampleRateHz) {
+      atFingerprintRate(samples)
+      return
+    }
+    if resampler == nil || resampler!.inputRate != sampleRate {
+      resampler = try Resampler(inputRate: sampleRate, outputRate: Double(parameters.sampleRateHz))
+    }
+    resampler!.process(samples) { atFingerprintRate($0) }
+  }
+
+  private func atFingerprintRate(_ samples: UnsafeBufferPointer<Float>) {
+    let hop = parameters.hopSizeSamples
+    for s in samples {
+      hopEnergy += s * s
+      hopFill += 1
+      if hopFill == hop {
+        if hopEnergy > audibleEnergy {
+          let index = samplesAtFingerprintRate / hop
+          if firstAudibleHop == nil { firstAudibleHop = index }
+          lastAudibleHop = index
+        }
+        hopEnergy = 0
+        hopFill = 0
+      }
+      samplesAtFingerprintRate += 1
+    }
+    analyzer.consume(samples)
+  }
+
+  /// Ends the input: drains the resampler and the peak extractor.
+  func flush() {
+    resampler?.process(UnsafeBufferPointer(start: nil, count: 0), flush: true) { atFingerprintRate($0) }
+    analyzer.flush()
+  }
+
+  /// Returns the peak input level since the last call, in dBFS.
+  func takePeakLevelDB() -> Float {
+    let level = peakLevel
+    peakLevel = 0
+    return level > 0 ? 20 * log10(level) : -120
+  }
+}

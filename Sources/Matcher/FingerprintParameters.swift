@@ -1,0 +1,84 @@
+/// The parameters that shape a fingerprint: how audio becomes spectral peaks and peaks become hashes.
+///
+/// A catalog records the parameters it was built with, and every matcher that uses the catalog takes them from it,
+/// so that reference and query fingerprints always agree. Units are in the names; defaults are documented per field.
+public struct FingerprintParameters: Codable, Sendable, Equatable {
+  /// Sample rate the matcher works at. Default 8000 Hz: keeps 250 Hz–3.75 kHz, the band that survives FM, codecs
+  /// and telephone-band segments, at a quarter of the cost of 16 kHz.
+  public var sampleRateHz: Int = 8000
+  /// FFT frame length. Default 1024 samples (128 ms at 8 kHz, 7.8 Hz per bin).
+  public var fftSizeSamples: Int = 1024
+  /// Hop between frames. Default 256 samples (32 ms at 8 kHz): 31.25 frames per second.
+  public var hopSizeSamples: Int = 256
+  /// Lowest frequency considered for peaks. Default 250 Hz.
+  public var minFrequencyHz: Double = 250
+  /// Highest frequency considered for peaks. Default 3750 Hz.
+  public var maxFrequencyHz: Double = 3750
+
+  /// A peak must be the maximum of ±this many frames around it. Default 6 (±192 ms).
+  public var peakNeighborhoodFrames: Int = 6
+  /// A peak must be the maximum of ±this many bins around it. Default 10 (±78 Hz).
+  public var peakNeighborhoodBins: Int = 10
+  /// Peaks are ranked and thinned per block of this many frames. Default 16 (0.5 s).
+  public var peakBlockFrames: Int = 16
+  /// Peaks kept per block in reference (catalog) fingerprints. Default 6 (12 per second).
+  public var referencePeaksPerBlock: Int = 6
+  /// Peaks kept per block in query (broadcast) fingerprints: more than the reference, so that the reference's peaks
+  /// are found even when noise adds peaks of its own. Default 10.
+  public var queryPeaksPerBlock: Int = 10
+  /// Spectral whitening: a peak's strength is measured against the running mean power of its bin over about this
+  /// long. Default 3 s.
+  public var whiteningSeconds: Double = 3
+  /// Power below this level (dB relative to a full-scale sine) never makes a peak: digital silence and dither.
+  /// Default -75 dB.
+  public var silenceFloorDB: Double = -75
+
+  /// Longest distance between the two peaks of a pair. Default 40 frames (1.28 s).
+  public var maxPairFrames: Int = 40
+  /// Largest pitch interval between the two peaks of a pair. Default 15.5 semitones.
+  public var maxPairSemitones: Double = 15.5
+  /// Pairs made per anchor peak in reference fingerprints (nearest in time). Default 3.
+  public var referenceFanOut: Int = 3
+  /// Pairs made per anchor peak in query fingerprints: enough to reach the reference's targets among the query's
+  /// extra peaks. Default 8.
+  public var queryFanOut: Int = 8
+  /// Quantization step of the anchor's pitch in a hash. Default 0.5 semitone.
+  public var anchorStepSemitones: Double = 0.5
+  /// Quantization step of the interval between the two peaks in a hash. Default 0.5 semitone.
+  public var intervalStepSemitones: Double = 0.5
+
+  public init() {}
+
+  /// Frames per second of the spectrogram.
+  public var framesPerSecond: Double { Double(sampleRateHz) / Double(hopSizeSamples) }
+
+  /// Stream time, in seconds from the first sample, of the centre of frame `frame`.
+  public func seconds(ofFrame frame: Double) -> Double {
+    (frame * Double(hopSizeSamples) + Double(fftSizeSamples) / 2) / Double(sampleRateHz)
+  }
+
+  /// The frame whose centre is at `seconds` (fractional).
+  public func frame(atSeconds seconds: Double) -> Double {
+    (seconds * Double(sampleRateHz) - Double(fftSizeSamples) / 2) / Double(hopSizeSamples)
+  }
+
+  /// Checks that the values can work together; the error says which value is wrong.
+  public func validate() throws(ConfigurationError) {
+    func require(_ ok: Bool, _ key: String, _ why: String) throws(ConfigurationError) {
+      if !ok { throw ConfigurationError(keyPath: "fingerprint.\(key)", reason: why) }
+    }
+    try require(sampleRateHz >= 4000 && sampleRateHz <= 48000, "sampleRateHz", "must be 4000…48000")
+    try require(fftSizeSamples >= 128 && fftSizeSamples.nonzeroBitCount == 1, "fftSizeSamples", "must be a power of two ≥ 128")
+    try require(hopSizeSamples > 0 && hopSizeSamples <= fftSizeSamples, "hopSizeSamples", "must be 1…fftSizeSamples")
+    try require(minFrequencyHz > 0 && minFrequencyHz < maxFrequencyHz, "minFrequencyHz", "must be > 0 and < maxFrequencyHz")
+    try require(maxFrequencyHz < Double(sampleRateHz) / 2, "maxFrequencyHz", "must be below half the sample rate")
+    try require(peakNeighborhoodFrames >= 1 && peakNeighborhoodBins >= 1, "peakNeighborhoodFrames", "must be ≥ 1")
+    try require(peakBlockFrames >= 1, "peakBlockFrames", "must be ≥ 1")
+    try require(referencePeaksPerBlock >= 1 && queryPeaksPerBlock >= 1, "queryPeaksPerBlock", "must be ≥ 1")
+    try require(maxPairFrames >= 2 && maxPairFrames <= 63, "maxPairFrames", "must be 2…63 (6 bits in a hash)")
+    try require(referenceFanOut >= 1, "referenceFanOut", "must be ≥ 1")
+    try require(queryFanOut >= referenceFanOut, "queryFanOut", "must be ≥ referenceFanOut")
+    try require(anchorStepSemitones > 0 && intervalStepSemitones > 0, "anchorStepSemitones", "must be > 0")
+    try require(HashLayout(self).totalBits <= 24, "anchorStepSemitones", "too fine: a hash needs more than 24 bits")
+  }
+}

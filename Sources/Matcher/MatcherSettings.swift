@@ -1,0 +1,43 @@
+/// How a stream matcher searches and segments plays. Channels may override any of these; units are in the names.
+public struct MatcherSettings: Codable, Sendable, Equatable {
+  /// Largest speed change searched, either way. Default 0.06 (±6 %: stations speed songs up by 1–4 %).
+  public var maxSpeedDeviation: Double = 0.06
+  /// Spacing of the speed hypotheses searched. Default 0.02; pair hashes tolerate about ±1 %.
+  public var speedStep: Double = 0.02
+  /// Matches older than this are forgotten by the search for new plays. Default 10 s.
+  public var voteWindowSeconds: Double = 10
+  /// Matches on one diagonal that make the search look closer. Default 5.
+  public var minVotes: Int = 5
+  /// Aligned matches needed to report a play. Default 12.
+  public var minMatches: Int = 12
+  /// The aligned matches must span at least this long. Default 0.8 s.
+  public var minMatchSpanSeconds: Double = 0.8
+  /// A match belongs to a play when it is this close to the play's time line. Default 2.5 frames (80 ms).
+  public var alignmentToleranceFrames: Double = 2.5
+  /// A play ends after this long without matches (voice-overs and dropouts shorter than this do not split it).
+  /// Default 20 s.
+  public var maxGapSeconds: Double = 20
+  /// A play whose first (last) match is this close to the reference's audible start (end) is extended to it.
+  /// Default 5 s.
+  public var snapToEdgeSeconds: Double = 5
+  /// How often a running play is reported as continuing. Default 5 s.
+  public var progressIntervalSeconds: Double = 5
+  /// How often "no match" is reported while nothing plays. Default 10 s.
+  public var noMatchIntervalSeconds: Double = 10
+
+  public init() {}
+
+  public func validate() throws(ConfigurationError) {
+    func require(_ ok: Bool, _ key: String, _ why: String) throws(ConfigurationError) {
+      if !ok { throw ConfigurationError(keyPath: "matcher.\(key)", reason: why) }
+    }
+    try require(maxSpeedDeviation >= 0 && maxSpeedDeviation <= 0.2, "maxSpeedDeviation", "must be 0…0.2")
+    try require(speedStep > 0.001 && speedStep <= 0.05, "speedStep", "must be 0.001…0.05")
+    try require(voteWindowSeconds >= 2, "voteWindowSeconds", "must be ≥ 2")
+    try require(minVotes >= 2, "minVotes", "must be ≥ 2")
+    try require(minMatches >= 3, "minMatches", "must be ≥ 3")
+    try require(alignmentToleranceFrames > 0, "alignmentToleranceFrames", "must be > 0")
+    try require(maxGapSeconds > 0, "maxGapSeconds", "must be > 0")
+    try require(progressIntervalSeconds > 0, "progressIntervalSeconds", "must be > 0")
+  }
+}

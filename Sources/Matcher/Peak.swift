@@ -1,0 +1,21 @@
+/// A spectral peak: a point in time and frequency that stands out from its neighbourhood.
+public struct Peak: Sendable, Equatable, Hashable {
+  /// Spectrogram frame index (hop-sized steps from the first sample).
+  public var frame: Int32
+  /// FFT bin, with a fractional part from parabolic interpolation.
+  public var bin: Float
+  /// How far the peak stands above its bin's running mean, in dB.
+  public var strength: Float
+
+  public init(frame: Int32, bin: Float, strength: Float) {
+    self.frame = frame
+    self.bin = bin
+    self.strength = strength
+  }
+}
+
+/// Receives peaks in frame order, in batches (one batch per thinning block).
+protocol PeakConsumer: AnyObject {
+  func consume(peaks: ArraySlice<Peak>)
+  func flush()
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Finds spectral peaks: points that are the maximum of their time-frequency neighbourhood, ranked by how far they
+/// stand above their bin's running mean (spectral whitening), and thinned to a fixed number per block.
+///
+/// Streaming: a frame's peaks are known once `peakNeighborhoodFrames` later frames have arrived, and a block's peaks
+/// are emitted when its last frame is decided. One thread at a time (the owner of the chain).
+final class PeakExtractor: SpectrumFrameConsumer {
+  private let bins: Int
+  private let firstBin: Int
+  private let span: Int  // frames on each side
+  private let halfWidth: Int  // bins on each side
+  private let blockFrames: Int
+  private let peaksPerBlock: Int
+  private let floorPower: Float
+  private let meanRate: Float
+  private let history: Int
+  // Ring of the last `history` frames: power, and the maximum over ±halfWidth bins.
+  private var power: [Float]
+  private var freqMax: [Float]
+  private var mean: [Float]
+  private var scratchPrefix: [Float]
+  private var scratchSuffix: [Float]
+  private var newestFrame = -1
+  private var decidedFrame = -1
+  private var blockCandidates: [Peak] = []
+  private var currentBlock = 0
+  private var out: [Peak] = []
+  private weak var consumer: (any PeakConsumer)?
+
+  init(parameters p: FingerprintParameters, firstBin: Int, binCount: Int, peaksPerBlock: Int, consumer: any PeakConsumer) {
+    bins = binCount
+    self.firstBin = firstBin
+    span = p.peakNeighborhoodFrames
+    halfWidth = p.peakNeighborhoodBins
+    blockFrames = p.peakBlockFrames
+    self.peaksPerBlock = peaksPerBlock
+    floorPower = Float(pow(10, p.silenceFloorDB / 10))
+    meanRate = Float(1 / max(1, p.whiteningSeconds * p.framesPerSecond))
+    history = 2 * span + 1
+    power = [Float](repeating: 0, count: history * binCount)
+    freqMax = [Float](repeating: 0, count: history * binCount)
+    mean = [Float](repeating: 0, count: binCount)
+    scratchPrefix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    scratchSuffix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    blockCandidates.reserveCapacity(256)
+    out.reserveCapacity(64)
+    self.consumer = consumer
+  }
+
+  func consume(frame: Int, power framePower: UnsafeBufferPointer<Float>) {
+    precondition(frame == newestFrame + 1, "frames must arrive in order")
+    newestFrame = frame
+    let slot = (frame % history) * bins
+    power.withUnsafeMutableBufferPointer { pw in
+      mean.withUnsafeMutableBufferPointer { mn in
+        let rate = frame == 0 ? 1 : meanRate
+        for k in 0..<bins {
+          let v = framePower[k]
+          pw[slot + k] = v
+          mn[k] += rate * (v - mn[k])
+        }
+      }
+    }
+    computeFrequencyMax(slot: slot)
+    while decidedFrame + 1 <= frame - span {
+      decide(decidedFrame + 1, lastAvailable: frame)
+    }
+  }
+
+  func flush() {
+    while decidedFrame + 1 <= newestFrame {
+      decide(decidedFrame + 1, lastAvailable: newestFrame)
+    }
+    emitBlock()
+    consumer?.flush()
+  }
+
+  func reset() {
+    newestFrame = -1
+    decidedFrame = -1
+    blockCandidates.removeAll(keepingCapacity: true)
+    currentBlock = 0
+    for k in 0..<mean.count { mean[k] = 0 }
+  }
+
+  /// Sliding maximum over ±halfWidth bins (van Herk / Gil-Werman: three comparisons per bin).
+  private func computeFrequencyMax(slot: Int) {
+    let w = 2 * halfWidth + 1
+    let n = bins + 2 * halfWidth
+    power.withUnsafeBufferPointer { pw in
+      freqMax.withUnsafeMutableBufferPointer { fm in
+        scratchPrefix.withUnsafeMutableBufferPointer { pre in
+          scratchSuffix.withUnsafeMutableBufferPointer { suf in
+            @inline(__always) func padded(_ i: Int) -> Float {
+              let k = i - halfWidth
+              return (k >= 0 && k < bins) ? pw[slot + k] : 0
+            }
+            var i = 0
+            while i < n {
+              let end = min(i + w, n)
+              var m: Float = 0
+              for j in i..<end {
+                m = max(m, padded(j))
+                pre[j] = m
+              }
+              m = 0
+              var j = end - 1
+              while j >= i {
+                m = max(m, padded(j))
+                suf[j] = m
+                j -= 1
+              }
+              i = end
+            }
+            for k in 0..<bins {
+              // window over padded indices k ... k + w - 1
+              fm[slot + k] = max(suf[k], pre[k + w - 1])
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func decide(_ frame: Int, lastAvailable: Int) {
+    decidedFrame = frame
+    let block = frame / blockFrames
+    if block != currentBlock {
+      emitBlock()
+      currentBlock = block
+    }
+    let slot = (frame % history) * bins
+    let lo = max(0, frame - span)
+    let hi = min(lastAvailable, frame + span)
+    power.withUnsafeBufferPointer { pw in
+      freqMax.withUnsafeBufferPointer { fm in
+        mean.withUnsafeBufferPointer { mn in
+          for k in 1..<(bins - 1) {
+            let v = pw[slot + k]
+            guard v > floorPower, v >= fm[slot + k] else { continue }
+            var isPeak = true
+            var other = lo
+            while other <= hi {
+              if other != frame {
+                let o = fm[(other % history) * bins + k]
+                // Ties go to the earlier frame so a flat plateau yields one peak.
+                if o > v || (o == v && other < frame) {
+                  isPeak = false
+                  break
+                }
+              }
+              other += 1
+            }
+            guard isPeak else { continue }
+            let a = log(max(pw[slot + k - 1], 1e-20))
+            let b = log(v)
+            let c = log(max(pw[slot + k + 1], 1e-20))
+            let denom = a - 2 * b + c
+            let delta = denom < 0 ? min(0.5, max(-0.5, 0.5 * (a - c) / denom)) : 0
+            let strength = 10 * log10(v / max(mn[k], 1e-20))
+            blockCandidates.append(
+              Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength))
+          }
+        }
+      }
+    }
+  }
+
+  private func emitBlock() {
+    guard !blockCandidates.isEmpty else { return }
+    if blockCandidates.count > peaksPerBlock {
+      blockCandidates.sort { $0.strength > $1.strength }
+      blockCandidates.removeSubrange(peaksPerBlock...)
+    }
+    blockCandidates.sort { $0.frame != $1.frame ? $0.frame < $1.frame : $0.bin < $1.bin }
+    consumer?.consume(peaks: blockCandidates[...])
+    blockCandidates.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,123 @@
+/// A running play inside a stream matcher: the line through its matches (reference frame = α + β · broadcast
+/// frame, on the catalog's global axis) and what is needed to report it.
+struct PlayTrack {
+  let id: Int
+  let trackIndex: Int
+  let pitchShifted: Bool
+  var detectedAtSeconds: Double
+  /// Line: reference = alpha + beta · broadcast (frames).
+  var alpha: Double
+  var beta: Double
+  var firstFrame: Int32
+  /// Last frame with sustained support (not a stray match).
+  var lastFrame: Int32
+  var matchCount = 0
+  /// Latest anchor frame of any match.
+  var lastAnchorFrame: Int32
+  var lastReportedSeconds: Double
+  var lastReportedLastFrame: Int32
+  /// Least-squares sums, relative to the first match, for refitting the line.
+  private let x0: Double
+  private let y0: Double
+  private var sx = 0.0
+  private var sy = 0.0
+  private var sxx = 0.0
+  private var sxy = 0.0
+  private var fitted = 0
+  /// Matches per second-long bucket (32 frames) over the last 64 buckets, to compare with a rival and to tell
+  /// sustained support from stray matches.
+  private var buckets = [UInt16](repeating: 0, count: 64)
+  private var bucketIDs = [Int32](repeating: -1, count: 64)
+  static let bucketFrames: Int32 = 32
+
+  init(
+    id: Int, trackIndex: Int, alpha: Double, beta: Double, firstFrame: Int32, pitchShifted: Bool,
+    detectedAtSeconds: Double
+  ) {
+    self.id = id
+    self.trackIndex = trackIndex
+    self.alpha = alpha
+    self.beta = beta
+    self.firstFrame = firstFrame
+    self.pitchShifted = pitchShifted
+    lastFrame = firstFrame
+    lastAnchorFrame = firstFrame
+    self.detectedAtSeconds = detectedAtSeconds
+    lastReportedSeconds = detectedAtSeconds
+    lastReportedLastFrame = firstFrame
+    x0 = Double(firstFrame)
+    y0 = alpha + beta * Double(firstFrame)
+  }
+
+  /// The same play (id, detection time, start) on a corrected line, with no matches yet.
+  func realigned(alpha: Double, beta: Double, firstFrame: Int32) -> PlayTrack {
+    var p = PlayTrack(
+      id: id, trackIndex: trackIndex, alpha: alpha, beta: beta, firstFrame: min(firstFrame, self.firstFrame),
+      pitchShifted: pitchShifted, detectedAtSeconds: detectedAtSeconds)
+    p.lastReportedSeconds = lastReportedSeconds
+    return p
+  }
+
+  @inline(__always)
+  func predictedReference(at frame: Int32) -> Double { alpha + beta * Double(frame) }
+
+  /// Whether a match lies on the line. The tolerance widens away from the matches seen so far, by how uncertain the
+  /// slope still is (about 3 frames over the spread of the matches, at most 2 %).
+  @inline(__always)
+  func accepts(anchorFrame: Int32, reference: UInt32, tolerance: Double) -> Bool {
+    let spread = Double(max(30, lastAnchorFrame - firstFrame))
+    let outside = Double(max(0, anchorFrame - lastAnchorFrame, firstFrame - anchorFrame))
+    let slopeUncertainty = min(0.02, 3 / spread)
+    return abs(Double(reference) - predictedReference(at: anchorFrame)) <= tolerance + outside * slopeUncertainty
+  }
+
+  mutating func add(anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
+    matchCount += 1
+    firstFrame = min(firstFrame, anchorFrame)
+    lastAnchorFrame = max(lastAnchorFrame, anchorFrame)
+    let bucket = anchorFrame / Self.bucketFrames
+    let slot = Int(bucket) & 63
+    if bucketIDs[slot] != bucket {
+      bucketIDs[slot] = bucket
+      buckets[slot] = 0
+    }
+    if buckets[slot] < .max { buckets[slot] += 1 }
+    // Sustained: at least 3 matches in this second and the one before.
+    if matchCount <= 3 || matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= 3 {
+      lastFrame = max(lastFrame, targetFrame)
+    }
+    let x = Double(anchorFrame) - x0
+    let y = Double(reference) - y0
+    sx += x
+    sy += y
+    sxx += x * x
+    sxy += x * y
+    if matchCount >= 16 && (matchCount - fitted >= max(8, fitted / 4)) { refit() }
+  }
+
+  /// Least-squares line through all matches, once they spread over a few seconds.
+  mutating func refit() {
+    fitted = matchCount
+    let n = Double(matchCount)
+    let varX = sxx - sx * sx / n
+    guard varX > 60 * 60 * n else { return }
+    let slope = (sxy - sx * sy / n) / varX
+    guard slope > 0.85 && slope < 1.15 else { return }
+    beta = slope
+    let intercept = (sy - slope * sx) / n
+    alpha = y0 + intercept - slope * x0
+  }
+
+  /// Matches whose anchors fall in the buckets overlapping `from…to` (within the last 64 s).
+  func matchCount(from: Int32, to: Int32) -> Int {
+    var c = 0
+    var b = from / Self.bucketFrames
+    let end = to / Self.bucketFrames
+    while b <= end {
+      let slot = Int(b) & 63
+      if bucketIDs[slot] == b { c += Int(buckets[slot]) }
+      b += 1
+    }
+    return c
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The signature file format (`.bmsig`): magic, version, a JSON header, the peaks as little-endian binary, and a
+/// checksum of everything before it.
+extension Signature {
+  static let magic = Array("BMSIG\u{0}\u{0}\u{1}".utf8)
+  static let formatVersion: UInt32 = 1
+
+  private struct Header: Codable {
+    var parameters: FingerprintParameters
+    var sampleCount: Int
+    var peakCount: Int
+    var audibleStartSeconds: Double
+    var audibleEndSeconds: Double
+  }
+
+  /// The file's bytes.
+  public func encoded() throws -> Data {
+    var out = BinaryWriter()
+    out.append(bytes: Self.magic)
+    out.append(Self.formatVersion)
+    let header = try JSONEncoder().encode(
+      Header(
+        parameters: parameters, sampleCount: sampleCount, peakCount: peaks.count,
+        audibleStartSeconds: audibleStartSeconds, audibleEndSeconds: audibleEndSeconds))
+    out.append(UInt32(header.count))
+    out.append(bytes: header)
+    for p in peaks {
+      out.append(UInt32(bitPattern: p.frame))
+      out.append(p.bin.bitPattern)
+      out.append(p.strength.bitPattern)
+    }
+    out.append(Checksum64.of(out.bytes))
+    return Data(out.bytes)
+  }
+
+  /// Reads a signature file's bytes; a wrong magic, version or checksum is a `FormatError` naming the problem.
+  public init(decoding data: Data, path: String = "signature") throws(FormatError) {
+    var reader = BinaryReader(data: data, path: path)
+    try reader.expectMagic(Self.magic, what: "a broadcast-monitor signature")
+    let version: UInt32 = try reader.read()
+    guard version == Self.formatVersion else {
+      throw FormatError(path: path, reason: "signature format version \(version), this build reads \(Self.formatVersion)")
+    }
+    try reader.verifyTrailingChecksum()
+    let headerLength: UInt32 = try reader.read()
+    let headerBytes = try reader.readBytes(Int(headerLength))
+    let header: Header
+    do {
+      header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+    } catch {
+      throw FormatError(path: path, reason: "unreadable header (\(error))")
+    }
+    var peaks = [Peak]()
+    peaks.reserveCapacity(header.peakCount)
+    for _ in 0..<header.peakCount {
+      let frame: UInt32 = try reader.read()
+      let bin: UInt32 = try reader.read()
+      let strength: UInt32 = try reader.read()
+      peaks.append(
+        Peak(frame: Int32(bitPattern: frame), bin: Float(bitPattern: bin), strength: Float(bitPattern: strength)))
+    }
+    self.init(
+      parameters: header.parameters, sampleCount: header.sampleCount, peaks: peaks,
+      audibleStartSeconds: header.audibleStartSeconds, audibleEndSeconds: header.audibleEndSeconds)
+  }
+
+  /// Writes the signature file atomically.
+  public func write(to url: URL) throws {
+    try encoded().write(to: url, options: .atomic)
+  }
+
+  /// Reads a signature file.
+  public init(contentsOf url: URL) throws {
+    let data = try Data(contentsOf: url, options: .mappedIfSafe)
+    try self.init(decoding: data, path: url.path)
+  }
+}

@@ -1,0 +1,65 @@
+/// Running plays: progress reports, ends, and the times reported for them.
+extension StreamMatcher {
+  func advancePlays() {
+    let gapFrames = Int32(settings.maxGapSeconds * framesPerSecond)
+    let now = streamSeconds
+    var ended = [Int]()
+    for i in active.indices {
+      if newestFrame - active[i].lastFrame > gapFrames {
+        ended.append(i)
+      } else if now - active[i].lastReportedSeconds >= settings.progressIntervalSeconds
+        && active[i].lastFrame != active[i].lastReportedLastFrame
+      {
+        active[i].lastReportedSeconds = now
+        active[i].lastReportedLastFrame = active[i].lastFrame
+        sink?.receive(.playContinues(snapshot(of: active[i], final: false)))
+      }
+    }
+    for i in ended.reversed() {
+      let play = active.remove(at: i)
+      end(play)
+    }
+  }
+
+  func end(_ play: PlayTrack) {
+    sink?.receive(.playEnded(snapshot(of: play, final: true)))
+  }
+
+  /// The play as reported: times in stream seconds, start and end extended to the reference's audible edges when the
+  /// first or last match is close to them.
+  func snapshot(of play: PlayTrack, final: Bool) -> MatchedPlay {
+    let track = catalog.tracks[play.trackIndex]
+    let p = parameters
+    let base = Double(track.globalStartFrame)
+    // Reference seconds at a broadcast frame, and the broadcast frame at a reference second.
+    func referenceSeconds(atFrame f: Double) -> Double { p.seconds(ofFrame: play.alpha + play.beta * f - base) }
+    func frameAtReference(_ s: Double) -> Double { (base + p.frame(atSeconds: s) - play.alpha) / play.beta }
+
+    let firstFrame = Double(play.firstFrame)
+    let lastFrame = Double(play.lastFrame)
+    var startFrame = firstFrame
+    var endFrame = lastFrame
+    let snap = settings.snapToEdgeSeconds
+    if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= snap * play.beta {
+      startFrame = min(firstFrame, frameAtReference(track.audibleStartSeconds))
+    }
+    if final && track.audibleEndSeconds - referenceSeconds(atFrame: lastFrame) <= snap * play.beta {
+      endFrame = max(lastFrame, frameAtReference(track.audibleEndSeconds))
+    }
+    let origin = seconds(ofFrame: 0) - p.seconds(ofFrame: 0)
+    let start = max(origin, seconds(ofFrame: startFrame))
+    let end = min(streamSeconds, max(start, seconds(ofFrame: endFrame)))
+    let referenceSpan = max(1, (lastFrame - firstFrame) * play.beta / framesPerSecond)
+    let density = Double(track.hashCount) / max(1, track.durationSeconds)
+    return MatchedPlay(
+      id: play.id, track: track, startSeconds: start, endSeconds: end,
+      referenceOffsetSeconds: max(0, referenceSeconds(atFrame: frame(atStreamSeconds: start))),
+      speed: play.beta, pitchShifted: play.pitchShifted,
+      confidence: min(1, Double(play.matchCount) / (density * referenceSpan)),
+      detectedAtSeconds: play.detectedAtSeconds, matchCount: play.matchCount)
+  }
+
+  private func frame(atStreamSeconds s: Double) -> Double {
+    parameters.frame(atSeconds: s - (seconds(ofFrame: 0) - parameters.seconds(ofFrame: 0)))
+  }
+}

@@ -1,0 +1,215 @@
+/// The search for new plays: votes on diagonals, and verification of the diagonals that collect enough of them.
+extension StreamMatcher {
+  static let cellFrames = 8
+
+  @inline(__always)
+  private func diagonal(hypothesis h: Int, anchorFrame: Int32, reference: UInt32) -> Int {
+    Int(reference) - Int((Double(anchorFrame) * hypotheses[h].speed).rounded())
+  }
+
+  /// Slot of a cell: 8 frames of diagonal under one hypothesis. Grid B is grid A shifted by half a cell, so that a
+  /// cluster narrower than 4 frames falls whole into one cell of one grid.
+  @inline(__always)
+  func slot(hypothesis h: Int, cell: Int, grid: UInt64) -> Int {
+    let k = (UInt64(truncatingIfNeeded: cell) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(h) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid
+    return Int(truncatingIfNeeded: (k &* 0xD6E8_FEB8_6659_FD93) >> 40) & voteMask
+  }
+
+  @inline(__always)
+  private func slots(hypothesis h: Int, diagonal d: Int) -> (Int, Int) {
+    (slot(hypothesis: h, cell: d >> 3, grid: 0), slot(hypothesis: h, cell: (d + 4) >> 3, grid: 0x5555_5555))
+  }
+
+  func addMatch(hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
+    for i in active.indices {
+      if active[i].accepts(anchorFrame: anchorFrame, reference: reference, tolerance: settings.alignmentToleranceFrames)
+      {
+        active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
+        return
+      }
+    }
+    let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
+    let (a, b) = slots(hypothesis: h, diagonal: d)
+    queue.append(
+      MatchQueue.Match(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h)),
+      cell: a)
+    for c in [a, b] {
+      if votes[c] < .max { votes[c] += 1 }
+      let v = Int(votes[c])
+      if v >= settings.minVotes && v % settings.minVotes == 0 {
+        candidates.append((h, d))
+      }
+    }
+  }
+
+  func expireVotes() {
+    let horizon = newestFrame - windowFrames
+    while let m = queue.popFirst(if: { $0.anchorFrame < horizon }) {
+      if !m.claimed { unvote(m) }
+    }
+  }
+
+  private func unvote(_ m: MatchQueue.Match) {
+    let h = Int(m.hypothesis)
+    let d = diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference)
+    let (a, b) = slots(hypothesis: h, diagonal: d)
+    if votes[a] > 0 { votes[a] -= 1 }
+    if votes[b] > 0 { votes[b] -= 1 }
+  }
+
+  func verifyCandidates() {
+    guard !candidates.isEmpty else { return }
+    var seen = Set<Int>()
+    let list = candidates
+    candidates.removeAll(keepingCapacity: true)
+    for c in list {
+      let key = c.hypothesis << 40 ^ (c.diagonal >> 3)
+      guard seen.insert(key).inserted else { continue }
+      verify(hypothesis: c.hypothesis, diagonal: c.diagonal)
+    }
+  }
+
+  /// The unclaimed matches of hypothesis `h` within ±12 frames of diagonal `d0` (the cells around it).
+  private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [Int], xs: [Double], ys: [Double]) {
+    let speed = hypotheses[h].speed
+    var indices = [Int]()
+    var xs = [Double]()
+    var ys = [Double]()
+    var seenSlots = Set<Int>()
+    for cell in ((d0 >> 3) - 2)...((d0 >> 3) + 2) {
+      let s = slot(hypothesis: h, cell: cell, grid: 0)
+      guard seenSlots.insert(s).inserted else { continue }
+      queue.forEachInCell(s) { index, m in
+        guard !m.claimed, Int(m.hypothesis) == h else { return }
+        let d = Int(m.reference) - Int((Double(m.anchorFrame) * speed).rounded())
+        guard abs(d - d0) <= 12 else { return }
+        indices.append(index)
+        xs.append(Double(m.anchorFrame))
+        ys.append(Double(m.reference))
+      }
+    }
+    return (indices, xs, ys)
+  }
+
+  /// Matches of hypothesis `h` on the line of its speed through the point (x, y), within `tolerance`.
+  private func support(hypothesis h: Int, throughX x: Double, y: Double, tolerance: Double) -> Int {
+    let speed = hypotheses[h].speed
+    let g = gather(hypothesis: h, diagonal: Int((y - speed * x).rounded()))
+    var n = 0
+    for i in g.xs.indices where abs(g.ys[i] - (y + speed * (g.xs[i] - x))) <= tolerance { n += 1 }
+    return n
+  }
+
+  private func verify(hypothesis h0: Int, diagonal d0: Int) {
+    var h = h0
+    var speed = hypotheses[h].speed
+    var (indices, xs, ys) = gather(hypothesis: h, diagonal: d0)
+    guard xs.count >= settings.minMatches else { return }
+    // Robust line: slope from the hypothesis, intercept from the median residual.
+    let tolerance = settings.alignmentToleranceFrames
+    var residuals = zip(xs, ys).map { $1 - speed * $0 }
+    residuals.sort()
+    var alpha = residuals[residuals.count / 2]
+    var inliers = (0..<xs.count).filter { abs(ys[$0] - (alpha + speed * xs[$0])) <= tolerance + 1 }
+    guard inliers.count >= settings.minMatches else { return }
+    // The speed hypothesis that explains this cluster best: near the first matches all slopes pass through the same
+    // point, but a wrong speed only matches pairs of close peaks, so the right one has the most support.
+    let cx = inliers.reduce(0) { $0 + xs[$1] } / Double(inliers.count)
+    let cy = alpha + speed * cx
+    var best = inliers.count
+    for other in hypotheses.indices where other != h {
+      let n = support(hypothesis: other, throughX: cx, y: cy, tolerance: tolerance + 1)
+      if n > best {
+        best = n
+        h = other
+      }
+    }
+    if h != h0 {
+      speed = hypotheses[h].speed
+      (indices, xs, ys) = gather(hypothesis: h, diagonal: Int((cy - speed * cx).rounded()))
+      alpha = cy - speed * cx
+      inliers = (0..<xs.count).filter { abs(ys[$0] - (alpha + speed * xs[$0])) <= tolerance + 1 }
+      guard inliers.count >= settings.minMatches else { return }
+    }
+    // Least squares on the inliers when they spread wide enough to tell the slope.
+    var beta = speed
+    let n = Double(inliers.count)
+    let mx = inliers.reduce(0) { $0 + xs[$1] } / n
+    let my = inliers.reduce(0) { $0 + ys[$1] } / n
+    let vxx = inliers.reduce(0) { $0 + (xs[$1] - mx) * (xs[$1] - mx) }
+    if vxx > 30 * 30 * n {  // a spread of about ±1 s or more
+      let slope = inliers.reduce(0) { $0 + (xs[$1] - mx) * (ys[$1] - my) } / vxx
+      if abs(slope - speed) <= settings.speedStep { beta = slope }
+    }
+    alpha = my - beta * mx
+    inliers = inliers.filter { abs(ys[$0] - (alpha + beta * xs[$0])) <= tolerance }
+    // All on one track, from enough distinct anchors, over a long enough stretch.
+    guard inliers.count >= settings.minMatches,
+      let trackIndex = catalog.trackIndex(containing: UInt32(max(0, ys[inliers[inliers.count / 2]])))
+    else { return }
+    let track = catalog.tracks[trackIndex]
+    let lo = Double(track.globalStartFrame)
+    let hi = Double(track.globalStartFrame + track.frameCount)
+    inliers = inliers.filter { ys[$0] >= lo && ys[$0] < hi }
+    let anchors = Set(inliers.map { xs[$0] })
+    guard inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return }
+    let first = Int32(inliers.map { xs[$0] }.min()!)
+    let last = inliers.map { queue[indices[$0]].targetFrame }.max()!
+    guard Double(last - first) >= settings.minMatchSpanSeconds * framesPerSecond else { return }
+    // On a running play's line (matches that came before it started, or its line is still settling)? Then they
+    // are that play's: merge, and let the play refit its line.
+    let middle = Double(first + last) / 2
+    if let i = active.firstIndex(where: {
+      $0.trackIndex == trackIndex && abs($0.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) <= 8
+    }) {
+      for k in inliers {
+        let m = queue[indices[k]]
+        active[i].add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+        queue[indices[k]].claimed = true
+        unvote(m)
+      }
+      active[i].refit()
+      return
+    }
+    // A running play stronger over the same stretch means shared material, not a new play: a section repeated
+    // within the same track, or a similar track (unless at least an eighth as strong: a crossfade).
+    for p in active {
+      let rival = p.matchCount(from: first, to: last)
+      if p.trackIndex == trackIndex ? rival >= inliers.count : rival >= 8 * inliers.count { return }
+    }
+    // Stronger than a young play of the same track on a nearby line: that play locked onto a repeated section
+    // first; this is its true alignment.
+    let now = streamSeconds
+    if let i = active.firstIndex(where: {
+      $0.trackIndex == trackIndex && now - $0.detectedAtSeconds < 20
+        && abs($0.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
+    }) {
+      var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
+      for k in inliers {
+        let m = queue[indices[k]]
+        play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+        queue[indices[k]].claimed = true
+        unvote(m)
+      }
+      play.alpha = alpha
+      play.beta = beta
+      active[i] = play
+      return
+    }
+    var play = PlayTrack(
+      id: nextPlayID, trackIndex: trackIndex, alpha: alpha, beta: beta, firstFrame: first,
+      pitchShifted: hypotheses[h].pitchShifted, detectedAtSeconds: streamSeconds)
+    nextPlayID += 1
+    for i in inliers {
+      let m = queue[indices[i]]
+      play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+      // The matches are this play's now: they no longer vote for others.
+      queue[indices[i]].claimed = true
+      unvote(m)
+    }
+    play.alpha = alpha
+    play.beta = beta
+    active.append(play)
+    sink?.receive(.playStarted(snapshot(of: play, final: false)))
+  }
+}

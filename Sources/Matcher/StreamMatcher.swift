@@ -1,0 +1,219 @@
+import Foundation
+
+/// Finds catalog plays in one channel's audio, continuously (ShazamKit's managed session, for broadcast).
+///
+/// Feed it audio in buffers of any size, sample rate and channel count; it reports plays as they start, while they
+/// continue, and when they end, to its `MatchEventSink`. The same matcher runs live and in `scan`, so a scan predicts
+/// what the live monitor logs.
+///
+/// How: peaks of the incoming audio are paired and hashed once per speed hypothesis (see `SpeedHypothesis`); each
+/// hash found in the catalog votes for a diagonal (reference frame minus speed × broadcast frame). A diagonal with
+/// enough votes is verified by fitting a line through its matches; a line with enough aligned matches is a play.
+/// Matches on a running play's line extend it; a play ends when its line has had no matches for `maxGapSeconds`.
+///
+/// One thread at a time: the worker that owns the channel.
+public final class StreamMatcher {
+  /// Like ShazamKit's session states.
+  public enum State: String, Sendable {
+    /// No audio yet, or the stream was flushed.
+    case idle
+    /// Listening, nothing from the catalog on the air.
+    case prerecording
+    /// At least one play is running.
+    case matching
+  }
+
+  public let catalog: Catalog
+  public let settings: MatcherSettings
+  public private(set) var state: State = .idle
+  let parameters: FingerprintParameters
+  let hasher: PairHasher
+  let hypotheses: [SpeedHypothesis]
+  private var frontEnd: FingerprintFrontEnd!
+  private let relay = PeakRelay()
+  weak var sink: (any MatchEventSink)?
+
+  // Time.
+  private var originSeconds: Double?
+  var framesPerSecond: Double { parameters.framesPerSecond }
+
+  // Recent peaks, for pairing.
+  var peakFrames: [Int32] = []
+  var peakPitches: [Float] = []
+  var peakPairCounts: [UInt8] = []
+  var peakStart = 0
+  let maxQueryPairFrames: Int32
+
+  // Votes.
+  var queue = MatchQueue(cells: 1 << 16)
+  var votes: [UInt16]
+  let voteMask: Int
+  var candidates: [(hypothesis: Int, diagonal: Int)] = []
+  let windowFrames: Int32
+
+  // Plays.
+  var active: [PlayTrack] = []
+  var nextPlayID = 1
+  var newestFrame: Int32 = -1
+  var lastNoMatchSeconds: Double = 0
+  private var hashScratch: [UInt32] = []
+  private var postingScratch: [UInt32] = []
+  var statLookups = 0
+  var statMatches = 0
+
+  /// - Parameters:
+  ///   - catalog: the catalog to match against; its fingerprint parameters are used.
+  ///   - settings: search and segmentation settings (per-channel overrides).
+  ///   - sink: receives the events; held weakly.
+  public init(catalog: Catalog, settings: MatcherSettings = MatcherSettings(), sink: (any MatchEventSink)?) {
+    self.catalog = catalog
+    self.settings = settings
+    parameters = catalog.parameters
+    hasher = PairHasher(parameters: parameters)
+    hypotheses = SpeedHypothesis.grid(maxDeviation: settings.maxSpeedDeviation, step: settings.speedStep)
+      .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
+    maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
+    windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
+    votes = [UInt16](repeating: 0, count: 1 << 16)
+    voteMask = (1 << 16) - 1
+    self.sink = sink
+    frontEnd = FingerprintFrontEnd(
+      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
+    relay.matcher = self
+  }
+
+  /// Stream time of the end of the audio consumed so far.
+  public var streamSeconds: Double {
+    (originSeconds ?? 0) + Double(frontEnd.samplesAtFingerprintRate) / Double(parameters.sampleRateHz)
+  }
+
+  /// Plays running now.
+  public var currentPlays: [MatchedPlay] { active.map { snapshot(of: $0, final: false) } }
+
+  /// Peak input level since the last call, in dBFS (for level meters).
+  public func takePeakLevelDB() -> Float { frontEnd.takePeakLevelDB() }
+
+  /// Consumes interleaved audio.
+  /// - Parameter time: stream time of the first sample; only the first call's value is used (default 0), later
+  ///   buffers are taken to follow without a gap.
+  public func append(
+    _ samples: UnsafeBufferPointer<Float>, channels: Int = 1, sampleRate: Double, at time: Double? = nil
+  ) throws(AudioError) {
+    if originSeconds == nil {
+      originSeconds = time ?? 0
+      lastNoMatchSeconds = originSeconds!
+      state = .prerecording
+    }
+    try frontEnd.append(samples, channels: channels, sampleRate: sampleRate)
+  }
+
+  /// Ends the stream: every running play ends at its last match. The matcher is idle afterwards and can be `reset`.
+  public func flush() {
+    frontEnd.flush()
+    if ProcessInfo.processInfo.environment["BM_DEBUG"] != nil {
+      FileHandle.standardError.write(Data("lookups \(statLookups) matches \(statMatches) seconds \(streamSeconds) peaks \(peakFrames.count)\n".utf8))
+    }
+    for play in active { end(play) }
+    active.removeAll()
+    state = .idle
+  }
+
+  /// Forgets everything (plays are dropped without events): ready for a new stream.
+  public func reset() {
+    frontEnd = FingerprintFrontEnd(
+      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
+    originSeconds = nil
+    peakFrames.removeAll()
+    peakPitches.removeAll()
+    peakPairCounts.removeAll()
+    peakStart = 0
+    queue = MatchQueue(cells: 1 << 16)
+    for i in votes.indices { votes[i] = 0 }
+    candidates.removeAll()
+    active.removeAll()
+    newestFrame = -1
+    state = .idle
+  }
+
+  /// Stream time of a (fractional) frame centre.
+  func seconds(ofFrame frame: Double) -> Double { (originSeconds ?? 0) + parameters.seconds(ofFrame: frame) }
+
+  // MARK: - Peaks to matches
+
+  func consume(peaks: ArraySlice<Peak>) {
+    let index = catalog.index
+    let layout = hasher.layout
+    let maxFrames = parameters.maxPairFrames
+    let maxInterval = Float(parameters.maxPairSemitones)
+    let fanOut = UInt8(parameters.queryFanOut)
+    if hashScratch.count < hypotheses.count { hashScratch = [UInt32](repeating: 0, count: hypotheses.count) }
+    for peak in peaks {
+      let frame = peak.frame
+      let pitch = hasher.pitch(ofBin: peak.bin)
+      newestFrame = max(newestFrame, frame)
+      while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
+      var j = peakStart
+      while j < peakFrames.count {
+        let dtq = frame - peakFrames[j]
+        let interval = pitch - peakPitches[j]
+        if dtq >= 1 && abs(interval) <= maxInterval && peakPairCounts[j] < fanOut {
+          peakPairCounts[j] += 1
+          let anchorFrame = peakFrames[j]
+          let anchorPitch = peakPitches[j]
+          var previousHash: UInt32 = .max
+          for (h, hypothesis) in hypotheses.enumerated() {
+            let dt = Int((Double(dtq) * hypothesis.speed).rounded())
+            guard dt >= 1 && dt <= maxFrames,
+              let hash = layout.hash(anchorPitch: anchorPitch - hypothesis.pitchShift, interval: interval, frames: dt)
+            else { continue }
+            statLookups += 1
+            if hash != previousHash {
+              postingScratch.removeAll(keepingCapacity: true)
+              index.forEachPosting(of: hash) { postingScratch.append($0) }
+              previousHash = hash
+            }
+            statMatches += postingScratch.count
+            for position in postingScratch {
+              addMatch(hypothesis: h, anchorFrame: anchorFrame, targetFrame: frame, reference: position)
+            }
+          }
+        }
+        j += 1
+      }
+      peakFrames.append(frame)
+      peakPitches.append(pitch)
+      peakPairCounts.append(0)
+    }
+    if peakStart > 4096 {
+      peakFrames.removeFirst(peakStart)
+      peakPitches.removeFirst(peakStart)
+      peakPairCounts.removeFirst(peakStart)
+      peakStart = 0
+    }
+    afterBatch()
+  }
+
+  private func afterBatch() {
+    expireVotes()
+    verifyCandidates()
+    advancePlays()
+    let now = streamSeconds
+    if active.isEmpty {
+      state = .prerecording
+      if now - lastNoMatchSeconds >= settings.noMatchIntervalSeconds {
+        lastNoMatchSeconds = now
+        sink?.receive(.noMatch(atSeconds: now))
+      }
+    } else {
+      state = .matching
+      lastNoMatchSeconds = now
+    }
+  }
+}
+
+/// Forwards peaks from the front end to the matcher without a reference cycle.
+final class PeakRelay: PeakConsumer {
+  weak var matcher: StreamMatcher?
+  func consume(peaks: ArraySlice<Peak>) { matcher?.consume(peaks: peaks) }
+  func flush() {}
+}

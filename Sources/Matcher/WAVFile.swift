@@ -1,0 +1,97 @@
+import Foundation
+
+/// A RIFF/WAVE file read from a memory map: PCM 16, 24 or 32-bit integer, or 32-bit float, any channel count.
+/// `init` throws for anything else, and the caller falls back to ffmpeg.
+struct WAVFile {
+  let file: MappedFile
+  let channels: Int
+  let sampleRate: Double
+  let bitsPerSample: Int
+  let isFloat: Bool
+  let dataOffset: Int
+  let dataBytes: Int
+
+  init(path: String) throws(FormatError) {
+    file = try MappedFile(path: path)
+    let raw = file.bytes
+    func u32(_ o: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)) }
+    func u16(_ o: Int) -> UInt16 { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt16.self)) }
+    guard raw.count >= 44, raw.prefix(4).elementsEqual("RIFF".utf8), raw[8..<12].elementsEqual("WAVE".utf8) else {
+      throw FormatError(path: path, reason: "not a RIFF/WAVE file")
+    }
+    var offset = 12
+    var format: (tag: UInt16, channels: Int, rate: Double, bits: Int)?
+    var data: (offset: Int, bytes: Int)?
+    while offset + 8 <= raw.count, data == nil {
+      let id = raw[offset..<(offset + 4)]
+      let size = Int(u32(offset + 4))
+      let body = offset + 8
+      if id.elementsEqual("fmt ".utf8), size >= 16, body + 16 <= raw.count {
+        var tag = u16(body)
+        if tag == 0xFFFE, size >= 26 { tag = u16(body + 24) }  // WAVE_FORMAT_EXTENSIBLE: sub-format GUID
+        format = (tag, Int(u16(body + 2)), Double(u32(body + 4)), Int(u16(body + 14)))
+      } else if id.elementsEqual("data".utf8) {
+        // Streams written live may leave the size at 0 or 0xFFFFFFFF: take the rest of the file.
+        let available = raw.count - body
+        data = (body, size == 0 || size > available ? available : size)
+      }
+      offset = body + size + (size & 1)
+    }
+    guard let f = format, let d = data, f.channels >= 1, f.rate > 0 else {
+      throw FormatError(path: path, reason: "WAVE file without fmt or data chunk")
+    }
+    guard (f.tag == 1 && [16, 24, 32].contains(f.bits)) || (f.tag == 3 && f.bits == 32) else {
+      throw FormatError(path: path, reason: "WAVE encoding \(f.tag)/\(f.bits)-bit not read directly")
+    }
+    channels = f.channels
+    sampleRate = f.rate
+    bitsPerSample = f.bits
+    isFloat = f.tag == 3
+    dataOffset = d.offset
+    dataBytes = d.bytes
+  }
+
+  var frameCount: Int { dataBytes / (channels * bitsPerSample / 8) }
+  var durationSeconds: Double { Double(frameCount) / sampleRate }
+
+  /// Converts the samples to float in chunks of about a second.
+  func decode(_ body: (UnsafeBufferPointer<Float>, Int, Double) throws -> Void) throws -> AudioFileDecoder.Summary {
+    let bytesPerSample = bitsPerSample / 8
+    let chunkFrames = 8192
+    var buffer = [Float](repeating: 0, count: chunkFrames * channels)
+    let base = file.bytes.baseAddress! + dataOffset
+    var frame = 0
+    let total = frameCount
+    while frame < total {
+      let n = min(chunkFrames, total - frame)
+      let count = n * channels
+      let src = base + frame * channels * bytesPerSample
+      buffer.withUnsafeMutableBufferPointer { out in
+        switch (bitsPerSample, isFloat) {
+        case (16, _):
+          for i in 0..<count {
+            out[i] = Float(Int16(littleEndian: src.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32768
+          }
+        case (24, _):
+          for i in 0..<count {
+            let p = src + 3 * i
+            let v = Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
+              | Int32(Int8(bitPattern: p.load(fromByteOffset: 2, as: UInt8.self))) << 16
+            out[i] = Float(v) / 8_388_608
+          }
+        case (32, false):
+          for i in 0..<count {
+            out[i] = Float(Int32(littleEndian: src.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))) / 2_147_483_648
+          }
+        default:
+          for i in 0..<count {
+            out[i] = Float(bitPattern: UInt32(littleEndian: src.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+          }
+        }
+      }
+      try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count]), channels, sampleRate) }
+      frame += n
+    }
+    return AudioFileDecoder.Summary(frames: total, sampleRate: sampleRate)
+  }
+}
