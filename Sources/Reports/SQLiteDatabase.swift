@@ -1,0 +1,161 @@
+import CSQLite
+
+/// One SQLite connection, set up for a log that must not lose what it was told:
+///
+/// - `PRAGMA journal_mode=WAL`, and the answer is checked: a file must answer "wal" (readers then never block the
+///   writer); only ":memory:" may answer "memory".
+/// - `PRAGMA synchronous=FULL`: every commit is synced to the disk, so a logged play survives a power cut.
+/// - `PRAGMA foreign_keys=ON`, checked.
+/// - a 5 s busy timeout, for when another connection (a report, a backup) holds a lock.
+///
+/// Statements are prepared once and cached by their SQL text; a statement whose run fails is dropped from the
+/// cache and finalized. ``close()`` (or `deinit`) finalizes every statement.
+///
+/// Thread: one thread at a time. It is not Sendable: a connection is opened with `SQLITE_OPEN_NOMUTEX`, so
+/// SQLite does not serialize calls for it. Another thread that needs the same file opens its own connection.
+final class SQLiteDatabase {
+  /// The busy timeout set on open, in milliseconds.
+  static let busyTimeoutMilliseconds: Int32 = 5_000
+
+  /// The path as given, or ":memory:".
+  let path: String
+  /// What the database is to the user, such as "play log": used in error messages.
+  let name: String
+  /// The journal mode SQLite answered: "wal" for a file, "memory" for ":memory:".
+  let journalMode: String
+  /// The connection; nil once closed.
+  private var connection: OpaquePointer?
+  /// Prepared statements by SQL text.
+  private var statements: [String: PreparedStatement] = [:]
+
+  /// Opens (creating if needed) the database at `path`, or a private in-memory database for ":memory:".
+  /// - Parameter name: what the database is to the user, for error messages ("play log").
+  /// - Throws: ``SQLiteError`` with operation `.open`, naming the file and what to do.
+  init(path: String, name: String = "database") throws {
+    self.path = path
+    self.name = name
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      sqlite3_close_v2(handle)
+      throw SQLiteError(.open, code: code, message: message, path: path, databaseName: name)
+    }
+    connection = handle
+    do {
+      journalMode = try Self.configure(handle, path: path, name: name)
+    } catch {
+      sqlite3_close_v2(handle)
+      connection = nil
+      throw error
+    }
+  }
+
+  deinit {
+    try? close()
+  }
+
+  /// True for ":memory:".
+  var isInMemory: Bool { path == ":memory:" }
+
+  /// True when a transaction is open on this connection.
+  var isInTransaction: Bool { connection.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
+  /// The rowid of the last successful INSERT on this connection.
+  var lastInsertRowID: Int64 { connection.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+  /// How many prepared statements are cached (for tests: it stays constant when the same SQL is run again).
+  var cachedStatementCount: Int { statements.count }
+
+  /// Runs SQL that may hold several statements and takes no parameters (a schema, a PRAGMA). Not cached.
+  func execute(_ sql: String) throws {
+    let connection = try liveConnection(for: sql)
+    var errorMessage: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(connection, sql, nil, nil, &errorMessage)
+    guard code == SQLITE_OK else {
+      let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+      sqlite3_free(errorMessage)
+      throw SQLiteError(
+        .run, code: sqlite3_extended_errcode(connection), message: message, sql: sql, path: path, databaseName: name)
+    }
+  }
+
+  /// Runs one statement with `values` bound to its parameters; returns how many rows it changed.
+  @discardableResult
+  func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int {
+    try withStatement(sql, values) { statement in
+      while try statement.step() {}
+      return Int(sqlite3_changes(try liveConnection(for: sql)))
+    }
+  }
+
+  /// Runs one query and returns all its rows.
+  func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [SQLiteRow] {
+    try withStatement(sql, values) { try $0.rows() }
+  }
+
+  /// Runs one query and hands each row to `body` as it comes, without collecting them.
+  func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
+    try withStatement(sql, values) { statement in
+      while try statement.step() {
+        try body(try statement.currentRow())
+      }
+    }
+  }
+
+  /// Runs one query and returns its first row, or nil when it has none.
+  func firstRow(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteRow? {
+    try withStatement(sql, values) { statement in try statement.step() ? try statement.currentRow() : nil }
+  }
+
+  /// Hands `body` the cached statement for `sql` (preparing it the first time) with `values` bound, and resets
+  /// it afterwards so that it holds no lock. When anything throws, the statement is dropped from the cache and
+  /// finalized: a failed statement is never reused.
+  func withStatement<Result>(
+    _ sql: String, _ values: [SQLiteValue], _ body: (PreparedStatement) throws -> Result
+  ) throws -> Result {
+    let statement: PreparedStatement
+    if let cached = statements[sql] {
+      statement = cached
+    } else {
+      statement = try PreparedStatement(
+        sql: sql, connection: try liveConnection(for: sql), path: path, databaseName: name)
+      statements[sql] = statement
+    }
+    do {
+      try statement.bind(values)
+      let result = try body(statement)
+      statement.reset()
+      return result
+    } catch {
+      statements[sql] = nil
+      statement.finalize()
+      throw error
+    }
+  }
+
+  /// Finalizes every statement and closes the connection. Further use throws `SQLITE_MISUSE`.
+  func close() throws {
+    guard let connection else { return }
+    for statement in statements.values {
+      statement.finalize()
+    }
+    statements = [:]
+    self.connection = nil
+    let code = sqlite3_close_v2(connection)
+    guard code == SQLITE_OK else {
+      throw SQLiteError(
+        .close, code: code, message: String(cString: sqlite3_errstr(code)), path: path, databaseName: name)
+    }
+  }
+
+  /// The connection, or an error when the database was closed.
+  private func liveConnection(for sql: String?) throws -> OpaquePointer {
+    guard let connection else {
+      throw SQLiteError(
+        .run, code: SQLITE_MISUSE, message: "the database was closed", sql: sql, path: path, databaseName: name)
+    }
+    return connection
+  }
+}

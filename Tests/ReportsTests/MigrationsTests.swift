@@ -1,0 +1,98 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import Reports
+
+@Suite("Migrations")
+struct MigrationsTests {
+  private func tableNames(in database: SQLiteDatabase) throws -> [String] {
+    try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { try $0.string(0) }
+  }
+
+  @Test("The play log's migrations are recorded in schema_migrations and not run again on reopen")
+  func migrationsAreRecordedAndIdempotent() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      let appliedAt = Date(timeIntervalSince1970: 1_767_225_600)
+      do {
+        let database = try SQLiteDatabase(path: path)
+        #expect(try Migrations.playLog.apply(to: database, now: appliedAt) == ["001_initial"])
+      }
+      let database = try SQLiteDatabase(path: path)
+      #expect(try Migrations.playLog.apply(to: database) == [])
+      #expect(
+        try database.query("SELECT id, applied_at_ms FROM schema_migrations").map(\.values) == [
+          [.text("001_initial"), .integer(1_767_225_600_000)]
+        ])
+      #expect(
+        try tableNames(in: database) == ["catalog_items", "channels", "events", "plays", "schema_migrations"])
+    }
+  }
+
+  @Test("Only pending migrations run, in order", arguments: StorageLocation.allCases)
+  func onlyPendingMigrationsRun(location: StorageLocation) throws {
+    try location.withPath { path in
+      let first = Migration(id: "001_a", sql: "CREATE TABLE a(x)")
+      let second = Migration(id: "002_b", sql: "CREATE TABLE b(y REFERENCES a(x)); INSERT INTO a VALUES(1);")
+      let database = try SQLiteDatabase(path: path)
+      #expect(try Migrations([first]).apply(to: database) == ["001_a"])
+      #expect(try Migrations([first, second]).apply(to: database) == ["002_b"])
+      #expect(try Migrations([first, second]).appliedIDs(in: database) == ["001_a", "002_b"])
+      #expect(try tableNames(in: database) == ["a", "b", "schema_migrations"])
+    }
+  }
+
+  @Test("A migration that fails leaves neither its tables nor its record behind")
+  func failedMigrationIsRolledBack() throws {
+    let database = try SQLiteDatabase(path: ":memory:")
+    let broken = Migration(id: "001_broken", sql: "CREATE TABLE a(x); CREATE TABLE b(;")
+    let error = #expect(throws: SQLiteError.self) { try Migrations([broken]).apply(to: database) }
+    #expect(error?.operation == .run)
+    #expect(try tableNames(in: database) == ["schema_migrations"])
+    #expect(try Migrations([broken]).appliedIDs(in: database) == [])
+  }
+
+  @Test("A play log that records a migration this build does not know is refused, untouched")
+  func newerDatabaseIsRefused() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        try Migrations.playLog.apply(to: database)
+        try database.run("INSERT INTO schema_migrations(id, applied_at_ms) VALUES('002_future', 0)")
+      }
+      let error = #expect(throws: MigrationError.self) { try PlayLogStore(path: path) }
+      #expect(error?.unknownIDs == ["002_future"])
+      #expect(
+        error?.description
+          == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
+          + "(unknown schema migrations: 002_future; this version knows up to 001_initial). "
+          + "Upgrade broadcast-monitor, or give this version another file.")
+      let database = try SQLiteDatabase(path: path)
+      #expect(try Migrations.playLog.appliedIDs(in: database) == ["001_initial", "002_future"])
+    }
+  }
+
+  @Test("The play log schema enforces statuses and foreign keys")
+  func playLogSchemaEnforcesConstraints() throws {
+    let database = try SQLiteDatabase(path: ":memory:")
+    try Migrations.playLog.apply(to: database)
+    try database.execute(
+      """
+      INSERT INTO channels(id, name) VALUES(1, 'one');
+      INSERT INTO catalog_items(id, item_key, kind) VALUES(1, 'k', 'song');
+      """)
+    let insert = """
+      INSERT INTO plays(channel_id, item_id, start_ms, end_ms, ref_offset_ms, speed, confidence, detected_at_ms,
+        status, updated_at_ms) VALUES(?, 1, 0, 0, 0, 1, 1, 0, ?, 0)
+      """
+    try database.run(insert, [.integer(1), .text("open")])
+    let status = #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(1), .text("bogus")]) }
+    #expect(status?.codeName == "SQLITE_CONSTRAINT_CHECK")
+    let channel = #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(99), .text("open")]) }
+    #expect(channel?.codeName == "SQLITE_CONSTRAINT_FOREIGNKEY")
+    let item = try database.firstRow("SELECT title, artist, album, isrc, label, attributes_json FROM catalog_items")
+    #expect(item?.values == [.text(""), .text(""), .text(""), .text(""), .text(""), .text("{}")])
+  }
+}
