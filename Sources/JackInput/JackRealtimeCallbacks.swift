@@ -9,8 +9,8 @@
 //   - call into Foundation, Dispatch or Swift concurrency, or into generic code that is not inlined,
 //   - trap: no force-unwrap, no precondition, no arithmetic that can overflow-check.
 // It may only read the preallocated `JackCaptureState` behind its context pointer, call `jack_port_get_buffer`
-// and `jack_last_frame_time`, write rings through `RingHandle.write` (two atomic loads, memcpy, one atomic store;
-// a direct call: this toolchain does not inline a `package` function across modules) and update atomics.
+// and `jack_last_frame_time`, write rings through `RingHandle.write` (two atomic loads, a copy loop, one atomic
+// store; a direct call: this toolchain does not inline a `package` function across modules) and update atomics.
 //
 // `jackShutdown` (JACK's notification thread, or a signal context) only sets a flag; `jackXrun` (notification
 // thread) only bumps a counter. The same rules apply to them.
@@ -21,7 +21,7 @@
 // Check after changing anything here: `swift build -c release --target JackInput`, then
 // `objdump -d -r --no-show-raw-insn .build/release/JackInput.build/JackRealtimeCallbacks.swift.o | swift demangle`
 // must show no call to swift_retain/swift_release/swift_allocObject/malloc/pthread_*/swift_task_*: only
-// jack_port_get_buffer, jack_last_frame_time and RingHandle.write (whose body calls only memmove).
+// jack_port_get_buffer, jack_last_frame_time and RingHandle.write (whose release body calls nothing).
 
 import CJack
 import RingBuffer
