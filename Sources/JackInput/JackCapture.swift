@@ -1,0 +1,209 @@
+import CJack
+import RingBuffer
+import Synchronization
+
+/// A JACK client with named audio input ports, each feeding its own lock-free ring.
+///
+/// `init` opens the client (never starting a server), registers the ports, allocates and pre-touches one ring per
+/// port, hands the callbacks their preallocated `JackCaptureState`, and activates: from then on JACK's process
+/// thread copies every cycle of every port into that port's ring (`JackRealtimeCallbacks.swift`).
+///
+/// Threads:
+/// - `init`, `connect(source:to:)`, `sourcePorts(matching:)` and `close()` are for a control thread (any thread but
+///   JACK's own; they take a lock that the real-time callback never takes, so it is safe to call them from several
+///   threads).
+/// - Each ring in `rings` has exactly one consumer: read it from one worker thread only.
+/// - The counters (`framesProcessed`, `lastFrameTime`, `overruns`, `xruns`, `serverShutDown`) are atomics that any
+///   thread may read, also after `close()`.
+/// - JACK's process thread calls `jackProcess`; its notification thread calls `jackXrun` and `jackShutdown`.
+public final class JackCapture: @unchecked Sendable {
+  /// The name JACK gave the client (the requested name unless JACK had to make it unique).
+  public let clientName: String
+  /// The server's name, `nil` for the default server.
+  public let serverName: String?
+  /// The input ports' short names, in the order given to `init`.
+  public let portNames: [String]
+  /// The input ports' full names (`client:port`), the names other clients connect to.
+  public let fullPortNames: [String]
+  /// The server's sample rate in Hz.
+  public let sampleRate: Int
+  /// Frames per JACK cycle when the capture opened.
+  public let bufferSize: Int
+  /// One ring per port, in `portNames` order. Each has one consumer thread.
+  public let rings: [SPSCRingBuffer]
+
+  /// The open client; `nil` once closed. Never touched by the callbacks.
+  private let client: Mutex<OpaquePointer?>
+  /// Shared with the callbacks; freed in `deinit`, after the client is closed.
+  private let state: UnsafeMutablePointer<JackCaptureState>
+
+  /// Opens a client on a running JACK server and starts capturing into one ring per port.
+  /// - Parameters:
+  ///   - clientName: the client name to ask JACK for.
+  ///   - serverName: a server started with `jackd -n NAME`; `nil` for the default (or `JACK_DEFAULT_SERVER`).
+  ///   - portNames: short input port names, e.g. `["ch1_L", "ch1_R"]`; non-empty and distinct.
+  ///   - ringSeconds: how much audio each ring holds before it overruns (rounded up to a power of two frames).
+  /// - Throws: `JackCaptureError`, whose description says what to do.
+  public init(
+    clientName: String, serverName: String? = nil, portNames: [String], ringSeconds: Double = 10
+  ) throws(JackCaptureError) {
+    guard !portNames.isEmpty, !portNames.contains(""), Set(portNames).count == portNames.count else {
+      throw .invalidPortNames(portNames)
+    }
+    guard ringSeconds.isFinite, ringSeconds > 0 else {
+      throw .invalidRingSize(seconds: ringSeconds, reason: "it must be a positive number of seconds")
+    }
+
+    var status = JackStatus(rawValue: 0)
+    let opened = Self.open(clientName: clientName, serverName: serverName, status: &status)
+    guard let jack = opened else {
+      if status.rawValue & JackServerFailed.rawValue != 0 { throw .serverNotRunning(server: serverName) }
+      throw .clientOpenFailed(client: clientName, server: serverName, status: status.rawValue)
+    }
+
+    let sampleRate = Int(jack_get_sample_rate(jack))
+    let bufferSize = Int(jack_get_buffer_size(jack))
+    var state: UnsafeMutablePointer<JackCaptureState>?
+    do throws(JackCaptureError) {
+      // Ports, then rings (allocated and pre-touched), then the callbacks' state: all before activation.
+      var ports: [OpaquePointer] = []
+      for name in portNames {
+        guard let port = jack_port_register(jack, name, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
+        else { throw .portRegistrationFailed(port: name) }
+        ports.append(port)
+      }
+      let rings = try Self.makeRings(count: ports.count, seconds: ringSeconds, sampleRate, bufferSize)
+      let shared = JackCaptureState.allocate(client: jack, ports: ports, rings: rings.map(\.handle))
+      state = shared
+
+      let context = UnsafeMutableRawPointer(shared)
+      guard jack_set_process_callback(jack, jackProcess, context) == 0 else {
+        throw .callbackSetupFailed(what: "process")
+      }
+      guard jack_set_xrun_callback(jack, jackXrun, context) == 0 else { throw .callbackSetupFailed(what: "xrun") }
+      jack_on_shutdown(jack, jackShutdown, context)
+      let code = jack_activate(jack)
+      guard code == 0 else { throw .activationFailed(code: code) }
+
+      self.clientName = String(cString: jack_get_client_name(jack))
+      self.fullPortNames = ports.map { String(cString: jack_port_name($0)) }
+      self.rings = rings
+      self.state = shared
+    } catch {
+      jack_client_close(jack)  // no callback runs after this returns
+      if let state { JackCaptureState.deallocate(state) }
+      throw error
+    }
+    self.serverName = serverName
+    self.portNames = portNames
+    self.sampleRate = sampleRate
+    self.bufferSize = bufferSize
+    self.client = Mutex(jack)
+  }
+
+  deinit {
+    close()
+    JackCaptureState.deallocate(state)
+  }
+
+  /// Frames captured per port since activation. Any thread.
+  public var framesProcessed: Int { state.pointee.framesProcessed.load(ordering: .acquiring) }
+
+  /// JACK's frame time at the start of the latest captured cycle. Any thread.
+  public var lastFrameTime: UInt32 { state.pointee.lastFrameTime.load(ordering: .relaxed) }
+
+  /// Samples dropped per port because its ring was full (the consumer fell behind), in `portNames` order.
+  public var overruns: [Int] {
+    (0..<portNames.count).map { state.pointee.overruns[$0].load(ordering: .relaxed) }
+  }
+
+  /// Xruns the server reported since activation. Any thread.
+  public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
+
+  /// True once the server shut down or dropped this client; the capture then gets no more audio. Any thread.
+  public var serverShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
+
+  /// The ring of the port with this short name. Read it from one consumer thread only.
+  public func ring(named port: String) -> SPSCRingBuffer? {
+    portNames.firstIndex(of: port).map { rings[$0] }
+  }
+
+  /// Connects a source (an output port of any client, by full name like `system:capture_1`) to one of this
+  /// capture's input ports (short name like `ch1_L`, or full name). Already connected is not an error.
+  /// Control thread.
+  public func connect(source: String, to port: String) throws(JackCaptureError) {
+    guard let index = portNames.firstIndex(of: port) ?? fullPortNames.firstIndex(of: port) else {
+      throw .unknownPort(port)
+    }
+    let destination = fullPortNames[index]
+    let code: Int32? = client.withLock { client in
+      guard let client else { return nil }
+      return jack_connect(client, source, destination)
+    }
+    guard let code, !serverShutDown else { throw .notRunning }
+    let alreadyConnected = Int32(17)  // EEXIST
+    guard code == 0 || code == alreadyConnected else {
+      throw .connectionFailed(source: source, destination: destination, code: code)
+    }
+  }
+
+  /// Full names of the audio output ports (sources) whose full name matches `pattern`, a POSIX extended regular
+  /// expression (e.g. `"^system:capture_"`; empty matches all). Control thread.
+  public func sourcePorts(matching pattern: String) throws(JackCaptureError) -> [String] {
+    let names: [String]? = client.withLock { client in
+      guard let client else { return nil }
+      guard let list = jack_get_ports(client, pattern, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue))
+      else { return [] }
+      defer { jack_free(list) }
+      var names: [String] = []
+      var i = 0
+      while let name = list[i] {
+        names.append(String(cString: name))
+        i += 1
+      }
+      return names
+    }
+    guard let names, !serverShutDown else { throw .notRunning }
+    return names
+  }
+
+  /// True until `close()`.
+  public var isOpen: Bool { client.withLock { $0 != nil } }
+
+  /// Deactivates and closes the client; the callbacks have stopped when this returns. The rings and counters stay
+  /// readable. Calling it again does nothing. Control thread.
+  public func close() {
+    client.withLock { client in
+      guard let open = client else { return }
+      jack_deactivate(open)
+      jack_client_close(open)
+      client = nil
+    }
+  }
+
+  private static func open(
+    clientName: String, serverName: String?, status: inout JackStatus
+  ) -> OpaquePointer? {
+    guard let serverName else { return bm_jack_client_open(clientName, nil, 1, &status) }
+    return bm_jack_client_open(clientName, serverName, 1, &status)
+  }
+
+  private static func makeRings(
+    count: Int, seconds: Double, _ sampleRate: Int, _ bufferSize: Int
+  ) throws(JackCaptureError) -> [SPSCRingBuffer] {
+    let frames = (seconds * Double(sampleRate)).rounded(.up)
+    guard frames <= Double(SPSCRingBuffer.maximumCapacity) else {
+      throw .invalidRingSize(seconds: seconds, reason: "above \(SPSCRingBuffer.maximumCapacity) frames per port")
+    }
+    let capacity = max(Int(frames), 2 * bufferSize)
+    var rings: [SPSCRingBuffer] = []
+    for _ in 0..<count {
+      do {
+        rings.append(try SPSCRingBuffer(minimumCapacity: capacity))
+      } catch {
+        throw .invalidRingSize(seconds: seconds, reason: error.description)
+      }
+    }
+    return rings
+  }
+}

@@ -1,0 +1,66 @@
+// THE REAL-TIME BOUNDARY. The functions in this file are called by JACK's threads through C function pointers.
+//
+// `jackProcess` runs on the JACK process thread, under a deadline (one period, ~21 ms at 1024 frames / 48 kHz).
+// It, and everything it calls, must NEVER:
+//   - allocate or free memory (no malloc, no `allocate`, no Swift object or array or string creation),
+//   - take a lock or wait (no Mutex, no DispatchQueue, no semaphore, no `jack_*` call that is not RT-safe),
+//   - log or print, or do any I/O,
+//   - touch Swift arrays, strings, classes, closures, existentials or anything else reference-counted (ARC),
+//   - call into Foundation, Dispatch or Swift concurrency, or into generic code that is not inlined,
+//   - trap: no force-unwrap, no precondition, no arithmetic that can overflow-check.
+// It may only read the preallocated `JackCaptureState` behind its context pointer, call `jack_port_get_buffer`
+// and `jack_last_frame_time`, write rings through `RingHandle.write` (two atomic loads, a copy loop, one atomic
+// store; a direct call: this toolchain does not inline a `package` function across modules) and update atomics.
+//
+// `jackShutdown` (JACK's notification thread, or a signal context) only sets a flag; `jackXrun` (notification
+// thread) only bumps a counter. The same rules apply to them.
+//
+// These are top-level, non-isolated functions, not closures: a closure written in `main.swift` or in a
+// `@MainActor` context would carry an executor check that traps on JACK's threads.
+//
+// Check after changing anything here: `swift build -c release --target JackInput`, then
+// `objdump -d -r --no-show-raw-insn .build/release/JackInput.build/JackRealtimeCallbacks.swift.o | swift demangle`
+// must show no call to swift_retain/swift_release/swift_allocObject/malloc/pthread_*/swift_task_*: only
+// jack_port_get_buffer, jack_last_frame_time and RingHandle.write (whose release body calls nothing).
+
+import CJack
+import RingBuffer
+import Synchronization
+
+/// JACK process callback: copies every input port's buffer into its ring. JACK process thread only.
+/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_set_process_callback`.
+func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+  guard let arg else { return 0 }
+  let state = arg.assumingMemoryBound(to: JackCaptureState.self)
+  let count = Int(nframes)
+  let portCount = state.pointee.portCount
+  var i = 0
+  while i < portCount {
+    if let buffer = jack_port_get_buffer(state.pointee.ports[i], nframes) {
+      let samples = UnsafePointer<Float>(buffer.assumingMemoryBound(to: Float.self))
+      let dropped = state.pointee.rings[i].write(samples, count: count)
+      if dropped > 0 {
+        state.pointee.overruns[i].wrappingAdd(dropped, ordering: .relaxed)
+      }
+    }
+    i &+= 1
+  }
+  state.pointee.lastFrameTime.store(jack_last_frame_time(state.pointee.client), ordering: .relaxed)
+  state.pointee.framesProcessed.wrappingAdd(count, ordering: .releasing)
+  return 0
+}
+
+/// JACK shutdown callback: the server is gone or dropped this client. Only sets a flag.
+/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_on_shutdown`.
+func jackShutdown(_ arg: UnsafeMutableRawPointer?) {
+  guard let arg else { return }
+  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.serverShutDown.store(true, ordering: .releasing)
+}
+
+/// JACK xrun callback: counts one xrun. Only increments a counter.
+/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_set_xrun_callback`.
+func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+  guard let arg else { return 0 }
+  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
+  return 0
+}

@@ -1,0 +1,169 @@
+import CJack
+import Foundation
+import JackInput
+import RingBuffer
+import Testing
+
+/// `JackCapture` against a real JACK server: each test starts its own `jackd -d dummy` (see `JackTestServer`).
+/// Skipped only when jackd is not installed.
+@Suite(.serialized, .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"))
+struct JackCaptureTests {
+  /// Everything in `ring` right now.
+  private func drain(_ ring: SPSCRingBuffer) -> [Float] {
+    var all: [Float] = []
+    var chunk = [Float](repeating: 0, count: 4096)
+    while true {
+      let n = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+      if n == 0 { return all }
+      all += chunk[..<n]
+    }
+  }
+
+  @Test("A capture opens on the server with its input ports registered under the given names")
+  func opensWithNamedInputPorts() throws {
+    let server = try JackTestServer()
+    defer { server.stop() }
+    let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"])
+    defer { capture.close() }
+
+    #expect(capture.isOpen)
+    #expect(capture.clientName == "bmcap")
+    #expect(capture.serverName == server.name)
+    #expect(capture.sampleRate == 48_000)
+    #expect(capture.bufferSize == 1024)
+    #expect(capture.portNames == ["ch1_L", "ch1_R"])
+    #expect(capture.fullPortNames == ["bmcap:ch1_L", "bmcap:ch1_R"])
+    #expect(server.ports(matching: "^bmcap:", flags: JackPortIsInput) == ["bmcap:ch1_L", "bmcap:ch1_R"])
+    #expect(server.ports(matching: "^bmcap:", flags: JackPortIsOutput) == [])
+    #expect(capture.rings.count == 2)
+    // 10 s at 48 kHz, rounded up to a power of two.
+    #expect(capture.rings.allSatisfy { $0.capacity == 524_288 })
+    #expect(capture.ring(named: "ch1_R") === capture.rings[1])
+    #expect(capture.ring(named: "nope") == nil)
+  }
+
+  @Test("The dummy driver's silence reaches every ring and the frame counter advances")
+  func silenceFromTheDummyDriverReachesTheRings() async throws {
+    let server = try JackTestServer()
+    defer { server.stop() }
+    let capture = try JackCapture(
+      clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"], ringSeconds: 2)
+    let sources = try capture.sourcePorts(matching: "^system:capture_")
+    #expect(sources.count >= 2)
+    try #require(sources.count >= 2)
+    try capture.connect(source: sources[0], to: "ch1_L")
+    try capture.connect(source: sources[1], to: "bmcap:ch1_R")
+    try capture.connect(source: sources[1], to: "ch1_R")  // again: already connected is fine
+
+    try await Task.sleep(for: .milliseconds(500))
+    capture.close()
+    #expect(!capture.isOpen)
+
+    let frames = capture.framesProcessed
+    #expect(frames >= 12 * 1024, "about 23 cycles of 1024 frames in 0.5 s, got \(frames) frames")
+    #expect(frames % 1024 == 0)
+    #expect(capture.lastFrameTime > 0)
+    #expect(capture.overruns == [0, 0])
+    #expect(!capture.serverShutDown)
+    for ring in capture.rings {
+      let samples = drain(ring)
+      #expect(samples.count == frames, "every processed frame is in every ring")
+      #expect(samples.allSatisfy { $0 == 0 })
+    }
+  }
+
+  @Test("A ramp played by a second JACK client arrives in the ring complete and in order")
+  func rampFromAnotherClientArrivesInOrder() async throws {
+    let server = try JackTestServer()
+    defer { server.stop() }
+    let tone = try TestToneClient(name: "bmtone", serverName: server.name)
+    defer { tone.close() }
+    let capture = try JackCapture(
+      clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"], ringSeconds: 2)
+    defer { capture.close() }
+
+    #expect(try capture.sourcePorts(matching: "^bmtone:") == ["bmtone:out"])
+    try capture.connect(source: tone.portName, to: "ch1_L")
+
+    // Read while JACK writes, as the worker thread will.
+    var left: [Float] = []
+    let until = ContinuousClock.now + .milliseconds(600)
+    while ContinuousClock.now < until {
+      left += drain(capture.rings[0])
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    capture.close()
+    left += drain(capture.rings[0])
+    let right = drain(capture.rings[1])
+
+    #expect(left.count == capture.framesProcessed)
+    #expect(right.count == capture.framesProcessed)
+    #expect(right.allSatisfy { $0 == 0 }, "the unconnected port stays silent")
+    #expect(tone.samplesPlayed > 0)
+
+    // Silence until the connection is made, then the ramp without a gap, repeat or reordering.
+    let start = try #require(left.firstIndex { $0 != 0 }, "no ramp sample arrived")
+    let ramp = left[start...]
+    #expect(ramp.count >= 12 * 1024, "expected most of 0.6 s of ramp, got \(ramp.count) samples")
+    var breaks = 0
+    var firstBreak: String?
+    for i in ramp.indices.dropFirst() where ramp[i] != testRampSuccessor(ramp[i - 1]) {
+      breaks += 1
+      if firstBreak == nil { firstBreak = "\(ramp[i - 1]) then \(ramp[i]) at \(i)" }
+    }
+    #expect(breaks == 0, "ramp broken \(breaks) times, first: \(firstBreak ?? "-"); xruns: \(capture.xruns)")
+  }
+
+  @Test("Samples that do not fit in a ring are counted as overruns, exactly")
+  func fullRingCountsOverruns() async throws {
+    let server = try JackTestServer()
+    defer { server.stop() }
+    // 1 ms asks for 48 frames; the ring is raised to two periods (2048 frames) and fills in two cycles.
+    let capture = try JackCapture(
+      clientName: "bmcap", serverName: server.name, portNames: ["mono"], ringSeconds: 0.001)
+    #expect(capture.rings[0].capacity == 2048)
+    try await Task.sleep(for: .milliseconds(300))
+    capture.close()
+
+    let frames = capture.framesProcessed
+    #expect(frames > 2048)
+    #expect(capture.overruns == [frames - 2048])
+    #expect(capture.rings[0].availableToRead == 2048)
+  }
+
+  @Test("The shutdown callback sets the flag when the server goes away")
+  func serverShutdownSetsTheFlag() async throws {
+    let server = try JackTestServer()
+    let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
+    defer { capture.close() }
+    #expect(!capture.serverShutDown)
+    server.stop()
+    let until = ContinuousClock.now + .seconds(5)
+    while !capture.serverShutDown, ContinuousClock.now < until {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(capture.serverShutDown)
+    #expect(throws: JackCaptureError.notRunning) { try capture.sourcePorts(matching: "") }
+  }
+
+  @Test("Connecting fails clearly: unknown own port, unknown source, and after close")
+  func connectErrors() throws {
+    let server = try JackTestServer()
+    defer { server.stop() }
+    let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
+    #expect(throws: JackCaptureError.unknownPort("ch9")) {
+      try capture.connect(source: "system:capture_1", to: "ch9")
+    }
+    #expect {
+      try capture.connect(source: "nosuchclient:out", to: "ch1_L")
+    } throws: { error in
+      guard case .connectionFailed(let source, let destination, _) = error as? JackCaptureError else { return false }
+      return source == "nosuchclient:out" && destination == "bmcap:ch1_L"
+        && "\(error)".contains("sourcePorts(matching:)")
+    }
+    capture.close()
+    capture.close()  // a second close does nothing
+    #expect(throws: JackCaptureError.notRunning) { try capture.connect(source: "system:capture_1", to: "ch1_L") }
+    #expect(throws: JackCaptureError.notRunning) { try capture.sourcePorts(matching: "") }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A child process started with `posix_spawn` with no signal blocked and every signal at its default action.
+///
+/// Foundation's `Process` passes on the spawning thread's signal mask, and the test runner's threads block SIGTERM:
+/// a `timeout` started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work.
+/// Threads: use from one thread at a time.
+final class SpawnedProcess {
+  struct SpawnError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  let pid: pid_t
+  private var exited = false
+
+  /// Starts `executable` with `arguments` and extra `environment` variables, stdin from /dev/null and stdout and
+  /// stderr to the file at `outputPath` (created or truncated).
+  init(executable: String, arguments: [String], environment: [String: String], outputPath: String) throws {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    var files = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&files)
+    defer { posix_spawn_file_actions_destroy(&files) }
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&files, 1, 2)
+
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
+    guard code == 0 else {
+      throw SpawnError(description: "posix_spawn \(executable) failed: \(String(cString: strerror(code)))")
+    }
+    self.pid = pid
+  }
+
+  deinit { terminateAndWait() }
+
+  /// True until the process has exited (reaps it when it has).
+  var isRunning: Bool {
+    if exited { return false }
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+    return !exited
+  }
+
+  /// Sends SIGTERM and waits for the process to exit. Calling it again does nothing.
+  func terminateAndWait() {
+    guard !exited else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    exited = true
+  }
+}
