@@ -64,9 +64,9 @@ else
     fi
   fi
   echo "missing: ${missing[*]:-none}"
-  echo "+ ${SUDO[*]} apt-get update"
+  echo "+ ${SUDO[*]:+${SUDO[*]} }apt-get update"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
-  echo "+ ${SUDO[*]} apt-get install -y --no-install-recommends ${PACKAGES[*]}"
+  echo "+ ${SUDO[*]:+${SUDO[*]} }apt-get install -y --no-install-recommends ${PACKAGES[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 fi
