@@ -1,1 +1,40 @@
-print("broadcast-monitor: under construction")
+import Foundation
+import Matcher
+
+// broadcast-monitor: airplay monitoring for radio. Each command lives in its own file; this one only dispatches.
+
+let usage = """
+  broadcast-monitor: logs every catalog song, ad or jingle that airs, with exact times.
+
+  usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] PATH...
+         broadcast-monitor catalog list|info --catalog FILE
+         broadcast-monitor catalog remove --catalog FILE KEY|ISRC|PATH...
+         broadcast-monitor match --catalog FILE CLIP
+         broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
+                                [--csv OUT.csv] RECORDING
+         broadcast-monitor signature CLIP --out FILE.bmsig
+  """
+
+let arguments = CommandLine.arguments.dropFirst()
+let status: Int32
+do {
+  switch arguments.first {
+  case "catalog": status = try CatalogCommand.run(arguments.dropFirst())
+  case "match": status = try MatchCommand.run(arguments.dropFirst())
+  case "scan": status = try ScanCommand.run(arguments.dropFirst())
+  case "signature": status = try SignatureCommand.run(arguments.dropFirst())
+  case "help", "--help", "-h": 
+    print(usage)
+    status = 0
+  default:
+    printError(usage)
+    status = 64
+  }
+} catch let error as UsageError {
+  printError("broadcast-monitor: \(error)")
+  status = 64
+} catch {
+  printError("broadcast-monitor: \(error)")
+  status = 1
+}
+exit(status)

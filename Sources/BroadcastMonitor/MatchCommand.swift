@@ -1,0 +1,38 @@
+import Foundation
+import Matcher
+
+/// `broadcast-monitor match --catalog FILE CLIP`: one-shot recognition of a clip, like Shazam. Exit 0 with the
+/// best matches, 1 with "no match".
+enum MatchCommand {
+  static let usage = "usage: broadcast-monitor match --catalog FILE [--all] CLIP"
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let a = try CommandLineArguments(args, valueOptions: ["catalog"], flagOptions: ["all"])
+    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
+    let clip = a.positionals[0]
+    let collector = PlayCollector()
+    let matcher = StreamMatcher(catalog: catalog, sink: collector)
+    try AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz).decode(path: clip) {
+      samples, channels, rate in
+      try matcher.append(samples, channels: channels, sampleRate: rate)
+    }
+    matcher.flush()
+    let plays = collector.ended.sorted { $0.matchCount > $1.matchCount }
+    guard let best = plays.first else {
+      print("no match")
+      return 1
+    }
+    for play in a.has("all") ? plays : [best] {
+      let m = play.track.metadata
+      print(
+        "\(m.artist.isEmpty ? "" : m.artist + " – ")\(m.title)"
+          + (m.isrc.isEmpty ? "" : " [\(m.isrc)]")
+          + String(
+            format: "  clip %.2f–%.2f s, reference offset %.2f s, speed %.4f (%@), confidence %.2f, %d matches",
+            play.startSeconds, play.endSeconds, play.referenceOffsetSeconds, play.speed,
+            play.pitchShifted ? "resampled" : "time-stretched", play.confidence, play.matchCount))
+    }
+    return 0
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Progress of long work on stderr: a line rewritten in place on a terminal, a line every few seconds otherwise.
+/// Main thread only.
+final class ProgressReporter {
+  private let isTerminal = isatty(STDERR_FILENO) != 0
+  private var lastPrint = Date.distantPast
+  private var lastLength = 0
+  private let interval: TimeInterval
+
+  init() { interval = isatty(STDERR_FILENO) != 0 ? 0.2 : 5 }
+
+  /// Shows `message` unless the last one was shown less than an interval ago (or `force`).
+  func update(_ message: String, force: Bool = false) {
+    let now = Date()
+    guard force || now.timeIntervalSince(lastPrint) >= interval else { return }
+    lastPrint = now
+    if isTerminal {
+      let pad = String(repeating: " ", count: max(0, lastLength - message.count))
+      FileHandle.standardError.write(Data("\r\(message)\(pad)".utf8))
+      lastLength = message.count
+    } else {
+      FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
+  }
+
+  /// Ends the progress line.
+  func finish() {
+    if isTerminal && lastLength > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    lastLength = 0
+  }
+}
+
+/// Writes a line to stderr.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+}

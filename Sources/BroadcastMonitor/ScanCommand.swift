@@ -1,0 +1,101 @@
+import Foundation
+import Matcher
+import Reports
+
+/// `broadcast-monitor scan`: every play in a long recording, found by the same streaming matcher that live
+/// monitoring runs, fed from the file as fast as it goes.
+enum ScanCommand {
+  static let usage = """
+    usage: broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
+                                  [--csv OUT.csv] RECORDING
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let a = try CommandLineArguments(args, valueOptions: ["catalog", "channel", "start", "db", "csv"])
+    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let recording = a.positionals[0]
+    let channel = try a.required("channel")
+    let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
+    let decoder = AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz)
+    guard FileManager.default.isReadableFile(atPath: recording) else {
+      throw AudioError.unreadable(path: recording, reason: "no such file, or not readable")
+    }
+    let duration = decoder.probeDurationSeconds(path: recording)
+    let origin: Date
+    if let text = a.value("start") {
+      guard let date = ISO8601Millis.parse(text) else {
+        throw UsageError("--start \(text): not an ISO 8601 time such as 2026-01-01T00:00:00Z")
+      }
+      origin = date
+    } else {
+      // The file was written as the broadcast went: it ended at its modification time.
+      let attributes = try FileManager.default.attributesOfItem(atPath: recording)
+      let modified = attributes[.modificationDate] as? Date ?? Date()
+      origin = modified.addingTimeInterval(-(duration ?? 0))
+    }
+
+    // Outputs: the play log first, so that a play is stored the moment it ends.
+    let store = try a.value("db").map { try PlayLogStore(path: $0) }
+    let collector = PlayCollector()
+    var storeError: Error?
+    collector.onEnded = { play in
+      guard let store, storeError == nil else { return }
+      do {
+        _ = try store.record(PlayRecord(play, channel: channel, origin: origin, status: .closed))
+      } catch {
+        storeError = error
+      }
+    }
+    let matcher = StreamMatcher(catalog: catalog, sink: collector)
+    let progress = ProgressReporter()
+    let started = Date()
+    var seconds = 0.0
+    try decoder.decode(path: recording) { samples, channels, rate in
+      try matcher.append(samples, channels: channels, sampleRate: rate)
+      seconds += Double(samples.count / channels) / rate
+      let elapsed = Date().timeIntervalSince(started)
+      let total = duration.map { String(format: "/%.0f", $0) } ?? ""
+      progress.update(
+        String(
+          format: "scan %@: %.0f%@ s, %d plays, %.0f× real time", channel, seconds, total, collector.started,
+          elapsed > 0 ? seconds / elapsed : 0))
+    }
+    matcher.flush()
+    progress.finish()
+    if let storeError { throw storeError }
+
+    let plays = collector.ended.sorted { $0.startSeconds < $1.startSeconds }
+    let records = plays.map { PlayRecord($0, channel: channel, origin: origin, status: .closed) }
+    if let csvPath = a.value("csv") {
+      try writeCSV(records, to: csvPath)
+    }
+    let elapsed = Date().timeIntervalSince(started)
+    printError(
+      String(
+        format: "scan %@: %d plays in %.0f s of audio (%.1f s, %.0f× real time)", channel, plays.count, seconds,
+        elapsed, elapsed > 0 ? seconds / elapsed : 0))
+    if a.value("csv") == nil && a.value("db") == nil {
+      let out = CSVWriter()
+      try writeRows(records, with: out)
+      print(out.text, terminator: "")
+    }
+    return 0
+  }
+
+  static func writeCSV(_ records: [PlayRecord], to path: String) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+      throw UsageError("cannot create \(path): check that the folder exists and is writable")
+    }
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let writer = CSVWriter(fileHandle: handle, destination: path)
+    try writeRows(records, with: writer)
+    try writer.flush()
+  }
+
+  static func writeRows(_ records: [PlayRecord], with writer: CSVWriter) throws {
+    let format = PlayCSVFormat()
+    try writer.writeHeader(format.header)
+    for r in records { try writer.writeRow(format.row(r)) }
+  }
+}
