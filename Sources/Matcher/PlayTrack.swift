@@ -4,6 +4,8 @@ struct PlayTrack {
   let id: Int
   let trackIndex: Int
   let pitchShifted: Bool
+  /// The track's span on the catalog's global frame axis.
+  let referenceRange: Range<UInt32>
   var detectedAtSeconds: Double
   /// Line: reference = alpha + beta · broadcast (frames).
   var alpha: Double
@@ -31,10 +33,11 @@ struct PlayTrack {
   static let bucketFrames: Int32 = 32
 
   init(
-    id: Int, trackIndex: Int, alpha: Double, beta: Double, firstFrame: Int32, pitchShifted: Bool,
-    detectedAtSeconds: Double
+    id: Int, trackIndex: Int, referenceRange: Range<UInt32>, alpha: Double, beta: Double, firstFrame: Int32,
+    pitchShifted: Bool, detectedAtSeconds: Double
   ) {
     self.id = id
+    self.referenceRange = referenceRange
     self.trackIndex = trackIndex
     self.alpha = alpha
     self.beta = beta
@@ -52,7 +55,7 @@ struct PlayTrack {
   /// The same play (id, detection time, start) on a corrected line, with no matches yet.
   func realigned(alpha: Double, beta: Double, firstFrame: Int32) -> PlayTrack {
     var p = PlayTrack(
-      id: id, trackIndex: trackIndex, alpha: alpha, beta: beta, firstFrame: min(firstFrame, self.firstFrame),
+      id: id, trackIndex: trackIndex, referenceRange: referenceRange, alpha: alpha, beta: beta, firstFrame: min(firstFrame, self.firstFrame),
       pitchShifted: pitchShifted, detectedAtSeconds: detectedAtSeconds)
     p.lastReportedSeconds = lastReportedSeconds
     return p
@@ -65,6 +68,7 @@ struct PlayTrack {
   /// slope still is (about 3 frames over the spread of the matches, at most 2 %).
   @inline(__always)
   func accepts(anchorFrame: Int32, reference: UInt32, tolerance: Double) -> Bool {
+    guard referenceRange.contains(reference) else { return false }
     let spread = Double(max(30, lastAnchorFrame - firstFrame))
     let outside = Double(max(0, anchorFrame - lastAnchorFrame, firstFrame - anchorFrame))
     let slopeUncertainty = min(0.02, 3 / spread)

@@ -197,7 +197,8 @@ extension StreamMatcher {
       return
     }
     var play = PlayTrack(
-      id: nextPlayID, trackIndex: trackIndex, alpha: alpha, beta: beta, firstFrame: first,
+      id: nextPlayID, trackIndex: trackIndex,
+      referenceRange: track.globalStartFrame..<(track.globalStartFrame + track.frameCount), alpha: alpha, beta: beta, firstFrame: first,
       pitchShifted: hypotheses[h].pitchShifted, detectedAtSeconds: streamSeconds)
     nextPlayID += 1
     for i in inliers {
