@@ -87,7 +87,7 @@ public final class CatalogBuilder {
 
   /// Drops the hashes that occur far more often than the average (sustained notes, common intervals): like stop
   /// words, they match everywhere and tell nothing, and they would cost most of the lookup time.
-  /// A hash is dropped when it has more than `max(24, 8 × mean)` postings.
+  /// A hash is dropped when it has more than `max(12, 4 × mean)` postings.
   static func removingStopHashes(
     _ entries: [(hash: UInt32, position: UInt32)], hashBits: Int
   ) -> [(hash: UInt32, position: UInt32)] {
@@ -98,7 +98,7 @@ public final class CatalogBuilder {
       counts[Int(e.hash)] &+= 1
     }
     guard distinct > 0 else { return entries }
-    let cap = UInt32(max(24, 8 * entries.count / distinct))
+    let cap = UInt32(max(12, 4 * entries.count / distinct))
     return entries.filter { counts[Int($0.hash)] <= cap }
   }
 }

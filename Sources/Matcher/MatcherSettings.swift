@@ -4,10 +4,10 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   public var maxSpeedDeviation: Double = 0.06
   /// Spacing of the speed hypotheses searched. Default 0.02; pair hashes tolerate about ±1 %.
   public var speedStep: Double = 0.02
-  /// Matches older than this are forgotten by the search for new plays. Default 10 s.
-  public var voteWindowSeconds: Double = 10
-  /// Matches on one diagonal that make the search look closer. Default 5.
-  public var minVotes: Int = 5
+  /// Matches older than this are forgotten by the search for new plays. Default 8 s.
+  public var voteWindowSeconds: Double = 8
+  /// Matches on one diagonal that make the search look closer. Default 6.
+  public var minVotes: Int = 6
   /// Aligned matches needed to report a play. Default 12.
   public var minMatches: Int = 12
   /// The aligned matches must span at least this long. Default 0.8 s.

@@ -65,6 +65,7 @@ extension StreamMatcher {
     for c in list {
       let key = c.hypothesis << 40 ^ (c.diagonal >> 3)
       guard seen.insert(key).inserted else { continue }
+      statVerifies += 1
       verify(hypothesis: c.hypothesis, diagonal: c.diagonal)
     }
   }

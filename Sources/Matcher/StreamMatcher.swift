@@ -44,8 +44,10 @@ public final class StreamMatcher {
   var peakStart = 0
   let maxQueryPairFrames: Int32
 
-  // Votes.
-  var queue = MatchQueue(cells: 1 << 16)
+  // Votes: counters per cell (8 frames of diagonal under one hypothesis), hashed into this many slots: enough that
+  // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
+  static let voteSlots = 1 << 18
+  var queue = MatchQueue(cells: StreamMatcher.voteSlots)
   var votes: [UInt16]
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
@@ -60,6 +62,7 @@ public final class StreamMatcher {
   private var postingScratch: [UInt32] = []
   var statLookups = 0
   var statMatches = 0
+  var statVerifies = 0
 
   /// - Parameters:
   ///   - catalog: the catalog to match against; its fingerprint parameters are used.
@@ -74,8 +77,8 @@ public final class StreamMatcher {
       .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
     maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
     windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
-    votes = [UInt16](repeating: 0, count: 1 << 16)
-    voteMask = (1 << 16) - 1
+    votes = [UInt16](repeating: 0, count: Self.voteSlots)
+    voteMask = Self.voteSlots - 1
     self.sink = sink
     frontEnd = FingerprintFrontEnd(
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
@@ -111,7 +114,7 @@ public final class StreamMatcher {
   public func flush() {
     frontEnd.flush()
     if ProcessInfo.processInfo.environment["BM_DEBUG"] != nil {
-      FileHandle.standardError.write(Data("lookups \(statLookups) matches \(statMatches) seconds \(streamSeconds) peaks \(peakFrames.count)\n".utf8))
+      FileHandle.standardError.write(Data("lookups \(statLookups) matches \(statMatches) verifies \(statVerifies) queue \(queue.count) seconds \(streamSeconds) peaks \(peakFrames.count)\n".utf8))
     }
     for play in active { end(play) }
     active.removeAll()
@@ -127,7 +130,7 @@ public final class StreamMatcher {
     peakPitches.removeAll()
     peakPairCounts.removeAll()
     peakStart = 0
-    queue = MatchQueue(cells: 1 << 16)
+    queue = MatchQueue(cells: Self.voteSlots)
     for i in votes.indices { votes[i] = 0 }
     candidates.removeAll()
     active.removeAll()
