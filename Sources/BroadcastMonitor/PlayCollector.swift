@@ -21,7 +21,7 @@ final class PlayCollector: MatchEventSink {
       }
       ended.append(play)
       onEnded?(play)
-    case .playContinues, .noMatch: break
+    case .playContinues, .playRetracted, .noMatch: break
     }
   }
 }

@@ -8,7 +8,7 @@ public struct CatalogTrack: Codable, Sendable, Equatable {
   public var sourcePath: String
   public var metadata: TrackMetadata
   public var durationSeconds: Double
-  /// Where sound begins and ends in the reference (first/last hop above -50 dBFS).
+  /// Where sound begins and ends in the reference (first/last hop above -60 dBFS).
   public var audibleStartSeconds: Double
   public var audibleEndSeconds: Double
   /// First frame of this track on the catalog's global frame axis.

@@ -13,7 +13,7 @@ final class FingerprintFrontEnd {
   private var mono: [Float] = []
   /// Samples delivered at the fingerprint rate.
   private(set) var samplesAtFingerprintRate = 0
-  /// First and last hop (at the fingerprint rate) louder than -50 dBFS, or nil while all was quieter.
+  /// First and last hop (at the fingerprint rate) louder than -60 dBFS, or nil while all was quieter.
   private(set) var firstAudibleHop: Int?
   private(set) var lastAudibleHop: Int?
   /// Peak absolute sample value of the input since the last `takePeakLevel()`.
@@ -29,8 +29,8 @@ final class FingerprintFrontEnd {
       parameters: parameters, firstBin: bins.first, binCount: bins.count, peaksPerBlock: peaksPerBlock,
       consumer: consumer)
     analyzer = SpectrumAnalyzer(parameters: parameters, consumer: extractor)
-    // -50 dBFS RMS over one hop.
-    audibleEnergy = Float(parameters.hopSizeSamples) * 1e-5
+    // -60 dBFS RMS over one hop.
+    audibleEnergy = Float(parameters.hopSizeSamples) * 1e-6
   }
 
   /// Appends interleaved samples with `channels` channels at `sampleRate` Hz.

@@ -27,6 +27,9 @@ public enum MatchEvent: Sendable, Equatable {
   case playStarted(MatchedPlay)
   case playContinues(MatchedPlay)
   case playEnded(MatchedPlay)
+  /// A play reported as started turned out to be a section of the same track that another, much stronger play
+  /// explains (music repeats itself): it is withdrawn instead of ended. A play log deletes or marks it.
+  case playRetracted(MatchedPlay)
   /// Nothing from the catalog was on the air over the last `noMatchIntervalSeconds`, up to this stream time.
   case noMatch(atSeconds: Double)
 }

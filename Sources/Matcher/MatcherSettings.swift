@@ -8,8 +8,8 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   public var voteWindowSeconds: Double = 8
   /// Matches on one diagonal that make the search look closer. Default 6.
   public var minVotes: Int = 6
-  /// Aligned matches needed to report a play. Default 12.
-  public var minMatches: Int = 12
+  /// Aligned matches needed to report a play. Default 10.
+  public var minMatches: Int = 10
   /// The aligned matches must span at least this long. Default 0.8 s.
   public var minMatchSpanSeconds: Double = 0.8
   /// A match belongs to a play when it is this close to the play's time line. Default 2.5 frames (80 ms).
@@ -18,8 +18,8 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   /// Default 20 s.
   public var maxGapSeconds: Double = 20
   /// A play whose first (last) match is this close to the reference's audible start (end) is extended to it.
-  /// Default 5 s.
-  public var snapToEdgeSeconds: Double = 5
+  /// Default 8 s.
+  public var snapToEdgeSeconds: Double = 8
   /// How often a running play is reported as continuing. Default 5 s.
   public var progressIntervalSeconds: Double = 5
   /// How often "no match" is reported while nothing plays. Default 10 s.

@@ -11,7 +11,7 @@ public struct Signature: Sendable, Equatable {
   public var sampleCount: Int
   /// Peaks in frame order.
   public var peaks: [Peak]
-  /// Where sound begins and ends (first and last hop louder than -50 dBFS), in seconds from the start.
+  /// Where sound begins and ends (first and last hop louder than -60 dBFS), in seconds from the start.
   public var audibleStartSeconds: Double
   public var audibleEndSeconds: Double
 

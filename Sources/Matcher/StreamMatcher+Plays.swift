@@ -22,7 +22,25 @@ extension StreamMatcher {
   }
 
   func end(_ play: PlayTrack) {
-    sink?.receive(.playEnded(snapshot(of: play, final: true)))
+    let dominated = (active + recentlyEnded).contains { isDominated(play, by: $0) }
+    let final = snapshot(of: play, final: true)
+    sink?.receive(dominated ? .playRetracted(final) : .playEnded(final))
+    if !dominated {
+      recentlyEnded.append(play)
+      if recentlyEnded.count > 8 { recentlyEnded.removeFirst() }
+    }
+  }
+
+  /// Whether `play` is a repeated section of the same track that `other` explains: they overlap over most of
+  /// `play`, and `other` matched at four times its rate or more.
+  func isDominated(_ play: PlayTrack, by other: PlayTrack) -> Bool {
+    guard other.id != play.id, other.trackIndex == play.trackIndex else { return false }
+    let span = Double(max(1, play.lastFrame - play.firstFrame))
+    let overlap = Double(min(play.lastFrame, other.lastFrame) - max(play.firstFrame, other.firstFrame))
+    guard overlap >= 0.5 * span else { return false }
+    let rate = Double(play.matchCount) / span
+    let otherRate = Double(other.matchCount) / Double(max(1, other.lastFrame - other.firstFrame))
+    return otherRate >= 4 * rate
   }
 
   /// The play as reported: times in stream seconds, start and end extended to the reference's audible edges when the

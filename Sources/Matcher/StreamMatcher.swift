@@ -55,6 +55,8 @@ public final class StreamMatcher {
 
   // Plays.
   var active: [PlayTrack] = []
+  /// The last few plays that ended, to recognise a repeated section that outlived the play it belongs to.
+  var recentlyEnded: [PlayTrack] = []
   var nextPlayID = 1
   var newestFrame: Int32 = -1
   var lastNoMatchSeconds: Double = 0
@@ -116,7 +118,8 @@ public final class StreamMatcher {
     if ProcessInfo.processInfo.environment["BM_DEBUG"] != nil {
       FileHandle.standardError.write(Data("lookups \(statLookups) matches \(statMatches) verifies \(statVerifies) queue \(queue.count) seconds \(streamSeconds) peaks \(peakFrames.count)\n".utf8))
     }
-    for play in active { end(play) }
+    let ending = active
+    for play in ending { end(play) }
     active.removeAll()
     state = .idle
   }
@@ -134,6 +137,7 @@ public final class StreamMatcher {
     for i in votes.indices { votes[i] = 0 }
     candidates.removeAll()
     active.removeAll()
+    recentlyEnded.removeAll()
     newestFrame = -1
     state = .idle
   }
