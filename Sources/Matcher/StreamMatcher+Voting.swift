@@ -178,12 +178,18 @@ extension StreamMatcher {
       let rival = p.matchCount(from: first, to: last)
       if p.trackIndex == trackIndex ? rival >= inliers.count : rival >= 8 * inliers.count { return }
     }
-    // Stronger than a young play of the same track on a nearby line: that play locked onto a repeated section
+    // Stronger than a play of the same track that is young, or whose matches stopped just before this line took
+    // over without reaching the track's end (not a back-to-back repeat): that play locked onto a repeated section
     // first; this is its true alignment.
     let now = streamSeconds
-    if let i = active.firstIndex(where: {
-      $0.trackIndex == trackIndex && now - $0.detectedAtSeconds < 20
-        && abs($0.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
+    let handOver = Int32(3 * framesPerSecond)
+    if let i = active.firstIndex(where: { p in
+      guard p.trackIndex == trackIndex else { return false }
+      let young = now - p.detectedAtSeconds < 20
+        && abs(p.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
+      let endReference = p.predictedReference(at: p.lastFrame) - Double(track.globalStartFrame)
+      let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
+      return young || (beforeEnd && first - p.lastFrame < handOver)
     }) {
       var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
       for k in inliers {
