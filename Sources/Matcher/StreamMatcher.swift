@@ -48,7 +48,7 @@ public final class StreamMatcher {
   // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
   static let voteSlots = 1 << 18
   var queue = MatchQueue(cells: StreamMatcher.voteSlots)
-  var votes: [UInt16]
+  var votes: [UInt8]
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
   let windowFrames: Int32
@@ -79,7 +79,7 @@ public final class StreamMatcher {
       .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
     maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
     windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
-    votes = [UInt16](repeating: 0, count: Self.voteSlots)
+    votes = [UInt8](repeating: 0, count: Self.voteSlots)
     voteMask = Self.voteSlots - 1
     self.sink = sink
     frontEnd = FingerprintFrontEnd(
