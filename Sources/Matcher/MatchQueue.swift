@@ -1,78 +1,104 @@
 /// The matches of the last few seconds that no running play claimed, oldest first: the search's memory.
 ///
-/// Each match is also linked to the previous match that voted in the same cell, so that verifying a cell walks only
-/// that cell's matches.
-struct MatchQueue {
+/// A ring of matches, numbered by 32-bit absolute indices that wrap around. Each match is also linked to the previous
+/// match that voted in the same cell, so that verifying a cell walks only that cell's matches. A link is followed only
+/// while it points into the live part of the ring. One thread: the matcher's.
+final class MatchQueue {
   struct Match {
     var anchorFrame: Int32
     var targetFrame: Int32
     var reference: UInt32
+    /// Absolute index of the previous match in the same cell of the first grid.
+    var previousInCell: UInt32 = 0
     var hypothesis: UInt8
     /// Taken by a play when it started: no longer counts for new plays.
     var claimed = false
-    /// Absolute index of the previous match in the same cell of the first grid, or -1.
-    var previousInCell: Int32 = -1
+
+    init(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, hypothesis: UInt8) {
+      self.anchorFrame = anchorFrame
+      self.targetFrame = targetFrame
+      self.reference = reference
+      self.hypothesis = hypothesis
+    }
   }
 
-  private var items: [Match] = []
-  /// Absolute index of `items[0]`.
-  private var base = 0
-  private var head = 0
-  /// Absolute index of the newest match per cell (first grid), or -1. Absolute indices are 32-bit: the queue is
-  /// renumbered (`rebase`) long before they run out.
-  private var newestInCell: [Int32]
+  private var ring: UnsafeMutablePointer<Match>
+  private var capacity: Int
+  /// Absolute index of the oldest live match, and of the next one to be appended.
+  private var tail: UInt32 = 1 << 31
+  private var head: UInt32 = 1 << 31
+  /// Absolute index of the newest match per cell; stale entries point outside the live range.
+  private var newestInCell: UnsafeMutablePointer<UInt32>
+  private let cells: Int
 
-  init(cells: Int) { newestInCell = [Int32](repeating: -1, count: cells) }
-
-  var count: Int { items.count - head }
-  /// Absolute index of the oldest live match.
-  var firstLive: Int { base + head }
-
-  subscript(absolute: Int) -> Match {
-    get { items[absolute - base] }
-    set { items[absolute - base] = newValue }
+  init(cells: Int, capacity: Int = 1 << 17) {
+    self.cells = cells
+    self.capacity = capacity
+    ring = .allocate(capacity: capacity)
+    newestInCell = .allocate(capacity: cells)
+    newestInCell.initialize(repeating: 0, count: cells)
   }
 
-  mutating func append(_ m: Match, cell: Int) {
+  deinit {
+    ring.deallocate()
+    newestInCell.deallocate()
+  }
+
+  var count: Int { Int(head &- tail) }
+
+  @inline(__always)
+  private func isLive(_ i: UInt32) -> Bool { head &- i &- 1 < head &- tail }
+
+  subscript(absolute: UInt32) -> Match {
+    get { ring[Int(absolute) & (capacity - 1)] }
+    set { ring[Int(absolute) & (capacity - 1)] = newValue }
+  }
+
+  func append(_ m: Match, cell: Int) {
+    if count == capacity { grow() }
     var m = m
     m.previousInCell = newestInCell[cell]
-    newestInCell[cell] = Int32(truncatingIfNeeded: base + items.count)
-    items.append(m)
+    newestInCell[cell] = head
+    ring[Int(head) & (capacity - 1)] = m
+    head &+= 1
+  }
+
+  private func grow() {
+    let bigger = UnsafeMutablePointer<Match>.allocate(capacity: capacity * 2)
+    var i = tail
+    while i != head {
+      bigger[Int(i) & (capacity * 2 - 1)] = ring[Int(i) & (capacity - 1)]
+      i &+= 1
+    }
+    ring.deallocate()
+    ring = bigger
+    capacity *= 2
   }
 
   /// Live matches of one cell, newest first.
-  func forEachInCell(_ cell: Int, _ body: (Int, Match) -> Void) {
-    var i = Int(newestInCell[cell])
-    while i >= base + head {
-      let m = items[i - base]
+  func forEachInCell(_ cell: Int, _ body: (UInt32, Match) -> Void) {
+    var i = newestInCell[cell]
+    var steps = 0
+    while isLive(i) && steps < capacity {
+      let m = self[i]
       body(i, m)
-      i = Int(m.previousInCell)
+      // Links only ever point backwards; anything else is a stale link from before a wrap.
+      guard i &- m.previousInCell &- 1 < head &- tail else { return }
+      i = m.previousInCell
+      steps += 1
     }
-  }
-
-  /// Renumbers the live matches from 0, so that absolute indices stay far below 2³¹.
-  private mutating func rebase() {
-    let shift = Int32(base)
-    for i in newestInCell.indices where newestInCell[i] >= 0 {
-      newestInCell[i] = newestInCell[i] >= shift ? newestInCell[i] - shift : -1
-    }
-    for i in items.indices where items[i].previousInCell >= 0 {
-      items[i].previousInCell = items[i].previousInCell >= shift ? items[i].previousInCell - shift : -1
-    }
-    base = 0
   }
 
   /// Removes and returns the oldest match when `isExpired` says so.
-  mutating func popFirst(if isExpired: (Match) -> Bool) -> Match? {
-    guard head < items.count, isExpired(items[head]) else { return nil }
-    let m = items[head]
-    head += 1
-    if head > 8192 && head * 2 > items.count {
-      items.removeFirst(head)
-      base += head
-      head = 0
-      if base > 1 << 30 { rebase() }
-    }
+  func popFirst(if isExpired: (Match) -> Bool) -> Match? {
+    guard tail != head else { return nil }
+    let m = self[tail]
+    guard isExpired(m) else { return nil }
+    tail &+= 1
     return m
+  }
+
+  func removeAll() {
+    tail = head
   }
 }

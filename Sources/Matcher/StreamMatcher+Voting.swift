@@ -71,9 +71,9 @@ extension StreamMatcher {
   }
 
   /// The unclaimed matches of hypothesis `h` within ±12 frames of diagonal `d0` (the cells around it).
-  private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [Int], xs: [Double], ys: [Double]) {
+  private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [UInt32], xs: [Double], ys: [Double]) {
     let speed = hypotheses[h].speed
-    var indices = [Int]()
+    var indices = [UInt32]()
     var xs = [Double]()
     var ys = [Double]()
     var seenSlots = Set<Int>()

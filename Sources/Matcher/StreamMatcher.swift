@@ -47,7 +47,7 @@ public final class StreamMatcher {
   // Votes: counters per cell (8 frames of diagonal under one hypothesis), hashed into this many slots: enough that
   // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
   static let voteSlots = 1 << 18
-  var queue = MatchQueue(cells: StreamMatcher.voteSlots)
+  let queue = MatchQueue(cells: StreamMatcher.voteSlots)
   var votes: [UInt8]
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
@@ -133,7 +133,7 @@ public final class StreamMatcher {
     peakPitches.removeAll()
     peakPairCounts.removeAll()
     peakStart = 0
-    queue = MatchQueue(cells: Self.voteSlots)
+    queue.removeAll()
     for i in votes.indices { votes[i] = 0 }
     candidates.removeAll()
     active.removeAll()
