@@ -16,7 +16,7 @@ final class FingerprintFrontEnd {
   /// First and last hop (at the fingerprint rate) louder than -60 dBFS, or nil while all was quieter.
   private(set) var firstAudibleHop: Int?
   private(set) var lastAudibleHop: Int?
-  /// Peak absolute sample value of the input since the last `takePeakLevel()`.
+  /// Peak absolute sample value of the (downmixed) input since the last `takePeakLevelDB()`.
   private var peakLevel: Float = 0
   private var hopEnergy: Float = 0
   private var hopFill = 0
@@ -37,26 +37,39 @@ final class FingerprintFrontEnd {
   func append(_ samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double) throws(AudioError) {
     guard channels >= 1 else { throw AudioError.unsupported("audio with \(channels) channels") }
     let frames = samples.count / channels
-    if channels == 1 {
-      try deliver(samples, sampleRate: sampleRate)
-      return
-    }
     if mono.count < frames { mono = [Float](repeating: 0, count: frames) }
-    let scale = 1 / Float(channels)
+    var peak = peakLevel
     mono.withUnsafeMutableBufferPointer { m in
-      for i in 0..<frames {
-        var sum: Float = 0
-        for c in 0..<channels { sum += samples[i * channels + c] }
-        m[i] = sum * scale
+      let src = samples.baseAddress!
+      switch channels {
+      case 1:
+        for i in 0..<frames {
+          m[i] = src[i]
+          peak = max(peak, abs(src[i]))
+        }
+      case 2:
+        for i in 0..<frames {
+          let v = (src[2 * i] + src[2 * i + 1]) * 0.5
+          m[i] = v
+          peak = max(peak, abs(v))
+        }
+      default:
+        let scale = 1 / Float(channels)
+        for i in 0..<frames {
+          var sum: Float = 0
+          for c in 0..<channels { sum += src[i * channels + c] }
+          m[i] = sum * scale
+          peak = max(peak, abs(m[i]))
+        }
       }
     }
+    peakLevel = peak
     try mono.withUnsafeBufferPointer { m throws(AudioError) in
       try deliver(UnsafeBufferPointer(rebasing: m[0..<frames]), sampleRate: sampleRate)
     }
   }
 
   private func deliver(_ samples: UnsafeBufferPointer<Float>, sampleRate: Double) throws(AudioError) {
-    for s in samples { peakLevel = max(peakLevel, abs(s)) }
     if sampleRate == Double(parameters.sampleRateHz) {
       atFingerprintRate(samples)
       return

@@ -21,6 +21,7 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private var mean: [Float]
   private var scratchPrefix: [Float]
   private var scratchSuffix: [Float]
+  private var padded: [Float]
   private var newestFrame = -1
   private var decidedFrame = -1
   private var blockCandidates: [Peak] = []
@@ -43,6 +44,7 @@ final class PeakExtractor: SpectrumFrameConsumer {
     mean = [Float](repeating: 0, count: binCount)
     scratchPrefix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
     scratchSuffix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    padded = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
     blockCandidates.reserveCapacity(256)
     out.reserveCapacity(64)
     self.consumer = consumer
@@ -84,7 +86,8 @@ final class PeakExtractor: SpectrumFrameConsumer {
     for k in 0..<mean.count { mean[k] = 0 }
   }
 
-  /// Sliding maximum over ±halfWidth bins (van Herk / Gil-Werman: three comparisons per bin).
+  /// Sliding maximum over ±halfWidth bins (van Herk / Gil-Werman: three comparisons per bin), on a zero-padded copy
+  /// of the frame.
   private func computeFrequencyMax(slot: Int) {
     let w = 2 * halfWidth + 1
     let n = bins + 2 * halfWidth
@@ -92,30 +95,28 @@ final class PeakExtractor: SpectrumFrameConsumer {
       freqMax.withUnsafeMutableBufferPointer { fm in
         scratchPrefix.withUnsafeMutableBufferPointer { pre in
           scratchSuffix.withUnsafeMutableBufferPointer { suf in
-            @inline(__always) func padded(_ i: Int) -> Float {
-              let k = i - halfWidth
-              return (k >= 0 && k < bins) ? pw[slot + k] : 0
-            }
-            var i = 0
-            while i < n {
-              let end = min(i + w, n)
-              var m: Float = 0
-              for j in i..<end {
-                m = max(m, padded(j))
-                pre[j] = m
+            padded.withUnsafeMutableBufferPointer { pad in
+              for k in 0..<bins { pad[halfWidth + k] = pw[slot + k] }
+              var i = 0
+              while i < n {
+                let end = min(i + w, n)
+                var m: Float = 0
+                for j in i..<end {
+                  m = max(m, pad[j])
+                  pre[j] = m
+                }
+                m = 0
+                var j = end - 1
+                while j >= i {
+                  m = max(m, pad[j])
+                  suf[j] = m
+                  j -= 1
+                }
+                i = end
               }
-              m = 0
-              var j = end - 1
-              while j >= i {
-                m = max(m, padded(j))
-                suf[j] = m
-                j -= 1
+              for k in 0..<bins {
+                fm[slot + k] = max(suf[k], pre[k + w - 1])
               }
-              i = end
-            }
-            for k in 0..<bins {
-              // window over padded indices k ... k + w - 1
-              fm[slot + k] = max(suf[k], pre[k + w - 1])
             }
           }
         }

@@ -33,13 +33,17 @@ extension StreamMatcher {
     queue.append(
       MatchQueue.Match(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h)),
       cell: a)
-    for c in [a, b] {
-      if votes[c] < .max { votes[c] += 1 }
-      let v = Int(votes[c])
-      if v >= settings.minVotes && v % settings.minVotes == 0 {
-        candidates.append((h, d))
-      }
-    }
+    let triggeredA = vote(slot: a)
+    let triggeredB = vote(slot: b)
+    if triggeredA || triggeredB { candidates.append((h, d)) }
+  }
+
+  /// Counts a vote; true when the slot reaches a multiple of `minVotes` (time to verify).
+  @inline(__always)
+  private func vote(slot: Int) -> Bool {
+    if votes[slot] < .max { votes[slot] += 1 }
+    let v = Int(votes[slot])
+    return v >= settings.minVotes && v % settings.minVotes == 0
   }
 
   func expireVotes() {

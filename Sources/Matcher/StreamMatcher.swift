@@ -62,6 +62,8 @@ public final class StreamMatcher {
   var lastNoMatchSeconds: Double = 0
   private var hashScratch: [UInt32] = []
   private var postingScratch: [UInt32] = []
+  /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
+  let scaledFrames: UnsafeMutableBufferPointer<Int>
   var statLookups = 0
   var statMatches = 0
   var statVerifies = 0
@@ -79,6 +81,12 @@ public final class StreamMatcher {
       .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
     maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
     windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
+    scaledFrames = .allocate(capacity: (Int(maxQueryPairFrames) + 1) * hypotheses.count)
+    for dt in 0...Int(maxQueryPairFrames) {
+      for (h, hypothesis) in hypotheses.enumerated() {
+        scaledFrames[dt * hypotheses.count + h] = Int((Double(dt) * hypothesis.speed).rounded())
+      }
+    }
     votes = [UInt8](repeating: 0, count: Self.voteSlots)
     voteMask = Self.voteSlots - 1
     self.sink = sink
@@ -86,6 +94,8 @@ public final class StreamMatcher {
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
     relay.matcher = self
   }
+
+  deinit { scaledFrames.deallocate() }
 
   /// Stream time of the end of the audio consumed so far.
   public var streamSeconds: Double {
@@ -168,8 +178,9 @@ public final class StreamMatcher {
           let anchorFrame = peakFrames[j]
           let anchorPitch = peakPitches[j]
           var previousHash: UInt32 = .max
+          let dts = scaledFrames.baseAddress! + Int(dtq) * hypotheses.count
           for (h, hypothesis) in hypotheses.enumerated() {
-            let dt = Int((Double(dtq) * hypothesis.speed).rounded())
+            let dt = dts[h]
             guard dt >= 1 && dt <= maxFrames,
               let hash = layout.hash(anchorPitch: anchorPitch - hypothesis.pitchShift, interval: interval, frames: dt)
             else { continue }
