@@ -4,15 +4,16 @@ import Matcher
 /// `broadcast-monitor match --catalog FILE CLIP`: one-shot recognition of a clip, like Shazam. Exit 0 with the
 /// best matches, 1 with "no match".
 enum MatchCommand {
-  static let usage = "usage: broadcast-monitor match --catalog FILE [--all] CLIP"
+  static let usage = "usage: broadcast-monitor match --catalog FILE [--all] [--settings FILE] CLIP"
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let a = try CommandLineArguments(args, valueOptions: ["catalog"], flagOptions: ["all"])
+    let a = try CommandLineArguments(args, valueOptions: ["catalog", "settings"], flagOptions: ["all"])
     guard a.positionals.count == 1 else { throw UsageError(usage) }
     let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
     let clip = a.positionals[0]
     let collector = PlayCollector()
-    let matcher = StreamMatcher(catalog: catalog, sink: collector)
+    let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
+    let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)
     try AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz).decode(path: clip) {
       samples, channels, rate in
       try matcher.append(samples, channels: channels, sampleRate: rate)

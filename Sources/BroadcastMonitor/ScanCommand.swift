@@ -7,11 +7,11 @@ import Reports
 enum ScanCommand {
   static let usage = """
     usage: broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
-                                  [--csv OUT.csv] RECORDING
+                                  [--csv OUT.csv] [--settings FILE] RECORDING
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let a = try CommandLineArguments(args, valueOptions: ["catalog", "channel", "start", "db", "csv"])
+    let a = try CommandLineArguments(args, valueOptions: ["catalog", "channel", "start", "db", "csv", "settings"])
     guard a.positionals.count == 1 else { throw UsageError(usage) }
     let recording = a.positionals[0]
     let channel = try a.required("channel")
@@ -46,7 +46,8 @@ enum ScanCommand {
         storeError = error
       }
     }
-    let matcher = StreamMatcher(catalog: catalog, sink: collector)
+    let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
+    let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)
     let progress = ProgressReporter()
     let started = Date()
     var seconds = 0.0

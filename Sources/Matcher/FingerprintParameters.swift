@@ -82,3 +82,52 @@ public struct FingerprintParameters: Codable, Sendable, Equatable {
     try require(HashLayout(self).totalBits <= 24, "anchorStepSemitones", "too fine: a hash needs more than 24 bits")
   }
 }
+
+extension FingerprintParameters {
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case sampleRateHz
+    case fftSizeSamples
+    case hopSizeSamples
+    case minFrequencyHz
+    case maxFrequencyHz
+    case peakNeighborhoodFrames
+    case peakNeighborhoodBins
+    case peakBlockFrames
+    case referencePeaksPerBlock
+    case queryPeaksPerBlock
+    case whiteningSeconds
+    case silenceFloorDB
+    case maxPairFrames
+    case maxPairSemitones
+    case referenceFanOut
+    case queryFanOut
+    case anchorStepSemitones
+    case intervalStepSemitones
+  }
+
+  /// Missing keys take their defaults; an unknown key is an error that names it.
+  public init(from decoder: any Decoder) throws {
+    try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = FingerprintParameters()
+    self.init()
+    sampleRateHz = try c.value(.sampleRateHz, or: defaults.sampleRateHz)
+    fftSizeSamples = try c.value(.fftSizeSamples, or: defaults.fftSizeSamples)
+    hopSizeSamples = try c.value(.hopSizeSamples, or: defaults.hopSizeSamples)
+    minFrequencyHz = try c.value(.minFrequencyHz, or: defaults.minFrequencyHz)
+    maxFrequencyHz = try c.value(.maxFrequencyHz, or: defaults.maxFrequencyHz)
+    peakNeighborhoodFrames = try c.value(.peakNeighborhoodFrames, or: defaults.peakNeighborhoodFrames)
+    peakNeighborhoodBins = try c.value(.peakNeighborhoodBins, or: defaults.peakNeighborhoodBins)
+    peakBlockFrames = try c.value(.peakBlockFrames, or: defaults.peakBlockFrames)
+    referencePeaksPerBlock = try c.value(.referencePeaksPerBlock, or: defaults.referencePeaksPerBlock)
+    queryPeaksPerBlock = try c.value(.queryPeaksPerBlock, or: defaults.queryPeaksPerBlock)
+    whiteningSeconds = try c.value(.whiteningSeconds, or: defaults.whiteningSeconds)
+    silenceFloorDB = try c.value(.silenceFloorDB, or: defaults.silenceFloorDB)
+    maxPairFrames = try c.value(.maxPairFrames, or: defaults.maxPairFrames)
+    maxPairSemitones = try c.value(.maxPairSemitones, or: defaults.maxPairSemitones)
+    referenceFanOut = try c.value(.referenceFanOut, or: defaults.referenceFanOut)
+    queryFanOut = try c.value(.queryFanOut, or: defaults.queryFanOut)
+    anchorStepSemitones = try c.value(.anchorStepSemitones, or: defaults.anchorStepSemitones)
+    intervalStepSemitones = try c.value(.intervalStepSemitones, or: defaults.intervalStepSemitones)
+  }
+}

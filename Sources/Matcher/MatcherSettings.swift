@@ -41,3 +41,38 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
     try require(progressIntervalSeconds > 0, "progressIntervalSeconds", "must be > 0")
   }
 }
+
+extension MatcherSettings {
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case maxSpeedDeviation
+    case speedStep
+    case voteWindowSeconds
+    case minVotes
+    case minMatches
+    case minMatchSpanSeconds
+    case alignmentToleranceFrames
+    case maxGapSeconds
+    case snapToEdgeSeconds
+    case progressIntervalSeconds
+    case noMatchIntervalSeconds
+  }
+
+  /// Missing keys take their defaults; an unknown key is an error that names it.
+  public init(from decoder: any Decoder) throws {
+    try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = MatcherSettings()
+    self.init()
+    maxSpeedDeviation = try c.value(.maxSpeedDeviation, or: defaults.maxSpeedDeviation)
+    speedStep = try c.value(.speedStep, or: defaults.speedStep)
+    voteWindowSeconds = try c.value(.voteWindowSeconds, or: defaults.voteWindowSeconds)
+    minVotes = try c.value(.minVotes, or: defaults.minVotes)
+    minMatches = try c.value(.minMatches, or: defaults.minMatches)
+    minMatchSpanSeconds = try c.value(.minMatchSpanSeconds, or: defaults.minMatchSpanSeconds)
+    alignmentToleranceFrames = try c.value(.alignmentToleranceFrames, or: defaults.alignmentToleranceFrames)
+    maxGapSeconds = try c.value(.maxGapSeconds, or: defaults.maxGapSeconds)
+    snapToEdgeSeconds = try c.value(.snapToEdgeSeconds, or: defaults.snapToEdgeSeconds)
+    progressIntervalSeconds = try c.value(.progressIntervalSeconds, or: defaults.progressIntervalSeconds)
+    noMatchIntervalSeconds = try c.value(.noMatchIntervalSeconds, or: defaults.noMatchIntervalSeconds)
+  }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+extension MatcherSettings {
+  /// Reads settings from a JSON file (JSON5: comments and trailing commas allowed). Missing keys keep their
+  /// defaults; an unknown key, a wrong type or an impossible value is a `ConfigurationError` naming the key.
+  public init(contentsOf url: URL) throws(ConfigurationError) {
+    let data: Data
+    do { data = try Data(contentsOf: url) } catch {
+      throw ConfigurationError(keyPath: url.path, reason: "cannot read (\(error.localizedDescription))")
+    }
+    let decoder = JSONDecoder()
+    decoder.allowsJSON5 = true
+    do {
+      self = try decoder.decode(MatcherSettings.self, from: data)
+    } catch let DecodingError.dataCorrupted(context) {
+      throw ConfigurationError(keyPath: url.path + Self.path(context.codingPath), reason: context.debugDescription)
+    } catch let DecodingError.typeMismatch(type, context) {
+      throw ConfigurationError(keyPath: url.path + Self.path(context.codingPath), reason: "expected \(type)")
+    } catch {
+      throw ConfigurationError(keyPath: url.path, reason: "\(error)")
+    }
+    try validate()
+  }
+
+  private static func path(_ keys: [any CodingKey]) -> String {
+    keys.isEmpty ? "" : ": " + keys.map(\.stringValue).joined(separator: ".")
+  }
+}
