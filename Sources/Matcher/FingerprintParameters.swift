@@ -20,12 +20,12 @@ public struct FingerprintParameters: Codable, Sendable, Equatable {
   /// A peak must be the maximum of ±this many bins around it. Default 10 (±78 Hz).
   public var peakNeighborhoodBins: Int = 10
   /// Peaks are ranked and thinned per block of this many frames. Default 16 (0.5 s).
-  public var peakBlockFrames: Int = 16
+  public var peakBlockFrames: Int = 8
   /// Peaks kept per block in reference (catalog) fingerprints. Default 6 (12 per second).
-  public var referencePeaksPerBlock: Int = 6
+  public var referencePeaksPerBlock: Int = 3
   /// Peaks kept per block in query (broadcast) fingerprints: more than the reference, so that the reference's peaks
   /// are found even when noise adds peaks of its own. Default 10.
-  public var queryPeaksPerBlock: Int = 10
+  public var queryPeaksPerBlock: Int = 5
   /// Spectral whitening: a peak's strength is measured against the running mean power of its bin over about this
   /// long. Default 3 s.
   public var whiteningSeconds: Double = 3

@@ -31,10 +31,17 @@ extension StreamMatcher {
     }
   }
 
-  /// Whether `play` is a repeated section of the same track that `other` explains: they overlap over most of
-  /// `play`, and `other` matched at four times its rate or more.
+  /// Whether `play` is a repeated section of the same track that `other` explains: `other` spans all of it with at
+  /// least twice the matches, or overlaps most of it matching at four times its rate or more. Back-to-back airings
+  /// of a track follow each other and overlap by a crossfade at most, so they never explain each other.
   func isDominated(_ play: PlayTrack, by other: PlayTrack) -> Bool {
     guard other.id != play.id, other.trackIndex == play.trackIndex else { return false }
+    if other.matchCount >= 2 * play.matchCount {
+      // Compare the spans as reported (extended to the reference's edges), within a second.
+      let p = snapshot(of: play, final: true)
+      let o = snapshot(of: other, final: true)
+      if p.startSeconds >= o.startSeconds - 1 && p.endSeconds <= o.endSeconds + 1 { return true }
+    }
     let span = Double(max(1, play.lastFrame - play.firstFrame))
     let overlap = Double(min(play.lastFrame, other.lastFrame) - max(play.firstFrame, other.firstFrame))
     guard overlap >= 0.5 * span else { return false }
