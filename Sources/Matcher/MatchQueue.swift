@@ -31,7 +31,10 @@ final class MatchQueue {
   private var newestInCell: UnsafeMutablePointer<UInt32>
   private let cells: Int
 
+  /// - Parameter cells: number of cell lists, a power of two; a caller's cell number is taken modulo it (lists may
+  ///   mix cells; callers check what they walk).
   init(cells: Int, capacity: Int = 1 << 17) {
+    precondition(cells.nonzeroBitCount == 1)
     self.cells = cells
     self.capacity = capacity
     ring = .allocate(capacity: capacity)
@@ -57,8 +60,9 @@ final class MatchQueue {
   func append(_ m: Match, cell: Int) {
     if count == capacity { grow() }
     var m = m
-    m.previousInCell = newestInCell[cell]
-    newestInCell[cell] = head
+    let list = cell & (cells - 1)
+    m.previousInCell = newestInCell[list]
+    newestInCell[list] = head
     ring[Int(head) & (capacity - 1)] = m
     head &+= 1
   }
@@ -77,7 +81,7 @@ final class MatchQueue {
 
   /// Live matches of one cell, newest first.
   func forEachInCell(_ cell: Int, _ body: (UInt32, Match) -> Void) {
-    var i = newestInCell[cell]
+    var i = newestInCell[cell & (cells - 1)]
     var steps = 0
     while isLive(i) && steps < capacity {
       let m = self[i]

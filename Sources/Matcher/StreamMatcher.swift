@@ -47,7 +47,8 @@ public final class StreamMatcher {
   // Votes: counters per cell (8 frames of diagonal under one hypothesis), hashed into this many slots: enough that
   // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
   static let voteSlots = 1 << 18
-  let queue = MatchQueue(cells: StreamMatcher.voteSlots)
+  /// Cell lists are fewer than vote slots (2¹⁶ × 4 bytes stays in cache); a list may mix cells.
+  let queue = MatchQueue(cells: 1 << 16)
   var votes: [UInt8]
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
