@@ -2,7 +2,8 @@ import Foundation
 
 /// Changes the speed of a recording by resampling it, as a sped-up playout or a turntable does: played `speed` times
 /// as fast, pitch moves with tempo. Windowed-sinc interpolation (Blackman window), with the cut-off lowered when
-/// speeding up so that nothing folds back from above the new Nyquist frequency.
+/// speeding up so that what would fold back from above the new Nyquist frequency is filtered out (all but a
+/// transition band of about 1.4 kHz × 8 kHz-rate / input rate just below the cut-off, with 16 taps a side).
 public enum SpeedChange {
   /// `samples` (mono) played `speed` times as fast: output sample n is the input at n × speed.
   /// - Parameter halfTaps: input samples used on each side of the point: 16 is plenty for a fingerprint.
