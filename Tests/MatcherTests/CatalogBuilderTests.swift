@@ -116,37 +116,52 @@ struct CatalogBuilderTests {
     #expect(Self.hashesByTrack(after) == Self.hashesByTrack(before))
   }
 
-  @Test("A hash with more than max(24, 8 × the mean) postings is dropped as a stop hash; the others stay")
-  func stopHashes() {
-    typealias Entry = (hash: UInt32, position: UInt32)
-    func entries(_ counts: [UInt32: Int]) -> [Entry] {
-      var out: [Entry] = []
-      var position: UInt32 = 0
-      for (hash, count) in counts.sorted(by: { $0.key < $1.key }) {
-        for _ in 0..<count {
-          out.append((hash, position))
-          position += 1
-        }
+  /// Entries with `count` postings for each hash, at distinct positions.
+  static func entries(_ counts: [UInt32: Int]) -> [(hash: UInt32, position: UInt32)] {
+    var out: [(hash: UInt32, position: UInt32)] = []
+    var position: UInt32 = 0
+    for (hash, count) in counts.sorted(by: { $0.key < $1.key }) {
+      for _ in 0..<count {
+        out.append((hash, position))
+        position += 1
       }
-      return out
     }
-    func kept(_ counts: [UInt32: Int]) -> Set<UInt32> {
-      Set(CatalogBuilder.removingStopHashes(entries(counts), hashBits: 19).map(\.hash))
-    }
-    // Mean about 1.3: the floor of 24 applies.
-    var small: [UInt32: Int] = [1: 24, 2: 25]
-    for h in UInt32(100)..<200 { small[h] = 1 }
-    #expect(kept(small) == Set(small.keys).subtracting([2]))
-    #expect(CatalogBuilder.removingStopHashes(entries(small), hashBits: 19).count == small.values.reduce(0, +) - 25)
-    // Mean 20 (2000 postings of 100 hashes): the cap is 160.
-    var busy: [UInt32: Int] = [1: 160, 2: 161, 3: 30]
-    for h in UInt32(100)..<197 { busy[h] = 17 }
-    #expect(busy.count == 100 && busy.values.reduce(0, +) == 2000)
-    let total = busy.values.reduce(0, +)
-    let cap = max(24, 8 * total / busy.count)
-    #expect(kept(busy) == Set(busy.keys.filter { busy[$0]! <= cap }))
-    #expect(kept(busy).contains(1) && !kept(busy).contains(2))
+    return out
+  }
+
+  static func kept(_ counts: [UInt32: Int]) -> [UInt32: Int] {
+    var out: [UInt32: Int] = [:]
+    for e in CatalogBuilder.removingStopHashes(entries(counts), hashBits: 19) { out[e.hash, default: 0] += 1 }
+    return out
+  }
+
+  @Test("A hash far more frequent than the others is dropped whole as a stop hash; the others keep every posting")
+  func stopHashes() {
+    var counts: [UInt32: Int] = [7: 1000]
+    for h in UInt32(100)..<200 { counts[h] = 5 }
+    var expected = counts
+    expected[7] = nil
+    #expect(Self.kept(counts) == expected)
     #expect(CatalogBuilder.removingStopHashes([], hashBits: 19).isEmpty)
+  }
+
+  @Test("The cap follows the mean: the same count is a stop hash among rare hashes and not among common ones")
+  func stopHashCapFollowsTheMean() {
+    var rare: [UInt32: Int] = [7: 200]
+    var common: [UInt32: Int] = [7: 200]
+    for h in UInt32(100)..<200 {
+      rare[h] = 2
+      common[h] = 150
+    }
+    #expect(Self.kept(rare)[7] == nil)
+    #expect(Self.kept(common) == common)
+  }
+
+  @Test("A few repeats are never a stop hash, however rare the other hashes are (the cap has a floor)")
+  func stopHashFloor() {
+    var counts: [UInt32: Int] = [7: 5]
+    for h in UInt32(100)..<1100 { counts[h] = 1 }
+    #expect(Self.kept(counts) == counts)
   }
 
   @Test("A reference whose one pair repeats all through it loses that pair's hash as a stop hash")

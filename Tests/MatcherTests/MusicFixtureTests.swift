@@ -50,7 +50,7 @@ struct MusicFixtureTests {
   }
 
   @Test(
-    "An unmodified 10 s clip of each track is found, starting at the clip's start and at its offset",
+    "An unmodified 10 s clip of each track is found, spanning the clip, at its offset and speed 1",
     arguments: catalogFiles)
   func plainClips(name: String) throws {
     let clip = Self.excerpt(try Self.decode(name), from: 12, seconds: 10)
@@ -59,8 +59,9 @@ struct MusicFixtureTests {
     let play = try #require(run.sink.ended.first)
     #expect(play.track.metadata.title == Fixtures.musicTracks[name]!.title)
     #expect(play.startSeconds < 0.5)
+    #expect(abs(play.endSeconds - 10) <= 0.5)
     #expect(abs(play.referenceOffsetSeconds - 12 - play.startSeconds) < 0.5)
-    // Not the speed nor the end: an unmodified clip can be reported at 0.96 and end early (reported separately).
+    #expect(abs(play.speed - 1) <= 0.01)
   }
 
   @Test("12 s of b from 8 s, sped up 5 % by resampling, is found: right track, offset within 0.5 s, speed 1.05 ± 0.01")

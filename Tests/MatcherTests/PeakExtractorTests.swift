@@ -130,7 +130,8 @@ struct PeakExtractorTests {
     // survive: the three loudest.
     var spots: [Spot] = []
     for n in 0..<10 {
-      spots.append(Spot(frame: n.isMultiple(of: 2) ? 2 : 10, bin: 5 + 11 * n, power: 1e-5 * Float((n * 7) % 10 + 1)))
+      let frame = 1 + n % (p.peakBlockFrames - 1)
+      spots.append(Spot(frame: frame, bin: 5 + 11 * n, power: 1e-5 * Float((n * 7) % 10 + 1)))
     }
     // And one in block 2.
     spots.append(Spot(frame: 2 * p.peakBlockFrames + 3, bin: 50, power: 1e-4))
