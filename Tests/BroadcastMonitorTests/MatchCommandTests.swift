@@ -58,3 +58,23 @@ struct MatchCommandTests {
     #expect(result.stdout.contains("\(signature.peaks.count) peaks"))
   }
 }
+
+@Suite("broadcast-monitor --settings", .enabled(if: CLI.isBuilt, CLI.notBuilt))
+struct SettingsOptionTests {
+  @Test("match and scan refuse a settings file with an unknown key, exit 1, naming the key and the file")
+  func unknownKey() throws {
+    let folder = try TemporaryDirectory(prefix: "cli-settings")
+    let settings = folder.file("settings.json5")
+    try Data("{ maxGapSecs: 30 }".utf8).write(to: settings)
+    let catalog = folder.file("empty.bmcat")
+    try CatalogBuilder().build().write(to: catalog)
+    let clip = folder.file("clip.wav")
+    try WAVWriter.write(Signals.silence(seconds: 0.5), sampleRate: 8000, to: clip)
+    for command in [["match"], ["scan", "--channel", "x"]] {
+      let result = try CLI.run(command + ["--catalog", catalog.path, "--settings", settings.path, clip.path])
+      #expect(result.status == 1, "\(command): \(result)")
+      #expect(result.stderr.contains("maxGapSecs"))
+      #expect(result.stderr.contains(settings.path))
+    }
+  }
+}

@@ -1,4 +1,6 @@
+import Foundation
 import Matcher
+import TestSupport
 import Testing
 
 @Suite("MatcherSettings and FingerprintParameters")
@@ -84,5 +86,57 @@ struct MatcherSettingsTests {
     #expect(ItemKind(lenient: "commercial") == .ad)
     #expect(ItemKind(lenient: "IDENT") == .jingle)
     #expect(ItemKind(lenient: "podcast") == .other)
+  }
+}
+
+@Suite("MatcherSettings files")
+struct MatcherSettingsFileTests {
+  static func read(_ text: String) throws(ConfigurationError) -> MatcherSettings {
+    let folder: TemporaryDirectory
+    do {
+      folder = try TemporaryDirectory(prefix: "settings")
+      try Data(text.utf8).write(to: folder.file("settings.json5"))
+    } catch {
+      throw ConfigurationError(keyPath: "test", reason: "cannot write the settings file: \(error)")
+    }
+    return try MatcherSettings(contentsOf: folder.file("settings.json5"))
+  }
+
+  @Test("JSON5 with comments and trailing commas; missing keys keep their defaults")
+  func partial() throws {
+    let settings = try Self.read(
+      """
+      // A station that speeds songs up a lot.
+      {
+        maxSpeedDeviation: 0.1,
+        maxGapSeconds: 30, // long voice-overs
+      }
+      """)
+    var expected = MatcherSettings()
+    expected.maxSpeedDeviation = 0.1
+    expected.maxGapSeconds = 30
+    #expect(settings == expected)
+    #expect(try Self.read("{}") == MatcherSettings())
+  }
+
+  @Test("The shipped config/matcher-settings.json5 holds exactly the defaults")
+  func shippedDefaults() throws {
+    let url = Fixtures.packageRoot.appendingPathComponent("config/matcher-settings.json5")
+    try #require(FileManager.default.fileExists(atPath: url.path))
+    #expect(try MatcherSettings(contentsOf: url) == MatcherSettings())
+  }
+
+  @Test("An unknown key, a wrong type or an impossible value is an error naming the key")
+  func errors() {
+    let unknown = #expect(throws: ConfigurationError.self) { try Self.read("{ maxGapSecond: 30 }") }
+    #expect(unknown?.description.contains("maxGapSecond") == true)
+    let wrongType = #expect(throws: ConfigurationError.self) { try Self.read("{ minVotes: \"six\" }") }
+    #expect(wrongType?.keyPath.hasSuffix("minVotes") == true)
+    let impossible = #expect(throws: ConfigurationError.self) { try Self.read("{ minVotes: 1 }") }
+    #expect(impossible?.keyPath == "matcher.minVotes")
+    let missing = #expect(throws: ConfigurationError.self) {
+      try MatcherSettings(contentsOf: URL(fileURLWithPath: "/no/such/settings.json5"))
+    }
+    #expect(missing?.keyPath == "/no/such/settings.json5")
   }
 }
