@@ -29,7 +29,7 @@ let package = Package(
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer"]),
     .testTarget(
-      name: "BroadcastMonitorTests", dependencies: ["Matcher", "Reports", "TestSupport"]),
+      name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
   ]
 )
 

@@ -1,0 +1,80 @@
+import Foundation
+import Matcher
+import TestSupport
+import Testing
+
+@Suite(
+  "broadcast-monitor match and signature", .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct MatchCommandTests {
+  let folder: TemporaryDirectory
+  var catalogURL: URL { folder.file("music.bmcat") }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "cli-match")
+  }
+
+  @Test("match on a clip of a exits 0 and prints its artist, title and ISRC")
+  func matchesClip() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("a-clip.wav")
+    try CLI.writeClip(of: "catalog-a.ogg", from: 6, seconds: 8, to: clip)
+    let result = try CLI.run(["match", "--catalog", catalogURL.path, clip.path])
+    #expect(result.status == 0, "\(result)")
+    let lines = CLI.lines(result.stdout)
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("Muldjord – Armygeddon [ZZBMF2600001]") == true, "\(result)")
+    #expect(
+      lines.first?.contains("reference offset 6.") == true || lines.first?.contains("reference offset 5.") == true)
+  }
+
+  @Test("match on music that is not in the catalog exits 1 with \"no match\"")
+  func noMatch() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let result = try CLI.run(["match", "--catalog", catalogURL.path, Fixtures.music("unknown.ogg").path])
+    #expect(result.status == 1, "\(result)")
+    #expect(CLI.lines(result.stdout) == ["no match"])
+  }
+
+  @Test("match on a file that is not audio exits 1 naming the file")
+  func notAudio() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let path = Fixtures.music("not-audio.ogg").path
+    let result = try CLI.run(["match", "--catalog", catalogURL.path, path])
+    #expect(result.status == 1, "\(result)")
+    #expect(result.stderr.contains(path))
+  }
+
+  @Test("signature writes a query signature file that loads back with the clip's duration")
+  func signature() throws {
+    let clip = folder.file("b-clip.wav")
+    try CLI.writeClip(of: "catalog-b.ogg", from: 3, seconds: 5, to: clip)
+    let out = folder.file("b-clip.bmsig")
+    let result = try CLI.run(["signature", clip.path, "--out", out.path])
+    #expect(result.status == 0, "\(result)")
+    let signature = try Signature(contentsOf: out)
+    #expect(abs(signature.durationSeconds - 5) < 0.01)
+    #expect(!signature.peaks.isEmpty)
+    #expect(result.stdout.contains("\(signature.peaks.count) peaks"))
+  }
+}
+
+@Suite("broadcast-monitor --settings", .enabled(if: CLI.isBuilt, CLI.notBuilt))
+struct SettingsOptionTests {
+  @Test("match and scan refuse a settings file with an unknown key, exit 1, naming the key and the file")
+  func unknownKey() throws {
+    let folder = try TemporaryDirectory(prefix: "cli-settings")
+    let settings = folder.file("settings.json5")
+    try Data("{ maxGapSecs: 30 }".utf8).write(to: settings)
+    let catalog = folder.file("empty.bmcat")
+    try CatalogBuilder().build().write(to: catalog)
+    let clip = folder.file("clip.wav")
+    try WAVWriter.write(Signals.silence(seconds: 0.5), sampleRate: 8000, to: clip)
+    for command in [["match"], ["scan", "--channel", "x"]] {
+      let result = try CLI.run(command + ["--catalog", catalog.path, "--settings", settings.path, clip.path])
+      #expect(result.status == 1, "\(command): \(result)")
+      #expect(result.stderr.contains("maxGapSecs"))
+      #expect(result.stderr.contains(settings.path))
+    }
+  }
+}

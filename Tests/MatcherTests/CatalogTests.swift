@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("Catalog and its file")
+struct CatalogTests {
+  static let songs = (31...33).map { SyntheticSong(seed: UInt64($0), seconds: 10) }
+
+  static func catalog() throws -> Catalog { try MatcherHarness.catalog(of: songs) }
+
+  /// Entries of an index as sortable pairs.
+  static func entries(_ catalog: Catalog) -> [[UInt32]] {
+    catalog.index.entries().map { [$0.hash, $0.position] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+  }
+
+  /// Offsets of the parts of a catalog file: header (JSON), directory, postings, trailer (checksum).
+  struct Layout {
+    var header: Range<Int>
+    var directory: Range<Int>
+    var postings: Range<Int>
+    var trailer: Range<Int>
+
+    init(_ bytes: [UInt8], catalog: Catalog) {
+      let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+      header = 16..<(16 + headerLength)
+      let directoryStart = (header.upperBound + 15) / 16 * 16
+      directory = directoryStart..<(directoryStart + 4 * catalog.index.directory.count)
+      postings = directory.upperBound..<(directory.upperBound + 4 * catalog.index.postings.count)
+      trailer = postings.upperBound..<bytes.count
+    }
+  }
+
+  static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+    var body = Array(bytes.dropLast(8))
+    withUnsafeBytes(of: Checksum64.of(body).littleEndian) { body.append(contentsOf: $0) }
+    return body
+  }
+
+  @Test("A catalog round-trips through its file: parameters, tracks, index and summary")
+  func roundTrip() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("songs.bmcat")
+    try catalog.write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.parameters == catalog.parameters)
+    #expect(loaded.tracks == catalog.tracks)
+    #expect(Self.entries(loaded) == Self.entries(catalog))
+    #expect(loaded.index.directoryBits == catalog.index.directoryBits)
+    #expect(loaded.index.positionBits == catalog.index.positionBits)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+    #expect(loaded.info(fileBytes: size).hashCount == catalog.info().hashCount)
+    #expect(size == Layout(try catalog.encoded(), catalog: catalog).trailer.upperBound)
+  }
+
+  @Test("A loaded catalog finds the same plays as the one built in memory")
+  func loadedCatalogMatches() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    try catalog.write(to: folder.file("songs.bmcat"))
+    let loaded = try Catalog.load(from: folder.file("songs.bmcat"))
+    let broadcast = Self.songs[2].render()
+    let fromMemory = try MatcherHarness.run(broadcast, catalog: catalog).sink.ended
+    let fromFile = try MatcherHarness.run(broadcast, catalog: loaded).sink.ended
+    #expect(fromMemory.count == 1)
+    #expect(fromFile.map(\.track.key) == fromMemory.map(\.track.key))
+    #expect(fromFile.map(\.startSeconds) == fromMemory.map(\.startSeconds))
+    #expect(fromFile.map(\.matchCount) == fromMemory.map(\.matchCount))
+  }
+
+  @Test("A flipped byte in the header, the directory, the postings or the trailer fails the load with a checksum error")
+  func flippedByte() throws {
+    let catalog = try Self.catalog()
+    let bytes = try catalog.encoded()
+    let layout = Layout(bytes, catalog: catalog)
+    #expect(layout.trailer.count == 8)
+    let positions = [
+      ("header length", 12),
+      ("header", layout.header.lowerBound),
+      ("header", layout.header.lowerBound + layout.header.count / 2),
+      ("padding", layout.directory.lowerBound - 1),
+      ("directory", layout.directory.lowerBound),
+      ("directory", layout.directory.lowerBound + layout.directory.count / 2 + 1),
+      ("postings", layout.postings.lowerBound + 2),
+      ("postings", layout.postings.upperBound - 1),
+      ("trailer", layout.trailer.lowerBound),
+      ("trailer", layout.trailer.upperBound - 1),
+    ]
+    let folder = try TemporaryDirectory()
+    for (part, position) in positions {
+      var damaged = bytes
+      damaged[position] ^= 0x01
+      let url = folder.file("damaged-\(position).bmcat")
+      try Data(damaged).write(to: url)
+      let error = #expect(throws: FormatError.self, "\(part) byte \(position)") { try Catalog.load(from: url) }
+      #expect(error?.reason.contains("checksum") == true, "\(part) byte \(position): \(String(describing: error))")
+      #expect(error?.description.contains(url.path) == true)
+    }
+  }
+
+  @Test("A truncated catalog fails the load: a checksum error, or not a catalog when too short for a header")
+  func truncated() throws {
+    let catalog = try Self.catalog()
+    let bytes = try catalog.encoded()
+    let layout = Layout(bytes, catalog: catalog)
+    let folder = try TemporaryDirectory()
+    for length in [bytes.count - 1, bytes.count - 8, layout.postings.lowerBound, layout.header.lowerBound + 10, 30] {
+      let url = folder.file("truncated-\(length).bmcat")
+      try Data(bytes.prefix(length)).write(to: url)
+      let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
+      #expect(error?.reason.contains("checksum") == true, "\(length) bytes: \(String(describing: error))")
+    }
+    for length in [1, 8, 20] {
+      let url = folder.file("stub-\(length).bmcat")
+      try Data(bytes.prefix(length)).write(to: url)
+      #expect(throws: FormatError.self, "\(length) bytes") { try Catalog.load(from: url) }
+    }
+  }
+
+  @Test("Another format version is refused, naming both versions")
+  func otherVersion() throws {
+    var bytes = try Self.catalog().encoded()
+    bytes[8] = 7
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v7.bmcat")
+    try Data(Self.resealed(bytes)).write(to: url)
+    let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
+    #expect(error?.reason.contains("version 7") == true)
+    #expect(error?.reason.contains("version \(Catalog.formatVersion)") == true)
+  }
+
+  @Test("Files that are not catalogs are refused, naming the file")
+  func notACatalog() throws {
+    let folder = try TemporaryDirectory()
+    let text = folder.file("notes.bmcat")
+    try Data("this is not a catalog, just some text".utf8).write(to: text)
+    let wrongMagic = #expect(throws: FormatError.self) { try Catalog.load(from: text) }
+    #expect(wrongMagic?.reason.contains("magic") == true)
+    #expect(wrongMagic?.path == text.path)
+    let empty = folder.file("empty.bmcat")
+    try Data().write(to: empty)
+    #expect(throws: FormatError.self) { try Catalog.load(from: empty) }
+    let missing = #expect(throws: FormatError.self) { try Catalog.load(from: folder.file("missing.bmcat")) }
+    #expect(missing?.description.contains("missing.bmcat") == true)
+  }
+
+  @Test("Writing into a folder that does not exist is a FormatError naming the folder")
+  func writeToMissingFolder() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.url.appendingPathComponent("no/such/folder/songs.bmcat")
+    let error = #expect(throws: FormatError.self) { try Self.catalog().write(to: url) }
+    #expect(error?.description.contains("no/such/folder") == true)
+  }
+
+  @Test("Tracks lie end to end on one frame axis, a gap between them; a position in a gap belongs to no track")
+  func frameAxis() throws {
+    let catalog = try Self.catalog()
+    var expectedStart: UInt32 = 0
+    for (i, track) in catalog.tracks.enumerated() {
+      #expect(track.globalStartFrame == expectedStart)
+      #expect(catalog.trackIndex(containing: track.globalStartFrame) == i)
+      #expect(catalog.trackIndex(containing: track.globalStartFrame + track.frameCount - 1) == i)
+      #expect(catalog.trackIndex(containing: track.globalStartFrame + track.frameCount) == nil)
+      #expect(catalog.trackIndex(containing: track.globalStartFrame + track.frameCount + Catalog.gapFrames - 1) == nil)
+      expectedStart = track.globalStartFrame + track.frameCount + Catalog.gapFrames
+    }
+    #expect(catalog.trackIndex(containing: .max) == nil)
+  }
+
+  @Test("The summary counts tracks, hours of audio and hashes")
+  func info() throws {
+    let catalog = try Self.catalog()
+    let info = catalog.info(fileBytes: 1234)
+    #expect(info.trackCount == 3)
+    #expect(abs(info.hours - 30.0 / 3600) < 1e-6)
+    #expect(info.hashCount == catalog.index.postings.count)
+    #expect(info.hashCount > 0 && info.hashCount <= catalog.tracks.reduce(0) { $0 + $1.hashCount })
+    #expect(info.indexBytes == catalog.index.bytes)
+    #expect(info.fileBytes == 1234)
+  }
+
+}

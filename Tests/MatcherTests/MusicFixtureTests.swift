@@ -1,0 +1,153 @@
+import Foundation
+import Matcher
+import TestSupport
+import Testing
+
+/// Integration on real music: the Ogg Vorbis excerpts in `Tests/Fixtures/music` (22.05 kHz mono, 30 s), decoded
+/// by ffmpeg, fingerprinted, cataloged and matched through what radio does to them.
+@Suite("Real music fixtures", .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct MusicFixtureTests {
+  static let catalogFiles = ["catalog-a.ogg", "catalog-b.ogg", "catalog-c.ogg"]
+
+  /// The catalog of a, b and c with the titles of `tracks.csv`, built once for the suite.
+  static let catalogResult = Result { () throws -> Catalog in
+    let fingerprinter = ReferenceFingerprinter(parameters: FingerprintParameters())
+    let builder = CatalogBuilder(parameters: fingerprinter.parameters)
+    for name in catalogFiles {
+      let path = Fixtures.music(name).path
+      let expected = Fixtures.musicTracks[name]!
+      builder.add(
+        signature: try fingerprinter.signature(ofFileAt: path), key: try ReferenceFingerprinter.key(ofFileAt: path),
+        sourcePath: path, metadata: TrackMetadata(title: expected.title, artist: expected.artist, isrc: expected.isrc))
+    }
+    return try builder.build()
+  }
+  static func catalog() throws -> Catalog { try catalogResult.get() }
+
+  /// A fixture decoded to mono at 8 kHz.
+  static func decode(_ name: String) throws -> [Float] {
+    var samples: [Float] = []
+    try AudioFileDecoder(ffmpegSampleRate: 8000).decode(path: Fixtures.music(name).path) { buffer, _, _ in
+      samples += buffer
+    }
+    return samples
+  }
+
+  static func excerpt(_ samples: [Float], from start: Double, seconds: Double) -> [Float] {
+    Array(samples[Int(start * 8000)..<Int((start + seconds) * 8000)])
+  }
+
+  @Test("The catalog holds the three tracks with their durations and audible spans")
+  func catalogContents() throws {
+    let catalog = try Self.catalog()
+    #expect(catalog.tracks.map(\.metadata.title) == Self.catalogFiles.map { Fixtures.musicTracks[$0]!.title })
+    for track in catalog.tracks {
+      #expect(abs(track.durationSeconds - 30) < 0.1)
+      #expect(track.audibleStartSeconds < track.audibleEndSeconds)
+      #expect(track.audibleEndSeconds <= track.durationSeconds)
+      #expect(track.hashCount > 500)
+    }
+  }
+
+  @Test(
+    "An unmodified 10 s clip of each track is found, spanning the clip, at its offset and speed 1",
+    arguments: catalogFiles)
+  func plainClips(name: String) throws {
+    let clip = Self.excerpt(try Self.decode(name), from: 12, seconds: 10)
+    let run = try MatcherHarness.run(clip, catalog: Self.catalog())
+    #expect(run.sink.ended.count == 1)
+    let play = try #require(run.sink.ended.first)
+    #expect(play.track.metadata.title == Fixtures.musicTracks[name]!.title)
+    #expect(play.startSeconds < 0.5)
+    #expect(abs(play.endSeconds - 10) <= 0.5)
+    #expect(abs(play.referenceOffsetSeconds - 12 - play.startSeconds) < 0.5)
+    #expect(abs(play.speed - 1) <= 0.01)
+  }
+
+  @Test("12 s of b from 8 s, sped up 5 % by resampling, is found: right track, offset within 0.5 s, speed 1.05 ± 0.01")
+  func resampledExcerpt() throws {
+    let clip = SpeedChange.resample(Self.excerpt(try Self.decode("catalog-b.ogg"), from: 8, seconds: 12), speed: 1.05)
+    let run = try MatcherHarness.run(clip, catalog: Self.catalog())
+    #expect(run.sink.ended.count == 1)
+    let play = try #require(run.sink.ended.first)
+    #expect(play.track.metadata.isrc == Fixtures.musicTracks["catalog-b.ogg"]!.isrc)
+    // Where the play starts in the clip, the reference is at 8 s plus that much clip time at 1.05.
+    #expect(abs(play.referenceOffsetSeconds - (8 + 1.05 * play.startSeconds)) <= 0.5)
+    #expect(play.startSeconds < 1)
+    #expect(abs(play.speed - 1.05) <= 0.01)
+    #expect(play.pitchShifted)
+  }
+
+  @Test("12 s of b from 8 s, time-stretched 4 % by ffmpeg (atempo), is found at speed 1.04 ± 0.01 with pitch kept")
+  func timeStretchedExcerpt() throws {
+    let folder = try TemporaryDirectory()
+    let wav = folder.file("stretched.wav")
+    let result = try Subprocess.run(
+      "ffmpeg",
+      [
+        "-nostdin", "-v", "error", "-ss", "8", "-t", "12", "-i", Fixtures.music("catalog-b.ogg").path, "-af",
+        "atempo=1.04", "-ac", "1", "-ar", "8000", "-c:a", "pcm_f32le", wav.path,
+      ])
+    try #require(result.status == 0, "\(result)")
+    var clip: [Float] = []
+    try AudioFileDecoder().decode(path: wav.path) { buffer, _, _ in clip += buffer }
+    let clipSeconds = Double(clip.count) / 8000
+    #expect(abs(clipSeconds - 12 / 1.04) < 0.1)
+    let run = try MatcherHarness.run(clip, catalog: Self.catalog())
+    #expect(run.sink.ended.count == 1)
+    let play = try #require(run.sink.ended.first)
+    #expect(play.track.metadata.title == Fixtures.musicTracks["catalog-b.ogg"]!.title)
+    #expect(abs(play.referenceOffsetSeconds - (8 + 1.04 * play.startSeconds)) <= 0.5)
+    #expect(abs(play.speed - 1.04) <= 0.01)
+    #expect(!play.pitchShifted)
+  }
+
+  @Test("A clip of music that is not in the catalog (unknown.ogg) gives no play")
+  func unknownClip() throws {
+    let clip = Self.excerpt(try Self.decode("unknown.ogg"), from: 4, seconds: 14)
+    let run = try MatcherHarness.run(clip, catalog: Self.catalog())
+    #expect(run.sink.playEvents.isEmpty)
+    #expect(!run.sink.noMatchTimes.isEmpty)
+  }
+
+  @Test(
+    "corrupt.ogg and not-audio.ogg cannot be fingerprinted: an AudioError naming the file",
+    arguments: ["corrupt.ogg", "not-audio.ogg"])
+  func badFiles(name: String) {
+    let path = Fixtures.music(name).path
+    let error = #expect(throws: AudioError.self) {
+      try ReferenceFingerprinter(parameters: FingerprintParameters()).signature(ofFileAt: path)
+    }
+    #expect(error?.description.contains(path) == true)
+  }
+
+  @Test("The catalog round-trips through its file; a flipped byte in any part fails the load with a checksum error")
+  func catalogFile() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("music.bmcat")
+    try catalog.write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.tracks == catalog.tracks)
+    #expect(loaded.info().hashCount == catalog.info().hashCount)
+    let clip = Self.excerpt(try Self.decode("catalog-c.ogg"), from: 5, seconds: 8)
+    #expect(try MatcherHarness.run(clip, catalog: loaded).sink.ended.map(\.track.key) == [catalog.tracks[2].key])
+
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+    let directoryStart = (16 + headerLength + 15) / 16 * 16
+    let postingsStart = directoryStart + 4 * ((bytes.count - 8 - directoryStart) / 4 - catalog.info().hashCount)
+    let parts = [
+      ("header", 16 + headerLength / 3), ("directory", directoryStart + 40), ("postings", postingsStart + 1001),
+      ("postings", bytes.count - 9), ("trailer", bytes.count - 4),
+    ]
+    for (part, position) in parts {
+      var damaged = bytes
+      damaged[position] = ~damaged[position]
+      let damagedURL = folder.file("damaged-\(position).bmcat")
+      try Data(damaged).write(to: damagedURL)
+      let error = #expect(throws: FormatError.self, "\(part)") { try Catalog.load(from: damagedURL) }
+      #expect(error?.description.contains("checksum") == true, "\(part) byte \(position)")
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import Matcher
+
+/// Keeps the peaks a `PeakExtractor` emits, batch by batch.
+private final class PeakCapture: PeakConsumer {
+  var batches: [[Peak]] = []
+  var flushes = 0
+  var peaks: [Peak] { batches.flatMap { $0 } }
+  func consume(peaks: ArraySlice<Peak>) { batches.append(Array(peaks)) }
+  func flush() { flushes += 1 }
+}
+
+@Suite("PeakExtractor")
+struct PeakExtractorTests {
+  static let firstBin = 20
+  static let binCount = 120
+  /// Below the silence floor (-75 dB): never a peak.
+  static let background: Float = 1e-10
+
+  /// A spot of power in the spectrogram.
+  struct Spot {
+    var frame: Int
+    var bin: Int
+    var power: Float
+  }
+
+  /// Feeds `frames` frames of background with `spots` on it, and flushes unless told not to.
+  private static func extract(
+    _ spots: [Spot], frames: Int = 64, peaksPerBlock: Int = 10, parameters: FingerprintParameters = .init(),
+    flush: Bool = true, shape: ((Int, Int) -> Float?)? = nil
+  ) -> (PeakCapture, PeakExtractor) {
+    let capture = PeakCapture()
+    let extractor = PeakExtractor(
+      parameters: parameters, firstBin: firstBin, binCount: binCount, peaksPerBlock: peaksPerBlock, consumer: capture)
+    var power = [Float](repeating: background, count: binCount)
+    for frame in 0..<frames {
+      for k in 0..<binCount { power[k] = shape?(frame, k) ?? background }
+      for s in spots where s.frame == frame { power[s.bin] = s.power }
+      power.withUnsafeBufferPointer { extractor.consume(frame: frame, power: $0) }
+    }
+    if flush { extractor.flush() }
+    return (capture, extractor)
+  }
+
+  @Test("A lone bright point is one peak, at its frame and bin")
+  func lonePoint() {
+    let (capture, _) = Self.extract([Spot(frame: 20, bin: 50, power: 1e-3)])
+    #expect(capture.peaks.map(\.frame) == [20])
+    #expect(capture.peaks.map(\.bin) == [Float(Self.firstBin + 50)])
+    #expect(capture.flushes == 1)
+  }
+
+  @Test("Two points inside one neighbourhood leave only the larger; just outside it, both are peaks")
+  func neighbourhood() {
+    let p = FingerprintParameters()
+    let (near, _) = Self.extract([
+      Spot(frame: 20, bin: 50, power: 1e-3),
+      Spot(frame: 20 + p.peakNeighborhoodFrames, bin: 50 + p.peakNeighborhoodBins, power: 5e-4),
+    ])
+    #expect(near.peaks.map(\.frame) == [20])
+    let (apartInTime, _) = Self.extract([
+      Spot(frame: 20, bin: 50, power: 1e-3), Spot(frame: 21 + p.peakNeighborhoodFrames, bin: 50, power: 5e-4),
+    ])
+    #expect(apartInTime.peaks.map(\.frame) == [20, Int32(21 + p.peakNeighborhoodFrames)])
+    let (apartInFrequency, _) = Self.extract([
+      Spot(frame: 20, bin: 50, power: 1e-3), Spot(frame: 20, bin: 51 + p.peakNeighborhoodBins, power: 5e-4),
+    ])
+    #expect(
+      apartInFrequency.peaks.map(\.bin) == [
+        Float(Self.firstBin + 50), Float(Self.firstBin + 51 + p.peakNeighborhoodBins),
+      ])
+  }
+
+  @Test("Equal powers in neighbouring frames (a plateau in time) make one peak, at the earlier frame")
+  func plateauInTime() {
+    let (capture, _) = Self.extract([Spot(frame: 20, bin: 50, power: 1e-3), Spot(frame: 22, bin: 50, power: 1e-3)])
+    #expect(capture.peaks.map(\.frame) == [20])
+  }
+
+  @Test("The first and last bins never make peaks (they cannot be interpolated)")
+  func edgeBins() {
+    let (capture, _) = Self.extract([
+      Spot(frame: 10, bin: 0, power: 1e-3), Spot(frame: 30, bin: Self.binCount - 1, power: 1e-3),
+    ])
+    #expect(capture.peaks.isEmpty)
+  }
+
+  @Test("Power below silenceFloorDB never makes a peak; just above it does")
+  func silenceFloor() {
+    let floor = Float(pow(10, FingerprintParameters().silenceFloorDB / 10))
+    #expect(Self.extract([Spot(frame: 20, bin: 50, power: floor * 0.5)]).0.peaks.isEmpty)
+    #expect(Self.extract([Spot(frame: 20, bin: 50, power: floor * 2)]).0.peaks.count == 1)
+  }
+
+  @Test("A peak between two bins is placed between them by parabolic interpolation")
+  func interpolation() throws {
+    // A Gaussian in power is a parabola in log power: interpolation recovers its centre exactly.
+    for centre in [50.3, 50.0, 49.6] {
+      let (capture, _) = Self.extract([], frames: 40) { frame, k in
+        guard frame == 20, abs(Double(k) - centre) < 4 else { return nil }
+        return Float(1e-3 * exp(-pow(Double(k) - centre, 2) / 2))
+      }
+      let peak = try #require(capture.peaks.first)
+      #expect(capture.peaks.count == 1)
+      #expect(abs(Double(peak.bin) - (Double(Self.firstBin) + centre)) < 1e-3, "centre \(centre)")
+    }
+  }
+
+  @Test("Strength is measured against the bin's running mean: the same peak is weaker in a bin that was loud")
+  func whitening() throws {
+    let loudBin = 30
+    let quietBin = 80
+    let (capture, _) = Self.extract(
+      [Spot(frame: 40, bin: loudBin, power: 1e-3), Spot(frame: 40, bin: quietBin, power: 1e-3)], frames: 64
+    ) {
+      frame, k in k == loudBin && frame < 30 ? 5e-4 : nil
+    }
+    let loud = try #require(capture.peaks.first { $0.frame == 40 && $0.bin == Float(Self.firstBin + loudBin) })
+    let quiet = try #require(capture.peaks.first { $0.bin == Float(Self.firstBin + quietBin) })
+    #expect(quiet.strength > loud.strength + 3)
+    #expect(loud.strength > 0)
+  }
+
+  @Test("Each block keeps its peaksPerBlock strongest peaks, in frame-then-bin order, one batch per block")
+  func thinning() {
+    let p = FingerprintParameters()
+    // Ten spots in block 0, in bins of their own (so that no bin has a history), with distinct powers; three
+    // survive: the three loudest.
+    var spots: [Spot] = []
+    for n in 0..<10 {
+      let frame = 1 + n % (p.peakBlockFrames - 1)
+      spots.append(Spot(frame: frame, bin: 5 + 11 * n, power: 1e-5 * Float((n * 7) % 10 + 1)))
+    }
+    // And one in block 2.
+    spots.append(Spot(frame: 2 * p.peakBlockFrames + 3, bin: 50, power: 1e-4))
+    let (capture, _) = Self.extract(spots, peaksPerBlock: 3)
+    #expect(capture.batches.count == 2)
+    let loudest = spots.prefix(10).sorted { $0.power > $1.power }.prefix(3)
+      .sorted { ($0.frame, $0.bin) < ($1.frame, $1.bin) }
+    #expect(capture.batches.first?.map(\.frame) == loudest.map { Int32($0.frame) })
+    #expect(capture.batches.first?.map(\.bin) == loudest.map { Float(Self.firstBin + $0.bin) })
+    #expect(capture.batches.last?.map(\.frame) == [Int32(2 * p.peakBlockFrames + 3)])
+  }
+
+  @Test("A block's peaks come out once its last frame is decided, peakNeighborhoodFrames later; flush gives the rest")
+  func latency() {
+    let p = FingerprintParameters()
+    let lastFrameOfBlock0 = p.peakBlockFrames - 1
+    // Block 0 is emitted when frame peakBlockFrames is decided, which needs peakNeighborhoodFrames more frames.
+    let needed = p.peakBlockFrames + p.peakNeighborhoodFrames + 1
+    let spots = [Spot(frame: lastFrameOfBlock0, bin: 50, power: 1e-3), Spot(frame: needed - 1, bin: 90, power: 1e-3)]
+    let (before, _) = Self.extract(spots, frames: needed - 1, flush: false)
+    #expect(before.batches.isEmpty)
+    let (after, extractor) = Self.extract(spots, frames: needed, flush: false)
+    #expect(after.batches.count == 1)
+    #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0)])
+    extractor.flush()
+    #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0), Int32(needed - 1)])
+    #expect(after.flushes == 1)
+  }
+
+  @Test("After reset, frames are numbered from zero again and the running means start afresh")
+  func reset() {
+    let (capture, extractor) = Self.extract([Spot(frame: 20, bin: 50, power: 1e-3)])
+    extractor.reset()
+    var power = [Float](repeating: Self.background, count: Self.binCount)
+    for frame in 0..<40 {
+      power[50] = frame == 10 ? 1e-3 : Self.background
+      power.withUnsafeBufferPointer { extractor.consume(frame: frame, power: $0) }
+    }
+    extractor.flush()
+    #expect(capture.peaks.map(\.frame) == [20, 10])
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("Signature file")
+struct SignatureTests {
+  static func sample() throws -> Signature {
+    let generator = SignatureGenerator(purpose: .query)
+    try generator.append(SyntheticSong(seed: 21, seconds: 3).render(), sampleRate: 8000)
+    return generator.signature()
+  }
+
+  /// Where the peaks start in an encoded signature: after magic, version, header length and header.
+  static func peaksOffset(_ bytes: [UInt8]) -> Int {
+    let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+    return 16 + headerLength
+  }
+
+  /// The bytes with a new trailing checksum, as a file of ours would have.
+  static func resealed(_ bytes: [UInt8]) -> Data {
+    var body = Array(bytes.dropLast(8))
+    withUnsafeBytes(of: Checksum64.of(body).littleEndian) { body.append(contentsOf: $0) }
+    return Data(body)
+  }
+
+  @Test("A signature round-trips through its bytes and through a file")
+  func roundTrip() throws {
+    let signature = try Self.sample()
+    #expect(!signature.peaks.isEmpty)
+    #expect(try Signature(decoding: signature.encoded()) == signature)
+    try withTemporaryDirectory { folder in
+      let url = folder.appendingPathComponent("clip.bmsig")
+      try signature.write(to: url)
+      #expect(try Signature(contentsOf: url) == signature)
+    }
+  }
+
+  @Test("The file is magic, version, header length, JSON header, 12 bytes per peak and an 8-byte checksum")
+  func layout() throws {
+    let signature = try Self.sample()
+    let bytes = [UInt8](try signature.encoded())
+    #expect(bytes.prefix(8).elementsEqual(Array("BMSIG\u{0}\u{0}\u{1}".utf8)))
+    #expect(bytes.count == Self.peaksOffset(bytes) + 12 * signature.peaks.count + 8)
+    let stored = bytes.suffix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+    #expect(stored == Checksum64.of(bytes.dropLast(8)))
+  }
+
+  @Test("A flipped byte in the header, the peaks or the checksum is caught by the checksum")
+  func flippedByte() throws {
+    let bytes = [UInt8](try Self.sample().encoded())
+    let peaks = Self.peaksOffset(bytes)
+    for position in [13, 20, peaks - 1, peaks, peaks + 5, bytes.count - 9, bytes.count - 8, bytes.count - 1] {
+      var damaged = bytes
+      damaged[position] ^= 0x40
+      let error = #expect(throws: FormatError.self) { try Signature(decoding: Data(damaged), path: "damaged.bmsig") }
+      #expect(error?.reason.contains("checksum") == true, "byte \(position): \(String(describing: error))")
+      #expect(error?.description.hasPrefix("damaged.bmsig: ") == true)
+    }
+  }
+
+  @Test("A truncated file is refused")
+  func truncated() throws {
+    let bytes = [UInt8](try Self.sample().encoded())
+    for length in [bytes.count - 1, bytes.count - 8, bytes.count / 2, 20] {
+      let error = #expect(throws: FormatError.self) { try Signature(decoding: Data(bytes.prefix(length))) }
+      #expect(error?.reason.contains("checksum") == true, "\(length) bytes")
+    }
+    for length in [0, 5, 10] {
+      #expect(throws: FormatError.self) { try Signature(decoding: Data(bytes.prefix(length))) }
+    }
+  }
+
+  @Test("Another format version is refused, naming the version")
+  func otherVersion() throws {
+    var bytes = [UInt8](try Self.sample().encoded())
+    bytes[8] = 2
+    let error = #expect(throws: FormatError.self) { try Signature(decoding: Self.resealed(bytes)) }
+    #expect(error?.reason.contains("version 2") == true)
+  }
+
+  @Test("A file that is not a signature is refused as such")
+  func notASignature() throws {
+    let error = #expect(throws: FormatError.self) {
+      try Signature(decoding: Data("hello, world: not a signature".utf8))
+    }
+    #expect(error?.reason.contains("magic") == true)
+  }
+}

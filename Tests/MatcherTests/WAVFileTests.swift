@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("WAVFile")
+struct WAVFileTests {
+  /// Integer samples at the edges and in the middle of each width's range.
+  static func integerSamples(bits: Int) -> [Int32] {
+    let full = Int64(1) << (bits - 1)
+    return [0, 1, -1, Int32(full / 2), Int32(-full / 2), Int32(full - 1), Int32(-full), 12345, -12345]
+  }
+
+  /// Decodes a WAV file's bytes through `WAVFile`, collecting every chunk.
+  static func decode(_ data: Data) throws -> (wav: WAVFile, samples: [Float], chunks: [(Int, Double)]) {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("test.wav")
+    try data.write(to: url)
+    let wav = try WAVFile(path: url.path)
+    var samples: [Float] = []
+    var chunks: [(Int, Double)] = []
+    _ = try wav.decode { buffer, channels, rate in
+      samples += buffer
+      chunks.append((channels, rate))
+    }
+    return (wav, samples, chunks)
+  }
+
+  @Test("Integer PCM WAVs decode to value / 2^(bits-1)", arguments: [16, 24, 32], [false, true])
+  func integerPCM(bits: Int, extensible: Bool) throws {
+    let ints = Self.integerSamples(bits: bits)
+    let data = WAVWriter.pcm(ints, channels: 1, sampleRate: 8000, bitsPerSample: bits, extensible: extensible)
+    let (wav, samples, _) = try Self.decode(data)
+    let scale = Float(Int64(1) << (bits - 1))
+    #expect(samples == ints.map { Float($0) / scale })
+    #expect(samples.contains(-1))
+    #expect(wav.bitsPerSample == bits)
+    #expect(!wav.isFloat)
+    #expect(wav.frameCount == ints.count)
+  }
+
+  @Test("32-bit float WAVs decode to the very same floats", arguments: [false, true])
+  func float32(extensible: Bool) throws {
+    let floats: [Float] = [0, 0.5, -0.5, 1, -1, 1e-6, -0.25, 0.123_456_78, 1.5]
+    let (wav, samples, _) = try Self.decode(
+      WAVWriter.float32(floats, channels: 1, sampleRate: 22050, extensible: extensible))
+    #expect(samples == floats)
+    #expect(wav.isFloat)
+    #expect(wav.sampleRate == 22050)
+  }
+
+  @Test("Channels stay interleaved, at the file's own rate, in chunks that add up to the file")
+  func stereoChunks() throws {
+    let frames = 20_000
+    let left = (0..<frames).map { Float($0 % 100) / 100 }
+    let right = left.map { -$0 }
+    let interleaved = Signals.interleave([left, right])
+    let (wav, samples, chunks) = try Self.decode(WAVWriter.float32(interleaved, channels: 2, sampleRate: 44100))
+    #expect(samples == interleaved)
+    #expect(wav.channels == 2)
+    #expect(wav.frameCount == frames)
+    #expect(abs(wav.durationSeconds - Double(frames) / 44100) < 1e-12)
+    #expect(chunks.count > 1)
+    #expect(chunks.allSatisfy { $0.0 == 2 && $0.1 == 44100 })
+  }
+
+  @Test("A data size of 0 or 0xFFFFFFFF (a file still being written) means the rest of the file")
+  func openEndedData() throws {
+    let floats: [Float] = [0.25, -0.25, 0.5, -0.5]
+    var data = WAVWriter.float32(floats, channels: 1, sampleRate: 8000)
+    for size: UInt32 in [0, 0xFFFF_FFFF] {
+      withUnsafeBytes(of: size.littleEndian) { data.replaceSubrange(40..<44, with: $0) }
+      #expect(try Self.decode(data).samples == floats)
+    }
+  }
+
+  @Test("Chunks before the data (LIST, odd sizes with their pad byte) are skipped")
+  func otherChunks() throws {
+    let floats: [Float] = [0.5, -0.5, 0.25]
+    let plain = WAVWriter.float32(floats, channels: 1, sampleRate: 8000)
+    // RIFF header and fmt chunk (36 bytes), then a 5-byte LIST chunk with its pad byte, then the data chunk.
+    var data = plain.prefix(36)
+    data.append(contentsOf: Array("LIST".utf8) + [5, 0, 0, 0] + Array("INFOx".utf8) + [0])
+    data.append(plain.suffix(from: 36))
+    #expect(try Self.decode(data).samples == floats)
+  }
+
+  @Test("Encodings it does not read directly, and files that are not WAVE, are a FormatError")
+  func unsupported() throws {
+    var eightBit = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: 8000, bitsPerSample: 16)
+    eightBit[34] = 8  // bits per sample
+    var aLaw = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: 8000, bitsPerSample: 16)
+    aLaw[20] = 6  // format tag: A-law
+    let folder = try TemporaryDirectory()
+    for (name, data) in [
+      ("8-bit", eightBit), ("A-law", aLaw), ("text", Data(String(repeating: "not a wave ", count: 8).utf8)),
+    ] {
+      let url = folder.file("\(name).wav")
+      try data.write(to: url)
+      let error = #expect(throws: FormatError.self, "\(name)") { try WAVFile(path: url.path) }
+      #expect(error?.path == url.path)
+    }
+  }
+}

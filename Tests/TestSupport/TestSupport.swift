@@ -1,1 +1,0 @@
-// Test support: signal generators and collecting sinks.
