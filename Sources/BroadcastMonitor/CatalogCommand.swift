@@ -107,7 +107,8 @@ enum CatalogCommand {
     for t in catalog.tracks {
       let m = t.metadata
       print(
-        "\(t.key)\t\(m.kind.rawValue)\t\(String(format: "%.1f", t.durationSeconds))\t\(m.isrc)\t\(m.artist)\t\(m.title)")
+        "\(t.key)\t\(m.kind.rawValue)\t\(String(format: "%.1f", t.durationSeconds))\t\(m.isrc)\t\(m.artist)\t\(m.title)"
+      )
     }
     return 0
   }
@@ -128,7 +129,10 @@ enum CatalogCommand {
     if let b = info.fileBytes { print("file bytes:   \(b)") }
     print(String(format: "loaded in:    %.3f s", loadSeconds))
     let kinds = Dictionary(grouping: catalog.tracks, by: \.metadata.kind).mapValues(\.count)
-    print("kinds:        " + kinds.keys.sorted { $0.rawValue < $1.rawValue }.map { "\($0.rawValue) \(kinds[$0]!)" }.joined(separator: ", "))
+    print(
+      "kinds:        "
+        + kinds.keys.sorted { $0.rawValue < $1.rawValue }.map { "\($0.rawValue) \(kinds[$0]!)" }.joined(separator: ", ")
+    )
     return 0
   }
 

@@ -6,12 +6,13 @@ enum SignatureCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(args, valueOptions: ["out"])
     guard a.positionals.count == 1 else { throw UsageError("usage: broadcast-monitor signature CLIP --out FILE.bmsig") }
+    let out = URL(fileURLWithPath: try a.required("out"))
     let generator = SignatureGenerator(purpose: .query)
     try AudioFileDecoder().decode(path: a.positionals[0]) { samples, channels, rate in
       try generator.append(samples, channels: channels, sampleRate: rate)
     }
     let signature = generator.signature()
-    try signature.write(to: URL(fileURLWithPath: try a.required("out")))
+    try signature.write(to: out)
     print(
       String(
         format: "%@: %.1f s, %d peaks", a.positionals[0], signature.durationSeconds, signature.peaks.count))

@@ -23,7 +23,7 @@ do {
   case "match": status = try MatchCommand.run(arguments.dropFirst())
   case "scan": status = try ScanCommand.run(arguments.dropFirst())
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
-  case "help", "--help", "-h": 
+  case "help", "--help", "-h":
     print(usage)
     status = 0
   default:

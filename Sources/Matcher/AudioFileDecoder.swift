@@ -74,12 +74,15 @@ public struct AudioFileDecoder: Sendable {
       if samples.count < count { samples = [Float](repeating: 0, count: count) }
       carry.withUnsafeBytes { raw in
         for i in 0..<count {
-          samples[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+          samples[i] = Float(
+            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
         }
       }
       carry.removeFirst(count * 4)
       do {
-        try samples.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count]), 1, Double(ffmpegSampleRate)) }
+        try samples.withUnsafeBufferPointer {
+          try body(UnsafeBufferPointer(rebasing: $0[0..<count]), 1, Double(ffmpegSampleRate))
+        }
       } catch {
         failure = error
       }

@@ -20,6 +20,7 @@ extension Catalog {
     var positionBits: Int
     var directoryCount: Int
     var postingCount: Int
+    var stopHashCap: Int?
   }
 
   /// Loads a catalog file. Damage (a flipped byte, truncation), another version, or another kind of file is a
@@ -67,7 +68,8 @@ extension Catalog {
     let index = CatalogIndex(
       hashBits: header.hashBits, directoryBits: header.directoryBits, positionBits: header.positionBits,
       directory: directory, postings: postings, storage: file)
-    return Catalog(parameters: header.parameters, tracks: header.tracks, index: index)
+    return Catalog(
+      parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0)
   }
 
   /// The file's bytes.
@@ -78,7 +80,8 @@ extension Catalog {
     let header = try JSONEncoder().encode(
       Header(
         parameters: parameters, tracks: tracks, hashBits: index.hashBits, directoryBits: index.directoryBits,
-        positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count))
+        positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count,
+        stopHashCap: stopHashCap))
     out.append(UInt32(header.count))
     out.append(bytes: header)
     out.align(to: 16)
@@ -89,7 +92,8 @@ extension Catalog {
     return out.bytes
   }
 
-  /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`.
+  /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`
+  /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched).
   public func write(to url: URL) throws {
     let bytes = try encoded()
     let folder = url.deletingLastPathComponent()
@@ -99,17 +103,17 @@ extension Catalog {
     }
     do {
       let handle = try FileHandle(forWritingTo: temp)
+      defer { try? handle.close() }
       try handle.write(contentsOf: bytes)
       try handle.synchronize()
-      try handle.close()
-      if FileManager.default.fileExists(atPath: url.path) {
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temp)
-      } else {
-        try FileManager.default.moveItem(at: temp, to: url)
-      }
     } catch {
       try? FileManager.default.removeItem(at: temp)
       throw FormatError(path: url.path, reason: "cannot write the catalog (\(error.localizedDescription))")
+    }
+    guard rename(temp.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temp)
+      throw FormatError(path: url.path, reason: "cannot replace the catalog (\(reason))")
     }
   }
 }

@@ -9,13 +9,17 @@ public final class Catalog: Sendable {
   public let parameters: FingerprintParameters
   public let tracks: [CatalogTrack]
   let index: CatalogIndex
+  /// Hashes with more postings than this were dropped as stop words (0: none). An edited catalog never lowers it, so
+  /// editing does not erode the index.
+  let stopHashCap: Int
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
 
-  init(parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex) {
+  init(parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int) {
     self.parameters = parameters
     self.tracks = tracks
     self.index = index
+    self.stopHashCap = stopHashCap
     starts = tracks.map(\.globalStartFrame)
   }
 

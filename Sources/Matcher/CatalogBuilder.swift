@@ -9,6 +9,8 @@ public final class CatalogBuilder {
   private let hasher: PairHasher
   private var tracks: [CatalogTrack] = []
   private var hashes: [String: [ReferenceHash]] = [:]
+  /// The stop-hash cap of the catalog being edited: never lowered.
+  private var previousStopHashCap = 0
 
   public init(parameters: FingerprintParameters = FingerprintParameters()) {
     self.parameters = parameters
@@ -18,6 +20,7 @@ public final class CatalogBuilder {
   /// Starts from an existing catalog's tracks and hashes.
   public convenience init(editing catalog: Catalog) {
     self.init(parameters: catalog.parameters)
+    previousStopHashCap = catalog.stopHashCap
     tracks = catalog.tracks
     var perTrack = [[ReferenceHash]](repeating: [], count: catalog.tracks.count)
     for e in catalog.index.entries() {
@@ -75,30 +78,31 @@ public final class CatalogBuilder {
       laid.append(t)
     }
     let hashBits = HashLayout(parameters).totalBits
-    entries = Self.removingStopHashes(entries, hashBits: hashBits)
+    let cap: Int
+    (entries, cap) = Self.removingStopHashes(entries, hashBits: hashBits, minimumCap: previousStopHashCap)
     let positionBits = 32 - (hashBits - CatalogIndex.directoryBits(hashBits: hashBits, postingCount: entries.count))
     guard positionBits >= 32 || UInt64(next) < (UInt64(1) << UInt64(positionBits)) else {
       throw FormatError(
         path: "catalog", reason: "too large: \(tracks.count) tracks exceed the index's \(positionBits)-bit frame axis")
     }
     let index = CatalogIndex.build(hashBits: hashBits, entries: entries)
-    return Catalog(parameters: parameters, tracks: laid, index: index)
+    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap)
   }
 
   /// Drops the hashes that occur far more often than the average (sustained notes, common intervals): like stop
   /// words, they match everywhere and tell nothing, and they would cost most of the lookup time.
-  /// A hash is dropped when it has more than `max(12, 4 × mean)` postings.
+  /// A hash is dropped when it has more than `max(12, 4 × mean, minimumCap)` postings; returns the cap used.
   static func removingStopHashes(
-    _ entries: [(hash: UInt32, position: UInt32)], hashBits: Int
-  ) -> [(hash: UInt32, position: UInt32)] {
+    _ entries: [(hash: UInt32, position: UInt32)], hashBits: Int, minimumCap: Int = 0
+  ) -> (entries: [(hash: UInt32, position: UInt32)], cap: Int) {
     var counts = [UInt32](repeating: 0, count: 1 << hashBits)
     var distinct = 0
     for e in entries {
       if counts[Int(e.hash)] == 0 { distinct += 1 }
       counts[Int(e.hash)] &+= 1
     }
-    guard distinct > 0 else { return entries }
-    let cap = UInt32(max(12, 4 * entries.count / distinct))
-    return entries.filter { counts[Int($0.hash)] <= cap }
+    guard distinct > 0 else { return (entries, minimumCap) }
+    let cap = max(12, 4 * entries.count / distinct, minimumCap)
+    return (entries.filter { counts[Int($0.hash)] <= UInt32(cap) }, cap)
   }
 }

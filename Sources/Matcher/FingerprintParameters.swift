@@ -68,9 +68,11 @@ public struct FingerprintParameters: Codable, Sendable, Equatable {
       if !ok { throw ConfigurationError(keyPath: "fingerprint.\(key)", reason: why) }
     }
     try require(sampleRateHz >= 4000 && sampleRateHz <= 48000, "sampleRateHz", "must be 4000…48000")
-    try require(fftSizeSamples >= 128 && fftSizeSamples.nonzeroBitCount == 1, "fftSizeSamples", "must be a power of two ≥ 128")
+    try require(
+      fftSizeSamples >= 128 && fftSizeSamples.nonzeroBitCount == 1, "fftSizeSamples", "must be a power of two ≥ 128")
     try require(hopSizeSamples > 0 && hopSizeSamples <= fftSizeSamples, "hopSizeSamples", "must be 1…fftSizeSamples")
-    try require(minFrequencyHz > 0 && minFrequencyHz < maxFrequencyHz, "minFrequencyHz", "must be > 0 and < maxFrequencyHz")
+    try require(
+      minFrequencyHz > 0 && minFrequencyHz < maxFrequencyHz, "minFrequencyHz", "must be > 0 and < maxFrequencyHz")
     try require(maxFrequencyHz < Double(sampleRateHz) / 2, "maxFrequencyHz", "must be below half the sample rate")
     try require(peakNeighborhoodFrames >= 1 && peakNeighborhoodBins >= 1, "peakNeighborhoodFrames", "must be ≥ 1")
     try require(peakBlockFrames >= 1, "peakBlockFrames", "must be ≥ 1")

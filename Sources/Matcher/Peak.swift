@@ -14,8 +14,9 @@ public struct Peak: Sendable, Equatable, Hashable {
   }
 }
 
-/// Receives peaks in frame order, in batches (one batch per thinning block).
+/// Receives peaks in frame order, in batches (one batch per thinning block, empty when the block had none).
 protocol PeakConsumer: AnyObject {
-  func consume(peaks: ArraySlice<Peak>)
+  /// `throughFrame`: every frame up to this one has been decided, so time has advanced that far even in silence.
+  func consume(peaks: ArraySlice<Peak>, throughFrame: Int)
   func flush()
 }

@@ -29,7 +29,9 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private var out: [Peak] = []
   private weak var consumer: (any PeakConsumer)?
 
-  init(parameters p: FingerprintParameters, firstBin: Int, binCount: Int, peaksPerBlock: Int, consumer: any PeakConsumer) {
+  init(
+    parameters p: FingerprintParameters, firstBin: Int, binCount: Int, peaksPerBlock: Int, consumer: any PeakConsumer
+  ) {
     bins = binCount
     self.firstBin = firstBin
     span = p.peakNeighborhoodFrames
@@ -139,7 +141,8 @@ final class PeakExtractor: SpectrumFrameConsumer {
         mean.withUnsafeBufferPointer { mn in
           for k in 1..<(bins - 1) {
             let v = pw[slot + k]
-            guard v > floorPower, v >= fm[slot + k] else { continue }
+            // The maximum of its neighbourhood; on a plateau across bins, only its lowest bin.
+            guard v > floorPower, v >= fm[slot + k], v > pw[slot + k - 1] else { continue }
             var isPeak = true
             var other = lo
             while other <= hi {
@@ -169,13 +172,12 @@ final class PeakExtractor: SpectrumFrameConsumer {
   }
 
   private func emitBlock() {
-    guard !blockCandidates.isEmpty else { return }
     if blockCandidates.count > peaksPerBlock {
       blockCandidates.sort { $0.strength > $1.strength }
       blockCandidates.removeSubrange(peaksPerBlock...)
     }
     blockCandidates.sort { $0.frame != $1.frame ? $0.frame < $1.frame : $0.bin < $1.bin }
-    consumer?.consume(peaks: blockCandidates[...])
+    consumer?.consume(peaks: blockCandidates[...], throughFrame: decidedFrame)
     blockCandidates.removeAll(keepingCapacity: true)
   }
 }

@@ -55,7 +55,8 @@ struct PlayTrack {
   /// The same play (id, detection time, start) on a corrected line, with no matches yet.
   func realigned(alpha: Double, beta: Double, firstFrame: Int32) -> PlayTrack {
     var p = PlayTrack(
-      id: id, trackIndex: trackIndex, referenceRange: referenceRange, alpha: alpha, beta: beta, firstFrame: min(firstFrame, self.firstFrame),
+      id: id, trackIndex: trackIndex, referenceRange: referenceRange, alpha: alpha, beta: beta,
+      firstFrame: min(firstFrame, self.firstFrame),
       pitchShifted: pitchShifted, detectedAtSeconds: detectedAtSeconds)
     p.lastReportedSeconds = lastReportedSeconds
     return p

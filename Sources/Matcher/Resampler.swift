@@ -28,8 +28,7 @@ final class Resampler {
   deinit { soxr_delete(soxr) }
 
   /// Resamples `input`; the result is valid until the next call. Pass an empty buffer with `flush: true` at the end.
-  func process(_ input: UnsafeBufferPointer<Float>, flush: Bool = false, _ body: (UnsafeBufferPointer<Float>) -> Void)
-  {
+  func process(_ input: UnsafeBufferPointer<Float>, flush: Bool = false, _ body: (UnsafeBufferPointer<Float>) -> Void) {
     let needed = Int(Double(input.count) * outputRate / inputRate) + 64
     if output.count < needed { output = [Float](repeating: 0, count: needed) }
     var consumed = 0

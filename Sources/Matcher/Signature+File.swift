@@ -40,7 +40,8 @@ extension Signature {
     try reader.expectMagic(Self.magic, what: "a broadcast-monitor signature")
     let version: UInt32 = try reader.read()
     guard version == Self.formatVersion else {
-      throw FormatError(path: path, reason: "signature format version \(version), this build reads \(Self.formatVersion)")
+      throw FormatError(
+        path: path, reason: "signature format version \(version), this build reads \(Self.formatVersion)")
     }
     try reader.verifyTrailingChecksum()
     let headerLength: UInt32 = try reader.read()

@@ -20,8 +20,7 @@ public final class SignatureGenerator {
   }
 
   /// Appends interleaved samples (`channels` per frame) at `sampleRate` Hz.
-  public func append(_ samples: UnsafeBufferPointer<Float>, channels: Int = 1, sampleRate: Double) throws(AudioError)
-  {
+  public func append(_ samples: UnsafeBufferPointer<Float>, channels: Int = 1, sampleRate: Double) throws(AudioError) {
     precondition(!signatureMade, "signature() ends the generator; make a new one for more audio")
     try frontEnd.append(samples, channels: channels, sampleRate: sampleRate)
   }
@@ -53,6 +52,6 @@ public final class SignatureGenerator {
 /// Collects every peak it is given.
 final class PeakCollector: PeakConsumer {
   private(set) var peaks: [Peak] = []
-  func consume(peaks batch: ArraySlice<Peak>) { peaks.append(contentsOf: batch) }
+  func consume(peaks batch: ArraySlice<Peak>, throughFrame: Int) { peaks.append(contentsOf: batch) }
   func flush() {}
 }

@@ -69,7 +69,6 @@ extension StreamMatcher {
     for c in list {
       let key = c.hypothesis << 40 ^ (c.diagonal >> 3)
       guard seen.insert(key).inserted else { continue }
-      statVerifies += 1
       verify(hypothesis: c.hypothesis, diagonal: c.diagonal)
     }
   }
@@ -122,12 +121,23 @@ extension StreamMatcher {
     let cx = inliers.reduce(0) { $0 + xs[$1] } / Double(inliers.count)
     let cy = alpha + speed * cx
     var best = inliers.count
+    var supports = [Int](repeating: 0, count: hypotheses.count)
+    supports[h] = best
     for other in hypotheses.indices where other != h {
       let n = support(hypothesis: other, throughX: cx, y: cy, tolerance: tolerance + 1)
-      if n > best {
+      supports[other] = n
+      // On a tie (a young cluster, all slopes through the same point), the speed nearer 1 wins.
+      if n > best || (n == best && abs(hypotheses[other].speed - 1) < abs(hypotheses[h].speed - 1)) {
         best = n
         h = other
       }
+    }
+    // Most broadcasts are not sped up: while the cluster is too young to tell slopes apart (the unmodified
+    // hypothesis has nearly the best support), report speed 1; a later refit corrects a small difference.
+    if let unmodified = hypotheses.firstIndex(where: { $0.speed == 1 && !$0.pitchShifted }),
+      h != unmodified, Double(supports[unmodified]) >= 0.8 * Double(best)
+    {
+      h = unmodified
     }
     if h != h0 {
       speed = hypotheses[h].speed
@@ -189,7 +199,8 @@ extension StreamMatcher {
     let handOver = Int32(3 * framesPerSecond)
     if let i = active.firstIndex(where: { p in
       guard p.trackIndex == trackIndex else { return false }
-      let young = now - p.detectedAtSeconds < 20
+      let young =
+        now - p.detectedAtSeconds < 20
         && abs(p.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
       let endReference = p.predictedReference(at: p.lastFrame) - Double(track.globalStartFrame)
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
@@ -209,7 +220,8 @@ extension StreamMatcher {
     }
     var play = PlayTrack(
       id: nextPlayID, trackIndex: trackIndex,
-      referenceRange: track.globalStartFrame..<(track.globalStartFrame + track.frameCount), alpha: alpha, beta: beta, firstFrame: first,
+      referenceRange: track.globalStartFrame..<(track.globalStartFrame + track.frameCount), alpha: alpha, beta: beta,
+      firstFrame: first,
       pitchShifted: hypotheses[h].pitchShifted, detectedAtSeconds: streamSeconds)
     nextPlayID += 1
     for i in inliers {

@@ -65,9 +65,6 @@ public final class StreamMatcher {
   private var postingScratch: [UInt32] = []
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
-  var statLookups = 0
-  var statMatches = 0
-  var statVerifies = 0
 
   /// - Parameters:
   ///   - catalog: the catalog to match against; its fingerprint parameters are used.
@@ -126,9 +123,6 @@ public final class StreamMatcher {
   /// Ends the stream: every running play ends at its last match. The matcher is idle afterwards and can be `reset`.
   public func flush() {
     frontEnd.flush()
-    if ProcessInfo.processInfo.environment["BM_DEBUG"] != nil {
-      FileHandle.standardError.write(Data("lookups \(statLookups) matches \(statMatches) verifies \(statVerifies) queue \(queue.count) seconds \(streamSeconds) peaks \(peakFrames.count)\n".utf8))
-    }
     let ending = active
     for play in ending { end(play) }
     active.removeAll()
@@ -158,7 +152,7 @@ public final class StreamMatcher {
 
   // MARK: - Peaks to matches
 
-  func consume(peaks: ArraySlice<Peak>) {
+  func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
     let index = catalog.index
     let layout = hasher.layout
     let maxFrames = parameters.maxPairFrames
@@ -185,13 +179,11 @@ public final class StreamMatcher {
             guard dt >= 1 && dt <= maxFrames,
               let hash = layout.hash(anchorPitch: anchorPitch - hypothesis.pitchShift, interval: interval, frames: dt)
             else { continue }
-            statLookups += 1
             if hash != previousHash {
               postingScratch.removeAll(keepingCapacity: true)
               index.forEachPosting(of: hash) { postingScratch.append($0) }
               previousHash = hash
             }
-            statMatches += postingScratch.count
             for position in postingScratch {
               addMatch(hypothesis: h, anchorFrame: anchorFrame, targetFrame: frame, reference: position)
             }
@@ -203,6 +195,7 @@ public final class StreamMatcher {
       peakPitches.append(pitch)
       peakPairCounts.append(0)
     }
+    newestFrame = max(newestFrame, Int32(clamping: throughFrame))
     if peakStart > 4096 {
       peakFrames.removeFirst(peakStart)
       peakPitches.removeFirst(peakStart)
@@ -233,6 +226,8 @@ public final class StreamMatcher {
 /// Forwards peaks from the front end to the matcher without a reference cycle.
 final class PeakRelay: PeakConsumer {
   weak var matcher: StreamMatcher?
-  func consume(peaks: ArraySlice<Peak>) { matcher?.consume(peaks: peaks) }
+  func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
+    matcher?.consume(peaks: peaks, throughFrame: throughFrame)
+  }
   func flush() {}
 }

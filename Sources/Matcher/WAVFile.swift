@@ -75,13 +75,15 @@ struct WAVFile {
         case (24, _):
           for i in 0..<count {
             let p = src + 3 * i
-            let v = Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
+            let v =
+              Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
               | Int32(Int8(bitPattern: p.load(fromByteOffset: 2, as: UInt8.self))) << 16
             out[i] = Float(v) / 8_388_608
           }
         case (32, false):
           for i in 0..<count {
-            out[i] = Float(Int32(littleEndian: src.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))) / 2_147_483_648
+            out[i] =
+              Float(Int32(littleEndian: src.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))) / 2_147_483_648
           }
         default:
           for i in 0..<count {
@@ -89,7 +91,9 @@ struct WAVFile {
           }
         }
       }
-      try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count]), channels, sampleRate) }
+      try buffer.withUnsafeBufferPointer {
+        try body(UnsafeBufferPointer(rebasing: $0[0..<count]), channels, sampleRate)
+      }
       frame += n
     }
     return AudioFileDecoder.Summary(frames: total, sampleRate: sampleRate)

@@ -131,7 +131,7 @@ struct CatalogBuilderTests {
 
   static func kept(_ counts: [UInt32: Int]) -> [UInt32: Int] {
     var out: [UInt32: Int] = [:]
-    for e in CatalogBuilder.removingStopHashes(entries(counts), hashBits: 19) { out[e.hash, default: 0] += 1 }
+    for e in CatalogBuilder.removingStopHashes(entries(counts), hashBits: 19).entries { out[e.hash, default: 0] += 1 }
     return out
   }
 
@@ -142,7 +142,7 @@ struct CatalogBuilderTests {
     var expected = counts
     expected[7] = nil
     #expect(Self.kept(counts) == expected)
-    #expect(CatalogBuilder.removingStopHashes([], hashBits: 19).isEmpty)
+    #expect(CatalogBuilder.removingStopHashes([], hashBits: 19).entries.isEmpty)
   }
 
   @Test("The cap follows the mean: the same count is a stop hash among rare hashes and not among common ones")

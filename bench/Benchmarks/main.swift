@@ -60,7 +60,10 @@ func benchScan(catalogPath: String, recording: String, runs: Int) throws {
     audioSeconds = summary.durationSeconds
     plays = sink.plays
     ratios.append(audioSeconds / cpu)
-    print(String(format: "scan run %d: %.0f s of audio in %.2f s CPU: %.0f× real time, %d plays", run, audioSeconds, cpu, audioSeconds / cpu, plays))
+    print(
+      String(
+        format: "scan run %d: %.0f s of audio in %.2f s CPU: %.0f× real time, %d plays", run, audioSeconds, cpu,
+        audioSeconds / cpu, plays))
   }
   print(
     String(
@@ -79,7 +82,10 @@ func benchImport(files: [String], runs: Int) throws {
     }
     let cpu = cpuSeconds() + childCPUSeconds() - cpu0
     ratios.append(seconds / cpu)
-    print(String(format: "import run %d: %.0f s of audio in %.2f s CPU (ffmpeg decoding included): %.0f× real time", run, seconds, cpu, seconds / cpu))
+    print(
+      String(
+        format: "import run %d: %.0f s of audio in %.2f s CPU (ffmpeg decoding included): %.0f× real time", run,
+        seconds, cpu, seconds / cpu))
   }
   print(String(format: "import: median %.0f× real time per core (target ≥ 300×)", median(ratios)))
 }
@@ -123,8 +129,10 @@ func benchCatalogLoad(hours: Double, runs: Int) throws {
   let fileBytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
   print(
     String(
-      format: "catalog-load: %d tracks, %.0f hours, %d hashes, index %.1f MB (%.2f MB per hour, target ≤ 1), file %.1f MB, built in %.0f s",
-      info.trackCount, info.hours, info.hashCount, Double(info.indexBytes) / 1e6, Double(info.indexBytes) / 1e6 / info.hours,
+      format:
+        "catalog-load: %d tracks, %.0f hours, %d hashes, index %.1f MB (%.2f MB per hour, target ≤ 1), file %.1f MB, built in %.0f s",
+      info.trackCount, info.hours, info.hashCount, Double(info.indexBytes) / 1e6,
+      Double(info.indexBytes) / 1e6 / info.hours,
       Double(fileBytes) / 1e6, Date().timeIntervalSince(t0)))
   var times: [Double] = []
   for run in 1...runs {
@@ -135,7 +143,10 @@ func benchCatalogLoad(hours: Double, runs: Int) throws {
     times.append(elapsed)
     print(String(format: "catalog-load run %d: %.3f s", run, elapsed))
   }
-  print(String(format: "catalog-load: median %.3f s for %.0f hours (page cache warm: the file was just written)", median(times), info.hours))
+  print(
+    String(
+      format: "catalog-load: median %.3f s for %.0f hours (page cache warm: the file was just written)", median(times),
+      info.hours))
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
