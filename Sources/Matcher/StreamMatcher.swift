@@ -47,8 +47,9 @@ public final class StreamMatcher {
   // Votes: counters per cell (8 frames of diagonal under one hypothesis), hashed into this many slots: enough that
   // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
   static let voteSlots = 1 << 18
-  /// Cell lists are fewer than vote slots (2¹⁶ × 4 bytes stays in cache); a list may mix cells.
-  let queue = MatchQueue(cells: 1 << 16)
+  /// Cell lists are far fewer than vote slots (2¹³ × 4 bytes stays in L1 cache); a list mixes cells, and `gather`
+  /// checks each match it walks.
+  let queue = MatchQueue(cells: 1 << 13)
   var votes: [UInt8]
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
