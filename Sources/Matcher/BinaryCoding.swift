@@ -41,10 +41,6 @@ struct BinaryReader {
     return slice
   }
 
-  mutating func align(to alignment: Int) {
-    offset = (offset + alignment - 1) / alignment * alignment
-  }
-
   mutating func expectMagic(_ magic: [UInt8], what: String) throws(FormatError) {
     guard data.count >= magic.count, data.prefix(magic.count).elementsEqual(magic) else {
       throw FormatError(path: path, reason: "not \(what) file (wrong magic bytes)")

@@ -1,7 +1,5 @@
 /// The search for new plays: votes on diagonals, and verification of the diagonals that collect enough of them.
 extension StreamMatcher {
-  static let cellFrames = 8
-
   @inline(__always)
   private func diagonal(hypothesis h: Int, anchorFrame: Int32, reference: UInt32) -> Int {
     Int(reference) - Int((Double(anchorFrame) * hypotheses[h].speed).rounded())
@@ -177,12 +175,7 @@ extension StreamMatcher {
     if let i = active.firstIndex(where: {
       $0.trackIndex == trackIndex && abs($0.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) <= 8
     }) {
-      for k in inliers {
-        let m = queue[indices[k]]
-        active[i].add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
-        queue[indices[k]].claimed = true
-        unvote(m)
-      }
+      claim(inliers.map { indices[$0] }, into: &active[i])
       active[i].refit()
       return
     }
@@ -207,12 +200,7 @@ extension StreamMatcher {
       return young || (beforeEnd && first - p.lastFrame < handOver)
     }) {
       var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
-      for k in inliers {
-        let m = queue[indices[k]]
-        play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
-        queue[indices[k]].claimed = true
-        unvote(m)
-      }
+      claim(inliers.map { indices[$0] }, into: &play)
       play.alpha = alpha
       play.beta = beta
       active[i] = play
@@ -224,16 +212,20 @@ extension StreamMatcher {
       firstFrame: first,
       pitchShifted: hypotheses[h].pitchShifted, detectedAtSeconds: streamSeconds)
     nextPlayID += 1
-    for i in inliers {
-      let m = queue[indices[i]]
-      play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
-      // The matches are this play's now: they no longer vote for others.
-      queue[indices[i]].claimed = true
-      unvote(m)
-    }
+    claim(inliers.map { indices[$0] }, into: &play)
     play.alpha = alpha
     play.beta = beta
     active.append(play)
     sink?.receive(.playStarted(snapshot(of: play, final: false)))
+  }
+
+  /// Gives the queued matches to `play`: they are its matches now and no longer vote for others.
+  private func claim(_ queueIndices: [UInt32], into play: inout PlayTrack) {
+    for index in queueIndices {
+      let m = queue[index]
+      play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+      queue[index].claimed = true
+      unvote(m)
+    }
   }
 }

@@ -62,7 +62,6 @@ public final class StreamMatcher {
   var nextPlayID = 1
   var newestFrame: Int32 = -1
   var lastNoMatchSeconds: Double = 0
-  private var hashScratch: [UInt32] = []
   private var postingScratch: [UInt32] = []
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
@@ -159,7 +158,6 @@ public final class StreamMatcher {
     let maxFrames = parameters.maxPairFrames
     let maxInterval = Float(parameters.maxPairSemitones)
     let fanOut = UInt8(parameters.queryFanOut)
-    if hashScratch.count < hypotheses.count { hashScratch = [UInt32](repeating: 0, count: hypotheses.count) }
     for peak in peaks {
       let frame = peak.frame
       let pitch = hasher.pitch(ofBin: peak.bin)
