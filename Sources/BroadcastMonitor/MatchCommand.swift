@@ -32,7 +32,8 @@ enum MatchCommand {
           + String(
             format: "  clip %.2f–%.2f s, reference offset %.2f s, speed %.4f (%@), confidence %.2f, %d matches",
             play.startSeconds, play.endSeconds, play.referenceOffsetSeconds, play.speed,
-            play.pitchShifted ? "resampled" : "time-stretched", play.confidence, play.matchCount))
+            abs(play.speed - 1) < 0.002 ? "as recorded" : play.pitchShifted ? "resampled" : "time-stretched",
+            play.confidence, play.matchCount))
     }
     return 0
   }
