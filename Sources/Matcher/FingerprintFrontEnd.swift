@@ -16,7 +16,8 @@ final class FingerprintFrontEnd {
   /// First and last hop (at the fingerprint rate) louder than -60 dBFS, or nil while all was quieter.
   private(set) var firstAudibleHop: Int?
   private(set) var lastAudibleHop: Int?
-  /// Peak absolute sample value of the (downmixed) input since the last `takePeakLevelDB()`.
+  /// Peak absolute sample value of the downmixed input at the fingerprint rate since the last `takePeakLevelDB()`
+  /// (what a level meter shows; content above 4 kHz does not count).
   private var peakLevel: Float = 0
   private var hopEnergy: Float = 0
   private var hopFill = 0
@@ -38,32 +39,22 @@ final class FingerprintFrontEnd {
     guard channels >= 1 else { throw AudioError.unsupported("audio with \(channels) channels") }
     let frames = samples.count / channels
     if mono.count < frames { mono = [Float](repeating: 0, count: frames) }
-    var peak = peakLevel
     mono.withUnsafeMutableBufferPointer { m in
       let src = samples.baseAddress!
       switch channels {
       case 1:
-        for i in 0..<frames {
-          m[i] = src[i]
-          peak = max(peak, abs(src[i]))
-        }
+        for i in 0..<frames { m[i] = src[i] }
       case 2:
-        for i in 0..<frames {
-          let v = (src[2 * i] + src[2 * i + 1]) * 0.5
-          m[i] = v
-          peak = max(peak, abs(v))
-        }
+        for i in 0..<frames { m[i] = (src[2 * i] + src[2 * i + 1]) * 0.5 }
       default:
         let scale = 1 / Float(channels)
         for i in 0..<frames {
           var sum: Float = 0
           for c in 0..<channels { sum += src[i * channels + c] }
           m[i] = sum * scale
-          peak = max(peak, abs(m[i]))
         }
       }
     }
-    peakLevel = peak
     try mono.withUnsafeBufferPointer { m throws(AudioError) in
       try deliver(UnsafeBufferPointer(rebasing: m[0..<frames]), sampleRate: sampleRate)
     }
@@ -82,7 +73,9 @@ final class FingerprintFrontEnd {
 
   private func atFingerprintRate(_ samples: UnsafeBufferPointer<Float>) {
     let hop = parameters.hopSizeSamples
+    var peak = peakLevel
     for s in samples {
+      peak = max(peak, abs(s))
       hopEnergy += s * s
       hopFill += 1
       if hopFill == hop {
@@ -96,6 +89,7 @@ final class FingerprintFrontEnd {
       }
       samplesAtFingerprintRate += 1
     }
+    peakLevel = peak
     analyzer.consume(samples)
   }
 

@@ -2,7 +2,8 @@
 extension StreamMatcher {
   @inline(__always)
   private func diagonal(hypothesis h: Int, anchorFrame: Int32, reference: UInt32) -> Int {
-    Int(reference) - Int((Double(anchorFrame) * hypotheses[h].speed).rounded())
+    // Frames and speeds are positive: adding ½ and truncating rounds half away from zero, like `rounded()`.
+    Int(reference) - Int(Double(anchorFrame) * hypotheses[h].speed + 0.5)
   }
 
   /// Slot of a cell: 8 frames of diagonal under one hypothesis. Grid B is grid A shifted by half a cell, so that a

@@ -50,7 +50,7 @@ public final class StreamMatcher {
   /// Cell lists are far fewer than vote slots (2¹³ × 4 bytes stays in L1 cache); a list mixes cells, and `gather`
   /// checks each match it walks.
   let queue = MatchQueue(cells: 1 << 13)
-  var votes: [UInt8]
+  let votes: UnsafeMutablePointer<UInt8>
   let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
   let windowFrames: Int32
@@ -85,7 +85,8 @@ public final class StreamMatcher {
         scaledFrames[dt * hypotheses.count + h] = Int((Double(dt) * hypothesis.speed).rounded())
       }
     }
-    votes = [UInt8](repeating: 0, count: Self.voteSlots)
+    votes = .allocate(capacity: Self.voteSlots)
+    votes.initialize(repeating: 0, count: Self.voteSlots)
     voteMask = Self.voteSlots - 1
     self.sink = sink
     frontEnd = FingerprintFrontEnd(
@@ -93,7 +94,10 @@ public final class StreamMatcher {
     relay.matcher = self
   }
 
-  deinit { scaledFrames.deallocate() }
+  deinit {
+    scaledFrames.deallocate()
+    votes.deallocate()
+  }
 
   /// Stream time of the end of the audio consumed so far.
   public var streamSeconds: Double {
@@ -139,7 +143,7 @@ public final class StreamMatcher {
     peakPairCounts.removeAll()
     peakStart = 0
     queue.removeAll()
-    for i in votes.indices { votes[i] = 0 }
+    votes.update(repeating: 0, count: Self.voteSlots)
     candidates.removeAll()
     active.removeAll()
     recentlyEnded.removeAll()
