@@ -37,13 +37,15 @@ final class FingerprintFrontEnd {
   /// Appends interleaved samples with `channels` channels at `sampleRate` Hz.
   func append(_ samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double) throws(AudioError) {
     guard channels >= 1 else { throw AudioError.unsupported("audio with \(channels) channels") }
+    if channels == 1 {
+      try deliver(samples, sampleRate: sampleRate)
+      return
+    }
     let frames = samples.count / channels
     if mono.count < frames { mono = [Float](repeating: 0, count: frames) }
     mono.withUnsafeMutableBufferPointer { m in
       let src = samples.baseAddress!
       switch channels {
-      case 1:
-        for i in 0..<frames { m[i] = src[i] }
       case 2:
         for i in 0..<frames { m[i] = (src[2 * i] + src[2 * i + 1]) * 0.5 }
       default:

@@ -74,7 +74,6 @@ extension StreamMatcher {
 
   /// The unclaimed matches of hypothesis `h` within ±12 frames of diagonal `d0` (the cells around it).
   private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [UInt32], xs: [Double], ys: [Double]) {
-    let speed = hypotheses[h].speed
     var indices = [UInt32]()
     var xs = [Double]()
     var ys = [Double]()
@@ -84,8 +83,9 @@ extension StreamMatcher {
       guard seenSlots.insert(s).inserted else { continue }
       queue.forEachInCell(s) { index, m in
         guard !m.claimed, Int(m.hypothesis) == h else { return }
-        let d = Int(m.reference) - Int((Double(m.anchorFrame) * speed).rounded())
-        guard abs(d - d0) <= 12 else { return }
+        guard abs(diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference) - d0) <= 12 else {
+          return
+        }
         indices.append(index)
         xs.append(Double(m.anchorFrame))
         ys.append(Double(m.reference))
