@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where one channel's audio comes from: JACK input ports, a network stream or a file. The channel's worker reads
+/// mono audio from it with time stamps; everything that can go wrong with the source (a dead stream, a JACK server
+/// that went away) stays inside the input, which reconnects on its own and reports each discontinuity as a new
+/// `segment`.
+///
+/// Threads: `start()` and `stop()` from the control thread; `read(into:)` from the channel's one worker thread only
+/// (inputs are single-consumer); `status` and `sourceDescription` from any thread.
+protocol ChannelInput: AnyObject, Sendable {
+  /// The source as a person reads it in a log line: `jack system:capture_1,system:capture_2`, a URL, a file path.
+  var sourceDescription: String { get }
+
+  /// What the input is doing now, for logs and the console.
+  var status: InputStatus { get }
+
+  /// Starts capturing or connecting. Errors that a retry can fix (a stream that is down, a JACK server not yet
+  /// running) do not throw: the input reports `.reconnecting` and keeps trying. Throws only for what no retry fixes
+  /// (a file that does not exist). Control thread.
+  func start() throws
+
+  /// Stops for good and releases threads, subprocesses and clients; `read` returns nil afterwards. Control thread.
+  func stop()
+
+  /// Copies up to `buffer.count` frames of mono audio that arrived since the last call into `buffer`, without
+  /// blocking. Returns nil when nothing is waiting. All frames of one chunk belong to one segment. Worker thread.
+  func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk?
+
+  /// Events the input wants logged and recorded (a gap, a reconnect, an overrun), oldest first; each is returned
+  /// once. Worker thread.
+  func takeNotices() -> [InputNotice]
+}
+
+/// A run of mono samples from a `ChannelInput`.
+struct InputChunk: Equatable, Sendable {
+  /// Frames written to the buffer (at least 1).
+  var frames: Int
+  /// Their sample rate in Hz.
+  var sampleRate: Double
+  /// Wall-clock time of the first frame, in seconds since 1970 (UTC). For JACK this comes from JACK's frame time,
+  /// not from when the worker ran.
+  var startTime: Double
+  /// Increments at every discontinuity (reconnect, server restart, file loop). Audio of one segment is contiguous:
+  /// each chunk follows the previous one without a gap.
+  var segment: Int
+}
+
+/// What an input is doing.
+enum InputStatus: String, Sendable, Equatable {
+  /// Not started yet.
+  case starting
+  /// Audio is flowing.
+  case running
+  /// The source is down; the input is retrying.
+  case reconnecting
+  /// A file that was played once has ended, or `stop()` was called.
+  case ended
+}
+
+/// Something an input reports for the log and the play log's events table.
+struct InputNotice: Equatable, Sendable {
+  enum Kind: String, Sendable {
+    /// The source went away: no audio from `startTime` (the end of the last audio heard).
+    case gap
+    /// Audio flows again (after a gap) from `startTime`.
+    case reconnect
+    /// Samples were dropped because the worker fell behind.
+    case overrun
+  }
+  var kind: Kind
+  /// Wall-clock time in seconds since 1970 that the notice is about.
+  var startTime: Double
+  /// The end of the span, when known (for an overrun: the end of the dropped audio).
+  var endTime: Double?
+  /// What happened, for a person: "stream http://… ended: Connection refused; retrying in 2 s".
+  var detail: String
+}
