@@ -6,12 +6,16 @@ extension PlayRecord {
   /// The play log's record of a matcher's play: stream seconds become absolute times from `origin`, the time of
   /// stream second 0.
   init(_ play: MatchedPlay, channel: String, origin: Date, status: PlayStatus) {
+    self.init(play, channel: channel, status: status) { origin.addingTimeInterval($0) }
+  }
+
+  /// The play log's record of a matcher's play, with stream seconds turned into times by `time`.
+  init(_ play: MatchedPlay, channel: String, status: PlayStatus, time: (Double) -> Date) {
     let m = play.track.metadata
     self.init(
       channel: channel, itemKey: play.track.key, title: m.title, artist: m.artist, album: m.album, isrc: m.isrc,
       label: m.label, kind: m.kind.rawValue, attributes: m.attributes, itemDurationSeconds: play.track.durationSeconds,
-      start: origin.addingTimeInterval(play.startSeconds), end: origin.addingTimeInterval(play.endSeconds),
-      refOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence,
-      detectedAt: origin.addingTimeInterval(play.detectedAtSeconds), status: status)
+      start: time(play.startSeconds), end: time(play.endSeconds), refOffsetSeconds: play.referenceOffsetSeconds,
+      speed: play.speed, confidence: play.confidence, detectedAt: time(play.detectedAtSeconds), status: status)
   }
 }

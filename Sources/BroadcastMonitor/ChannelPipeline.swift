@@ -1,0 +1,222 @@
+import Foundation
+import Matcher
+import Reports
+import Synchronization
+
+/// One channel, from its input to the play log: reads the input's mono audio, feeds the channel's streaming matcher,
+/// and hands the matcher's plays (with wall-clock times) to the play-log writer.
+///
+/// Stages: `ChannelInput` (JACK rings, a stream, a file) → `StreamMatcher` (resampling to the fingerprint rate with
+/// libsoxr, peaks, hashes, votes, plays) → `PlayEventSink` (plays to commands, stream time to wall-clock time) →
+/// `PlayLogWriter` (SQLite).
+///
+/// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
+/// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
+/// old matcher running on the same audio until its running plays end, while a new matcher on the new catalog takes
+/// every new play: no play is cut or logged twice by a reload.
+///
+/// Threads: `pump()` and `finish()` from the one worker thread that owns the channel; `reload(catalog:)` and
+/// `status` from any thread.
+final class ChannelPipeline: @unchecked Sendable {
+  /// A matcher with its sink and the stream time it has been fed.
+  private struct Lane {
+    var matcher: StreamMatcher
+    var sink: PlayEventSink
+    var streamSeconds: Double = 0
+  }
+
+  let name: String
+  let input: any ChannelInput
+  let settings: MatcherSettings
+  private let writer: PlayLogWriter
+  private let log: MonitorLog
+  private var lane: Lane
+  private var retiring: Lane?
+  private let buffer: UnsafeMutableBufferPointer<Float>
+  private var segment: Int?
+  private var segmentEnd: Double?
+  private let pendingCatalog = Mutex<Catalog?>(nil)
+  private let snapshot: Mutex<ChannelStatus>
+  private let playCount: PlayCount
+  /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
+  private let chunksPerPump = 16
+
+  init(
+    name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
+    log: MonitorLog, bufferFrames: Int = 8192
+  ) {
+    self.name = name
+    self.input = input
+    self.settings = settings
+    self.writer = writer
+    self.log = log
+    let count = PlayCount()
+    playCount = count
+    lane = Self.makeLane(channel: name, catalog: catalog, settings: settings, writer: writer, log: log) {
+      count.value += 1
+    }
+    buffer = .allocate(capacity: bufferFrames)
+    buffer.initialize(repeating: 0)
+    snapshot = Mutex(ChannelStatus(name: name, source: input.sourceDescription))
+  }
+
+  deinit { buffer.deallocate() }
+
+  private static func makeLane(
+    channel: String, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter, log: MonitorLog,
+    onPlayStarted: @escaping () -> Void
+  ) -> Lane {
+    let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
+    sink.onPlayStarted = onPlayStarted
+    return Lane(matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink), sink: sink)
+  }
+
+  /// The channel as it is now. Any thread.
+  var status: ChannelStatus { snapshot.withLock { $0 } }
+
+  /// Switches to `catalog` at the next `pump()`, keeping running plays. Any thread.
+  func reload(catalog: Catalog) {
+    pendingCatalog.withLock { $0 = catalog }
+  }
+
+  /// Consumes what the input has; returns false when there was nothing to do. Worker thread.
+  @discardableResult
+  func pump() -> Bool {
+    if let catalog = pendingCatalog.withLock({ value -> Catalog? in
+      defer { value = nil }
+      return value
+    }) {
+      startReload(catalog)
+    }
+    var worked = handleNotices()
+    var chunks = 0
+    var level: Float = -.infinity
+    while chunks < chunksPerPump, let chunk = input.read(into: buffer) {
+      chunks += 1
+      worked = true
+      if chunk.segment != segment {
+        if segment != nil { endSegment() }
+        segment = chunk.segment
+      }
+      let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
+      feed(&lane, samples, chunk)
+      level = max(level, lane.matcher.takePeakLevelDB())
+      if var old = retiring {
+        feed(&old, samples, chunk)
+        _ = old.matcher.takePeakLevelDB()
+        retiring = old.sink.hasOpenPlays ? old : nil
+      }
+      segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
+    }
+    if worked { updateStatus(level: chunks > 0 ? level : nil) }
+    return worked
+  }
+
+  /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread
+  /// (or the control thread once the workers have stopped).
+  func finish() {
+    while pump() {}
+    endSegment()
+    updateStatus(level: nil)
+  }
+
+  private func feed(_ lane: inout Lane, _ samples: UnsafeBufferPointer<Float>, _ chunk: InputChunk) {
+    lane.sink.clock.observe(stream: lane.streamSeconds, wall: chunk.startTime)
+    do {
+      try lane.matcher.append(samples, channels: 1, sampleRate: chunk.sampleRate, at: 0)
+    } catch {
+      log.line("audio rejected by the matcher: \(error)", channel: name)
+    }
+    lane.streamSeconds += Double(chunk.frames) / chunk.sampleRate
+  }
+
+  /// Ends the current segment: every play ends at its last match, and the matchers start afresh.
+  private func endSegment() {
+    lane.matcher.flush()
+    lane.matcher.reset()
+    lane.streamSeconds = 0
+    lane.sink.clock.reset()
+    if let old = retiring {
+      old.matcher.flush()
+      retiring = nil
+    }
+  }
+
+  private func startReload(_ catalog: Catalog) {
+    if let old = retiring { old.matcher.flush() }  // a second reload before the first finished
+    let old = lane
+    old.sink.acceptsNewPlays = false
+    let count = playCount
+    var fresh = Self.makeLane(channel: name, catalog: catalog, settings: settings, writer: writer, log: log) {
+      count.value += 1
+    }
+    fresh.sink.suppress = {
+      [weak oldMatcher = old.matcher, weak oldSink = old.sink, weak freshSink = fresh.sink] play in
+      // A play the retiring matcher still reports: the same item, overlapping in time.
+      guard let oldMatcher, let oldSink, let freshSink else { return false }
+      let start = freshSink.clock.wallSeconds(atStream: play.startSeconds)
+      return oldMatcher.currentPlays.contains { running in
+        running.track.key == play.track.key
+          && start < oldSink.clock.wallSeconds(atStream: running.endSeconds) + oldMatcher.settings.maxGapSeconds
+      }
+    }
+    fresh.streamSeconds = 0
+    retiring = old.sink.hasOpenPlays ? old : nil
+    lane = fresh
+    log.line(
+      "catalog reloaded: \(catalog.tracks.count) items; "
+        + (retiring == nil ? "no play running" : "running plays finish on the previous catalog"),
+      channel: name)
+  }
+
+  private func handleNotices() -> Bool {
+    let notices = input.takeNotices()
+    for notice in notices {
+      let kind: EventKind =
+        switch notice.kind {
+        case .gap: .gap
+        case .reconnect: .reconnect
+        case .overrun: .overrun
+        }
+      let start = Date(timeIntervalSince1970: notice.startTime)
+      writer.submit(
+        .event(
+          channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
+          detail: notice.detail))
+      log.line("\(notice.kind.rawValue): \(notice.detail)", channel: name)
+      snapshot.withLock {
+        switch notice.kind {
+        case .gap: $0.gapCount += 1
+        case .overrun: $0.overrunCount += 1
+        case .reconnect: break
+        }
+      }
+    }
+    return !notices.isEmpty
+  }
+
+  private func updateStatus(level: Float?) {
+    let plays = lane.matcher.currentPlays.map { play in
+      ChannelStatus.CurrentPlay(
+        title: play.track.metadata.title, artist: play.track.metadata.artist,
+        start: lane.sink.clock.date(atStream: play.startSeconds), end: lane.sink.clock.date(atStream: play.endSeconds),
+        referenceOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence)
+    }
+    let inputStatus = input.status
+    let matcherState = lane.matcher.state
+    let started = playCount.value
+    snapshot.withLock {
+      $0.input = inputStatus
+      $0.matcher = matcherState
+      if let level { $0.peakLevelDB = level }
+      $0.current = plays
+      $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
+      $0.playCount = started
+    }
+  }
+}
+
+/// Plays recognized on a channel, across catalog reloads. Worker thread.
+private final class PlayCount {
+  var value = 0
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Matcher
+
+/// What one channel is doing, as the log and the console show it: a value copied out of the channel's pipeline.
+///
+/// A value type: safe to pass between threads.
+struct ChannelStatus: Sendable, Equatable {
+  var name: String
+  var source: String
+  var input: InputStatus = .starting
+  /// The matcher's state (idle, prerecording, matching).
+  var matcher: StreamMatcher.State = .idle
+  /// Peak input level over the last pump, in dBFS (−∞ for digital silence).
+  var peakLevelDB: Float = -.infinity
+  /// Plays on air now, with wall-clock start and end.
+  var current: [CurrentPlay] = []
+  /// Wall-clock time of the newest audio consumed, seconds since 1970.
+  var lastAudioTime: Double?
+  /// Plays recognized, gaps and overrun notices since the start.
+  var playCount = 0
+  var gapCount = 0
+  var overrunCount = 0
+
+  struct CurrentPlay: Sendable, Equatable {
+    var title: String
+    var artist: String
+    var start: Date
+    var end: Date
+    var referenceOffsetSeconds: Double
+    var speed: Double
+    var confidence: Double
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Matcher
+import Reports
+import TestSupport
+import Testing
+
+@testable import BroadcastMonitor
+
+@Suite(
+  "ChannelPipeline", .serialized, .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+final class ChannelPipelineTests {
+  /// 2026-03-01T12:00:00Z.
+  static let origin = 1_772_366_400.0
+
+  let folder: TemporaryDirectory
+  let catalog: Catalog
+  let unknown: [Float]
+  let a: [Float]
+  let b: [Float]
+  var dbPath: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "pipeline")
+    let url = folder.file("music.bmcat")
+    try CLI.makeCatalog(at: url)
+    catalog = try Catalog.load(from: url)
+    unknown = try CLI.decode("unknown.ogg")
+    a = try CLI.decode("catalog-a.ogg")
+    b = try CLI.decode("catalog-b.ogg")
+  }
+
+  /// Runs `input` through a pipeline into a fresh play log until the input is exhausted, then finishes it.
+  func run(_ input: ScriptedInput, during: ((ChannelPipeline, PlayLogWriter) throws -> Void)? = nil) throws
+    -> (plays: [PlayRecord], log: [String])
+  {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    try during?(pipeline, writer)
+    pipeline.finish()
+    #expect(writer.stop().isEmpty)
+    return (try PlayLogStore(path: dbPath).plays(), log.recentLines)
+  }
+
+  @Test("plays are logged with wall-clock times from the input's time stamps")
+  func logsPlaysAtWallClockTimes() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let (plays, _) = try run(input)
+    let aStart = Double(unknown.count) / 8000
+    let bStart = aStart + Double(a.count) / 8000
+    try #require(plays.count == 2, "\(plays)")
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"])
+    #expect(plays.allSatisfy { $0.status == .closed && $0.channel == "test-fm" })
+    #expect(abs(plays[0].start.timeIntervalSince1970 - (Self.origin + aStart)) <= 1)
+    #expect(abs(plays[0].end.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
+    #expect(abs(plays[1].start.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
+    #expect(plays[0].detectedAt > plays[0].start)
+    #expect(plays[0].detectedAt.timeIntervalSince(plays[0].start) < 8)
+  }
+
+  @Test("a play is in the play log, open, while it is still on air")
+  func writesOpenPlayWhileOnAir() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let (plays, _) = try run(input) { pipeline, writer in
+      // Feed up to 15 s into the song, then look at the file from another connection.
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      let deadline = Date().addingTimeInterval(5)
+      var open: [PlayRecord] = []
+      while open.isEmpty && Date() < deadline {
+        open = try PlayLogStore(path: self.dbPath).plays().filter { $0.status == .open }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      try #require(open.count == 1, "no open play while the song was on air")
+      #expect(open[0].title == "Armygeddon")
+      #expect(open[0].end.timeIntervalSince1970 > Self.origin + aStart + 5)
+    }
+    #expect(plays.map(\.status) == [.closed])
+  }
+
+  @Test("a new segment ends the running play at the last audio heard and records the gap")
+  func segmentEndsPlays() throws {
+    let cut = unknown.count + a.count / 2
+    let resumeAt = Self.origin + 600
+    let gap = InputNotice(kind: .gap, startTime: Self.origin + Double(cut) / 8000, detail: "stream dropped")
+    let input = ScriptedInput(segments: [
+      .init(samples: Array((unknown + a)[..<cut]), startTime: Self.origin),
+      .init(samples: b, startTime: resumeAt, notices: [gap]),
+    ])
+    let (plays, log) = try run(input)
+    try #require(plays.count == 2, "\(plays)")
+    #expect(plays[0].title == "Armygeddon")
+    #expect(plays[0].end.timeIntervalSince1970 <= Self.origin + Double(cut) / 8000 + 0.5)
+    #expect(plays[0].end.timeIntervalSince1970 >= Self.origin + Double(cut) / 8000 - 3)
+    #expect(plays[1].title == "Chaos God")
+    #expect(abs(plays[1].start.timeIntervalSince1970 - resumeAt) <= 1)
+    #expect(log.contains { $0.contains("[test-fm] gap: stream dropped") })
+    let events = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events ORDER BY id"])
+    #expect(events.stdout.contains("gap|stream dropped"), "\(events)")
+  }
+
+  @Test("a catalog reload in the middle of a song keeps it one play")
+  func reloadKeepsRunningPlay() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let (plays, log) = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 12 { pipeline.pump() }
+      pipeline.reload(catalog: self.catalog)
+    }
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(log.contains { $0.contains("catalog reloaded") })
+  }
+
+  @Test("the status shows the input, the matcher state and the play on air")
+  func status() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    _ = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      let status = pipeline.status
+      #expect(status.name == "test-fm")
+      #expect(status.input == .running)
+      #expect(status.matcher == .matching)
+      #expect(status.current.map(\.title) == ["Armygeddon"])
+      #expect(status.playCount == 1)
+      #expect(status.peakLevelDB > -40 && status.peakLevelDB < 6, "decoded Vorbis can peak a little above full scale")
+      let heard = try #require(status.lastAudioTime)
+      #expect(abs(heard - (Self.origin + input.deliveredSeconds)) < 0.01)
+    }
+  }
+}

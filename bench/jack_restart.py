@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""JACK server restart during a live run: does the monitor come back, record the gap, and keep every play?
+
+    python3 bench/jack_restart.py [--before 150] [--down 8] [--after 150] [--sim DIR] [--catalog FILE]
+
+Starts a private jackd (dummy driver, 48 kHz), `broadcast-monitor run` with one stereo JACK channel per simulated
+channel, and `broadcast-monitor feed` playing the simulation in real time. After --before seconds it kills jackd
+(SIGKILL, as a crash would), waits --down seconds, starts jackd again and starts the feeds again where the audio
+would have been. It prints:
+  - reconnect time: from the new jackd answering to the monitor's "JACK server ... is back" log line (goal <= 5 s);
+  - the gap and reconnect events in the play log;
+  - the plays before and after, with their status, checked against the simulation's truth.
+"""
+import argparse
+import csv
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.environ.get("EVAL_CACHE", os.path.expanduser("~/.cache/bmon-eval"))
+
+
+def parse_time(text):
+    text = text.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    return datetime.fromisoformat(text).timestamp()
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return time.time()
+        time.sleep(0.05)
+    sys.exit(f"jack_restart: {what} did not happen within {seconds} s")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--before", type=float, default=150)
+    ap.add_argument("--down", type=float, default=8)
+    ap.add_argument("--after", type=float, default=150)
+    ap.add_argument("--sim", default=os.path.join(CACHE, "sims", "dev-radio-s1"))
+    ap.add_argument("--catalog", default="/tmp/bm-yardstick/dev.bmcat")
+    ap.add_argument("--tracks", default=os.path.join(CACHE, "corpora", "dev", "tracks.csv"))
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "broadcast-monitor"))
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "bm-jack-restart"))
+    args = ap.parse_args()
+    for path in (args.bin, args.catalog, args.sim, args.tracks):
+        if not os.path.exists(path):
+            sys.exit(f"jack_restart: {path} is missing (swift build -c release; bash bench/yardstick.sh)")
+    os.makedirs(args.out, exist_ok=True)
+    db = os.path.join(args.out, "plays.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    isrc_to_track = {}
+    with open(args.tracks, newline="") as f:
+        for row in csv.DictReader(f):
+            isrc_to_track[row["isrc"]] = row["track_id"]
+    wavs = sorted(name for name in os.listdir(args.sim) if re.fullmatch(r"ch\d+\.wav", name))
+    channels = [name[:-4] for name in wavs]
+    server = f"bm-restart-{os.getpid()}"
+    env = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
+    processes = []
+
+    def start_jackd(n):
+        log = open(os.path.join(args.out, f"jackd-{n}.log"), "w")
+        p = subprocess.Popen(["jackd", "-n", server, "-d", "dummy", "-r", "48000", "-p", "1024"],
+                             stdout=log, stderr=subprocess.STDOUT, env=env)
+        processes.append(p)
+        answered = wait_for(
+            lambda: subprocess.run(["jack_lsp", "-s", server], capture_output=True, env=env).returncode == 0,
+            15, "jackd start")
+        return p, answered
+
+    def start_feeds(n, offset):
+        feeds = {}
+        for channel, wav in zip(channels, wavs):
+            log_path = os.path.join(args.out, f"feed-{channel}-{n}.log")
+            p = subprocess.Popen([args.bin, "feed", "--server", server, "--client", f"feed-{channel}",
+                                  "--start", f"{offset:.3f}", "--connect", f"bm:{channel}_L,bm:{channel}_R",
+                                  os.path.join(args.sim, wav)],
+                                 stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=env)
+            processes.append(p)
+            feeds[channel] = (p, log_path)
+        origins = {}
+
+        def ready():
+            for channel, (_, log_path) in feeds.items():
+                m = re.search(r"first sample at (\S+)", open(log_path).read())
+                if m:
+                    origins[channel] = parse_time(m.group(1)) - offset  # wall time of simulation second 0
+            return len(origins) == len(feeds)
+
+        wait_for(ready, 30, "the feeds' first samples")
+        return feeds, origins
+
+    try:
+        jackd, _ = start_jackd(1)
+        monitor_log_path = os.path.join(args.out, "monitor.log")
+        command = [args.bin, "run", "--catalog", args.catalog, "--db", db, "--jack-server", server,
+                   "--jack-client", "bm", "--log"]
+        for channel in channels:
+            command += ["--channel", f"{channel}=jack"]
+        monitor = subprocess.Popen(command, stdout=open(monitor_log_path, "w"), stderr=subprocess.STDOUT, env=env)
+        processes.append(monitor)
+        wait_for(lambda: "JACK client" in open(monitor_log_path).read(), 30, "the monitor's JACK client")
+        feeds, origins1 = start_feeds(1, 0)
+        time.sleep(args.before)
+        killed_at = time.time()
+        jackd.send_signal(signal.SIGKILL)
+        jackd.wait()
+        for p, _ in feeds.values():
+            p.wait(timeout=20)
+        print(f"jackd killed at {args.before:g} s of audio; down for {args.down:g} s", flush=True)
+        time.sleep(args.down)
+        _, answered = start_jackd(2)
+        back = wait_for(lambda: "is back" in open(monitor_log_path).read(), 30, "the monitor's reconnect")
+        print(f"reconnect: monitor client back {back - answered:.2f} s after the new jackd answered (goal <= 5 s)")
+        offset = time.time() - origins1[channels[0]]
+        feeds, origins2 = start_feeds(2, offset)
+        time.sleep(args.after)
+    finally:
+        for p in reversed(processes):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in reversed(processes):
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    print(f"monitor exit status {monitor.returncode}")
+    conn = sqlite3.connect(db)
+    print("events:")
+    for kind, start, end, detail, name in conn.execute(
+            "SELECT e.kind, e.start_ms, e.end_ms, e.detail, c.name FROM events e LEFT JOIN channels c "
+            "ON c.id = e.channel_id ORDER BY e.id"):
+        rel = start / 1000 - origins1[channels[0]]
+        print(f"  {kind:9s} {name or '(monitor)':6s} at {rel:8.1f} s  {detail}")
+    print("plays (seconds of simulation time; truth from truth.csv):")
+    truth = list(csv.DictReader(open(os.path.join(args.sim, "truth.csv"), newline="")))
+    for pid, name, isrc, start, end, status in conn.execute(
+            "SELECT p.id, c.name, i.isrc, p.start_ms, p.end_ms, p.status FROM plays p "
+            "JOIN channels c ON c.id = p.channel_id JOIN catalog_items i ON i.id = p.item_id ORDER BY p.start_ms"):
+        s, e = start / 1000 - origins1[name], end / 1000 - origins1[name]
+        track = isrc_to_track.get(isrc, isrc)
+        t = [r for r in truth if r["channel"] == name and r["track_id"] == track
+             and float(r["start_s"]) < e and float(r["end_s"]) > s]
+        truth_text = f"truth {float(t[0]['start_s']):7.1f}-{float(t[0]['end_s']):7.1f}" if t else "NOT IN TRUTH"
+        print(f"  {name} {track} {s:7.1f}-{e:7.1f} {status:9s} {truth_text}")
+    print(f"killed at {killed_at - origins1[channels[0]]:.1f} s; audio resumed at "
+          f"{origins2 and min(origins2.values()) and (offset):.1f} s")
+
+
+if __name__ == "__main__":
+    main()

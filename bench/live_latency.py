@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Live latency through JACK: how soon a catalog play is in the play log after it starts on air.
+
+    python3 bench/live_latency.py [--minutes 20] [--sim DIR] [--catalog FILE] [--bin PATH]
+
+Starts a private jackd (dummy driver, 48 kHz, 1024 frames), `broadcast-monitor run` with one stereo JACK channel
+per simulated channel, and one `broadcast-monitor feed` per channel playing the simulation's WAV in real time. It
+polls the SQLite play log every 100 ms from a separate connection and notes when each play row first appears. The
+simulation's truth.csv (from ../shared/eval) says when each catalog track really started, relative to the first
+sample `feed` played (feed prints that sample's wall-clock time).
+
+Figures (over the catalog plays that start inside the fed window and at least 30 s before its end):
+  - latency = first seen in the play log - true start (median, 95th percentile, max): goal p95 <= 5 s
+  - start error = |logged start - true start| (median, 95th percentile, max): goal within 1 s
+  - found / expected, and plays logged that are not in the truth.
+"""
+import argparse
+import csv
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.environ.get("EVAL_CACHE", os.path.expanduser("~/.cache/bmon-eval"))
+
+
+def parse_time(text):
+    text = text.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    return datetime.fromisoformat(text).timestamp()
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    sys.exit(f"live_latency: {what} did not happen within {seconds} s")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--minutes", type=float, default=20)
+    ap.add_argument("--sim", default=os.path.join(CACHE, "sims", "dev-radio-s1"))
+    ap.add_argument("--catalog", default="/tmp/bm-yardstick/dev.bmcat")
+    ap.add_argument("--tracks", default=os.path.join(CACHE, "corpora", "dev", "tracks.csv"))
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "broadcast-monitor"))
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "bm-live-latency"))
+    args = ap.parse_args()
+
+    for path, hint in [(args.bin, "swift build -c release"), (args.catalog, "bash bench/yardstick.sh"),
+                       (args.sim, "bash bench/yardstick.sh"), (args.tracks, "bash bench/yardstick.sh")]:
+        if not os.path.exists(path):
+            sys.exit(f"live_latency: {path} is missing (make it with: {hint})")
+    os.makedirs(args.out, exist_ok=True)
+    db = os.path.join(args.out, "plays.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    isrc_to_track = {}
+    with open(args.tracks, newline="") as f:
+        for row in csv.DictReader(f):
+            isrc_to_track[row["isrc"]] = row["track_id"]
+    wavs = sorted(name for name in os.listdir(args.sim) if re.fullmatch(r"ch\d+\.wav", name))
+    channels = [name[:-4] for name in wavs]
+
+    server = f"bm-latency-{os.getpid()}"
+    env = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
+    processes = []
+
+    def stop_all():
+        for p in reversed(processes):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in reversed(processes):
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+    try:
+        jack_log = open(os.path.join(args.out, "jackd.log"), "w")
+        processes.append(subprocess.Popen(["jackd", "-n", server, "-d", "dummy", "-r", "48000", "-p", "1024"],
+                                          stdout=jack_log, stderr=subprocess.STDOUT, env=env))
+        wait_for(lambda: subprocess.run(["jack_lsp", "-s", server], capture_output=True, env=env).returncode == 0,
+                 15, "jackd start")
+        monitor_log_path = os.path.join(args.out, "monitor.log")
+        monitor_log = open(monitor_log_path, "w")
+        command = [args.bin, "run", "--catalog", args.catalog, "--db", db, "--jack-server", server,
+                   "--jack-client", "bm", "--log"]
+        for channel in channels:
+            command += ["--channel", f"{channel}=jack"]
+        monitor = subprocess.Popen(command, stdout=monitor_log, stderr=subprocess.STDOUT, env=env)
+        processes.append(monitor)
+        wait_for(lambda: "JACK client" in open(monitor_log_path).read(), 30, "the monitor's JACK client")
+
+        feeds = []
+        for channel, wav in zip(channels, wavs):
+            log_path = os.path.join(args.out, f"feed-{channel}.log")
+            feed = subprocess.Popen([args.bin, "feed", "--server", server, "--client", f"feed-{channel}",
+                                     "--connect", f"bm:{channel}_L,bm:{channel}_R", os.path.join(args.sim, wav)],
+                                    stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=env)
+            processes.append(feed)
+            feeds.append((channel, feed, log_path))
+        origins = {}
+
+        def read_origins():
+            for channel, _, log_path in feeds:
+                match = re.search(r"first sample at (\S+)", open(log_path).read())
+                if match:
+                    origins[channel] = parse_time(match.group(1))
+            return len(origins) == len(feeds)
+
+        wait_for(read_origins, 30, "every feed's first sample")
+        print(f"live_latency: {len(channels)} channels fed from {args.sim} for {args.minutes:g} min; "
+              f"origins {', '.join(f'{c}={origins[c]:.3f}' for c in channels)}", flush=True)
+
+        first_seen = {}
+        reader = None
+        end = time.time() + args.minutes * 60
+        while time.time() < end:
+            if reader is None and os.path.exists(db):
+                reader = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            if reader is not None:
+                try:
+                    for (play_id,) in reader.execute("SELECT id FROM plays"):
+                        first_seen.setdefault(play_id, time.time())
+                except sqlite3.OperationalError:
+                    pass
+            if any(feed.poll() not in (None, 0) for _, feed, _ in feeds):
+                sys.exit("live_latency: a feed failed; see " + args.out)
+            time.sleep(0.1)
+        fed_seconds = {c: time.time() - origins[c] for c in channels}
+    finally:
+        stop_all()
+
+    plays = sqlite3.connect(db).execute(
+        "SELECT p.id, c.name, i.isrc, p.start_ms, p.end_ms FROM plays p JOIN channels c ON c.id = p.channel_id "
+        "JOIN catalog_items i ON i.id = p.item_id").fetchall()
+    truth = []
+    with open(os.path.join(args.sim, "truth.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            if row["channel"] in origins and row["track_id"] in isrc_to_track.values():
+                truth.append(row)
+    latencies, start_errors, missed, matched_ids = [], [], [], set()
+    for row in truth:
+        channel = row["channel"]
+        true_start = origins[channel] + float(row["start_s"])
+        if float(row["start_s"]) > fed_seconds[channel] - 30:
+            continue
+        candidates = [p for p in plays if p[1] == channel and isrc_to_track.get(p[2]) == row["track_id"]
+                      and abs(p[3] / 1000 - true_start) < 30 and p[0] not in matched_ids]
+        if not candidates:
+            missed.append(row)
+            continue
+        play = min(candidates, key=lambda p: abs(p[3] / 1000 - true_start))
+        matched_ids.add(play[0])
+        start_errors.append(abs(play[3] / 1000 - true_start))
+        if play[0] in first_seen:
+            latencies.append(first_seen[play[0]] - true_start)
+    extra = [p for p in plays if p[0] not in matched_ids
+             and p[3] / 1000 - origins.get(p[1], 0) < fed_seconds.get(p[1], 0) - 30]
+    expected = len(latencies) + len(missed) + (len(start_errors) - len(latencies))
+    print(f"found {len(start_errors)}/{expected} catalog plays; {len(extra)} logged plays not in the truth")
+    print(f"latency (first seen in the play log - true start), s: median {percentile(latencies, 50):.2f}, "
+          f"p95 {percentile(latencies, 95):.2f}, max {max(latencies, default=float('nan')):.2f}  (goal p95 <= 5)")
+    print(f"start error, s: median {percentile(start_errors, 50):.2f}, p95 {percentile(start_errors, 95):.2f}, "
+          f"max {max(start_errors, default=float('nan')):.2f}  (goal <= 1)")
+    for row in missed:
+        print(f"  missed: {row['channel']} {row['track_id']} at {row['start_s']} s ({row['mode']})")
+    for p in extra:
+        print(f"  not in truth: {p[1]} {p[2]} at {p[3] / 1000 - origins.get(p[1], 0):.1f} s")
+
+
+if __name__ == "__main__":
+    main()
