@@ -36,6 +36,14 @@ struct ConfigurationFolder {
     try write(text)
     return try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: path, checks: checks)
   }
+
+  /// Loads `run` with `arguments`, in this folder.
+  func run(_ arguments: [String], checks: FileChecks = .live) throws -> MonitorConfiguration {
+    let parsed = try CommandLineArguments(
+      arguments[...], valueOptions: MonitorConfiguration.runValueOptions,
+      flagOptions: MonitorConfiguration.runFlagOptions)
+    return try MonitorConfiguration.load(arguments: parsed, currentDirectory: path, checks: checks)
+  }
 }
 
 extension FileChecks {
