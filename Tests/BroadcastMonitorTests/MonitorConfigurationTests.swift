@@ -294,4 +294,34 @@ struct MonitorConfigurationTests {
     #expect(broken.reason.contains("Look for a missing or doubled comma"))
     #expect(broken.description.hasPrefix("configuration: monitor.json5: "))
   }
+
+  @Test("config/monitor.example.json5 loads, with the files it names present")
+  func example() throws {
+    let root = try TemporaryDirectory(prefix: "example-root")
+    let state = root.file("var/lib/broadcast-monitor")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    try Data("BMCATLG".utf8).write(to: state.appendingPathComponent("catalog.bmcat"))
+    try Data("audio".utf8).write(to: state.appendingPathComponent("demo.ogg"))
+    let example = Fixtures.packageRoot.appendingPathComponent("config/monitor.example.json5").path
+    let configuration = try MonitorConfiguration.load(
+      file: example, currentDirectory: "/", checks: .rooted(at: root.url.path))
+
+    #expect(configuration.catalogPath == "/var/lib/broadcast-monitor/catalog.bmcat")
+    #expect(configuration.workerThreads == 4)
+    #expect(configuration.matcher == MatcherSettings())
+    #expect(configuration.channels.map(\.name) == ["fm1", "fm2", "web", "am", "demo"])
+    let sources = configuration.channels.map(\.source)
+    #expect(sources[0] == .jack(JackSource(stereo: true, connect: ["system:capture_1", "system:capture_2"])))
+    #expect(sources[1] == .jack(JackSource(stereo: true, connect: ["system:capture_3", "system:capture_4"])))
+    #expect(sources[2] == .stream(url: "https://stream.example.org/live.mp3"))
+    #expect(sources[3] == .jack(JackSource(stereo: false, connectPattern: "^usb-tuner:capture_")))
+    #expect(sources[4] == .file(path: "/var/lib/broadcast-monitor/demo.ogg", loop: true))
+    #expect(configuration.matcherSettings(for: configuration.channels[1]).maxGapSeconds == 30)
+
+    // Without the catalog the same file is refused: the check is real.
+    try FileManager.default.removeItem(at: state.appendingPathComponent("catalog.bmcat"))
+    #expect(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: example, currentDirectory: "/", checks: .rooted(at: root.url.path))
+    }
+  }
 }
