@@ -12,17 +12,11 @@ extension MatcherSettings {
     decoder.allowsJSON5 = true
     do {
       self = try decoder.decode(MatcherSettings.self, from: data)
-    } catch let DecodingError.dataCorrupted(context) {
-      throw ConfigurationError(keyPath: url.path + Self.path(context.codingPath), reason: context.debugDescription)
-    } catch let DecodingError.typeMismatch(type, context) {
-      throw ConfigurationError(keyPath: url.path + Self.path(context.codingPath), reason: "expected \(type)")
+    } catch let error as DecodingError {
+      throw ConfigurationError(error, file: url.path)
     } catch {
       throw ConfigurationError(keyPath: url.path, reason: "\(error)")
     }
     try validate()
-  }
-
-  private static func path(_ keys: [any CodingKey]) -> String {
-    keys.isEmpty ? "" : ": " + keys.map(\.stringValue).joined(separator: ".")
   }
 }

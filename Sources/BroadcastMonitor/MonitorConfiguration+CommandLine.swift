@@ -1,0 +1,136 @@
+import Foundation
+import Matcher
+
+/// `broadcast-monitor run`'s options: a configuration file, command-line values that replace its keys, and
+/// channels added with `--channel NAME=SOURCE`.
+extension MonitorConfiguration {
+  /// The options of `run` that take a value.
+  static let runValueOptions: Set<String> = [
+    "config", "catalog", "db", "channel", "jack-client", "jack-server", "workers", "tz", "settings",
+  ]
+
+  /// The switches of `run`. `load(arguments:currentDirectory:)` accepts them and leaves them to the run command.
+  static let runFlagOptions: Set<String> = ["log", "json"]
+
+  /// The usage of `run`, for `broadcast-monitor help` and usage errors.
+  static let runUsage = """
+    usage: broadcast-monitor run [--config monitor.json5] [--catalog FILE] [--db plays.sqlite]
+                                 [--channel NAME=SOURCE]... [--jack-client NAME] [--jack-server NAME]
+                                 [--workers N] [--tz ZONE] [--settings FILE] [--log] [--json]
+      --config FILE          the configuration (JSON5; config/monitor.example.json5 shows every key). The options
+                             below replace its keys; --channel adds channels to its own.
+      --catalog FILE         the catalog (required without --config)
+      --db FILE              the SQLite play log, created when missing (required without --config)
+      --channel NAME=SOURCE  a channel (repeatable; at least one without --config). NAME: letters, digits, - _ .
+                             (it also names the channel's JACK ports). SOURCE is one of:
+          jack, jack-mono                   JACK ports NAME_L and NAME_R (stereo) or NAME (mono), left unconnected
+          jack:SRC_L,SRC_R, jack-mono:SRC   connected from those JACK ports: jack:system:capture_1,system:capture_2
+          jack~REGEX, jack-mono~REGEX       connected from the first ports by name that match the POSIX extended REGEX
+          http://…, https://…, icecast://…  a stream: any URL that ffmpeg opens
+          file:PATH, file+loop:PATH         an audio file, played once or over and over
+      --jack-client NAME     the JACK client's name (default broadcast-monitor)
+      --jack-server NAME     the JACK server (default: $JACK_DEFAULT_SERVER, else the default server)
+      --workers N            matcher threads, 1…64 (default: one per processor)
+      --tz ZONE              time zone of the --channel channels, such as Europe/Berlin (default: the machine's)
+      --settings FILE        global matcher settings (JSON5, as scan --settings; see config/matcher-settings.json5)
+    """
+
+  /// The configuration that `run` with `arguments` describes: the `--config` file, if any, with the command-line
+  /// values replacing its keys and the `--channel` channels appended to its channels, all checked. Paths on the
+  /// command line are relative to `currentDirectory`, paths in the file to the file's folder.
+  ///
+  /// Throws a `UsageError` for a command line that cannot be read (a malformed `--channel`, a missing `--catalog`
+  /// without `--config`) and a `ConfigurationError` for a value that cannot work, named by its option or key path.
+  static func load(
+    arguments: CommandLineArguments, currentDirectory: String, checks: FileChecks = .live
+  ) throws -> MonitorConfiguration {
+    if let word = arguments.positionals.first {
+      throw UsageError("run takes only options, not `\(word)`; name each channel with --channel NAME=SOURCE")
+    }
+    let channels = try commandLineChannels(arguments, currentDirectory: currentDirectory)
+    if arguments.value("tz") != nil && channels.isEmpty {
+      throw UsageError(
+        "--tz sets the time zone of the --channel channels, and there are none; set a channel's timeZone in the "
+          + "configuration file")
+    }
+    var origin = ConfigurationOrigin(file: arguments.value("config"))
+    var configuration: MonitorConfiguration
+    if let file = arguments.value("config") {
+      var supplied: Set<CodingKeys> = []
+      if arguments.value("catalog") != nil { supplied.insert(.catalogPath) }
+      if arguments.value("db") != nil { supplied.insert(.databasePath) }
+      if !channels.isEmpty { supplied.insert(.channels) }
+      configuration = try decode(file: file, currentDirectory: currentDirectory, suppliedElsewhere: supplied)
+    } else {
+      for option in ["catalog", "db"] where arguments.value(option) == nil {
+        throw UsageError("--\(option) is required without --config FILE")
+      }
+      if channels.isEmpty {
+        throw UsageError("name at least one channel with --channel NAME=SOURCE (or give --config FILE)")
+      }
+      configuration = MonitorConfiguration(catalogPath: "", databasePath: "", channels: [])
+    }
+
+    if let path = arguments.value("catalog") {
+      configuration.catalogPath = absolutePath(path, in: currentDirectory)
+      origin.options["catalogPath"] = "--catalog"
+    }
+    if let path = arguments.value("db") {
+      configuration.databasePath = absolutePath(path, in: currentDirectory)
+      origin.options["databasePath"] = "--db"
+    }
+    if let name = arguments.value("jack-client") {
+      configuration.jack.clientName = name
+      origin.options["jack.clientName"] = "--jack-client"
+    }
+    if let name = arguments.value("jack-server") {
+      configuration.jack.serverName = name
+      origin.options["jack.serverName"] = "--jack-server"
+    }
+    if let text = arguments.value("workers") {
+      guard let count = Int(text) else {
+        throw UsageError("--workers \(text): not a whole number; give the number of matcher threads, 1…64")
+      }
+      configuration.workerThreads = count
+      origin.options["workerThreads"] = "--workers"
+    }
+    if let path = arguments.value("settings") {
+      configuration.matcher = try MatcherSettings(
+        contentsOf: URL(fileURLWithPath: absolutePath(path, in: currentDirectory)))
+      origin.options["matcher"] = "--settings \(path)"
+    }
+    if let zone = arguments.value("tz") {
+      origin.timeZoneOption = "--tz \(zone)"
+    }
+    for (argument, channel) in channels {
+      origin.channelArguments[configuration.channels.count] = argument
+      configuration.channels.append(channel)
+    }
+    try configuration.validate(origin: origin, checks: checks)
+    return configuration
+  }
+
+  /// The `--channel NAME=SOURCE` channels in order, with the arguments as given; file paths made absolute.
+  private static func commandLineChannels(
+    _ arguments: CommandLineArguments, currentDirectory: String
+  ) throws(UsageError) -> [(argument: String, channel: ChannelConfiguration)] {
+    let timeZone = arguments.value("tz") ?? TimeZone.current.identifier
+    var channels: [(argument: String, channel: ChannelConfiguration)] = []
+    for argument in arguments.options["channel"] ?? [] {
+      guard let equals = argument.firstIndex(of: "=") else {
+        throw UsageError(
+          "--channel \(argument): give NAME=SOURCE, such as --channel fm1=jack:system:capture_1,system:capture_2")
+      }
+      var source: ChannelSource
+      do { source = try ChannelSource(parsing: String(argument[argument.index(after: equals)...])) } catch {
+        throw UsageError("--channel \(argument): \(error)")
+      }
+      if case .file(let path, let loop) = source {
+        source = .file(path: absolutePath(path, in: currentDirectory), loop: loop)
+      }
+      let name = String(argument[..<equals])
+      channels.append((argument, ChannelConfiguration(name: name, source: source, timeZone: timeZone)))
+    }
+    return channels
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Matcher
+
+/// The checks a configuration passes before anything starts: the values, the channels together (names, JACK
+/// ports), and the files it names.
+extension MonitorConfiguration {
+  /// Throws the first problem as a `ConfigurationError` that names where the value was written (`origin`) and says
+  /// how to fix it. Values first, in file order, then the files on disk (through `checks`).
+  func validate(origin: ConfigurationOrigin, checks: FileChecks) throws(ConfigurationError) {
+    func fail(_ place: String, _ reason: String) -> ConfigurationError {
+      ConfigurationError(keyPath: place, reason: reason)
+    }
+    if channels.isEmpty {
+      throw fail(
+        origin.place(of: "channels"),
+        "no channels; add one such as {name: \"fm1\", source: \"jack\"} or pass --channel NAME=SOURCE")
+    }
+    let range = Self.workerThreadRange
+    if !range.contains(workerThreads) {
+      throw fail(
+        origin.place(of: "workerThreads"),
+        "\(workerThreads) is out of range; use \(range.lowerBound)…\(range.upperBound) "
+          + "(default: the number of processors, \(Self.defaultWorkerThreads))")
+    }
+    try validateJack(origin: origin)
+    do { try matcher.validate() } catch { throw fail(origin.place(of: error.keyPath), error.reason) }
+
+    var channelOfPort: [String: Int] = [:]
+    for (i, channel) in channels.enumerated() {
+      if let problem = ChannelConfiguration.nameProblem(channel.name) {
+        throw fail(origin.place(ofChannel: i, "name"), problem)
+      }
+      if let first = channels.firstIndex(where: { $0.name == channel.name }), first < i {
+        throw fail(
+          origin.place(ofChannel: i, "name"),
+          "`\(channel.name)` is already the name of channels[\(first)]; give each channel its own name")
+      }
+      if TimeZone(identifier: channel.timeZone) == nil {
+        throw fail(
+          origin.place(ofChannel: i, "timeZone"),
+          "unknown time zone `\(channel.timeZone)`; use an IANA name such as Europe/Berlin or UTC "
+            + "(`timedatectl list-timezones` lists them)")
+      }
+      switch channel.source {
+      case .jack(let jack):
+        if let problem = jack.problem() {
+          throw fail(origin.place(ofChannel: i, "source.jack.\(problem.key)"), problem.reason)
+        }
+        for port in jack.portNames(channel: channel.name) {
+          if let other = channelOfPort[port] {
+            throw fail(
+              origin.place(ofChannel: i, "name"),
+              "its JACK port `\(port)` is also a port of channel `\(channels[other].name)` (channels[\(other)]); "
+                + "rename one of them (a stereo channel NAME has ports NAME_L and NAME_R)")
+          }
+          channelOfPort[port] = i
+        }
+      case .stream(let url):
+        if !ChannelSource.hasScheme(url) {
+          throw fail(
+            origin.place(ofChannel: i, "source.stream.url"),
+            "`\(url)` has no scheme; write the whole URL, such as https://example.org/stream.mp3")
+        }
+      case .file(let path, _):
+        if path.isEmpty {
+          throw fail(origin.place(ofChannel: i, "source.file.path"), "is empty; name an audio file")
+        }
+      }
+      do { try matcherSettings(for: channel).validate() } catch {
+        throw fail(origin.place(ofChannel: i, error.keyPath), error.reason)
+      }
+    }
+
+    try validateFiles(origin: origin, checks: checks)
+  }
+
+  private func validateJack(origin: ConfigurationOrigin) throws(ConfigurationError) {
+    if jack.clientName.isEmpty || jack.clientName.utf8.count > JackSettings.maxClientNameBytes {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "jack.clientName"),
+        reason: jack.clientName.isEmpty
+          ? "is empty; name the JACK client, or leave the key out for broadcast-monitor"
+          : "`\(jack.clientName)` is longer than JACK allows (\(JackSettings.maxClientNameBytes) bytes); shorten it")
+    }
+    if jack.serverName?.isEmpty == true {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "jack.serverName"),
+        reason: "is empty; name the server (jackd -n NAME), or leave the key out for the default server")
+    }
+    if !(jack.ringSeconds > 0 && jack.ringSeconds.isFinite) {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "jack.ringSeconds"),
+        reason: "\(jack.ringSeconds) is not a positive number of seconds; use for example 10 (the default)")
+    }
+  }
+
+  private func validateFiles(origin: ConfigurationOrigin, checks: FileChecks) throws(ConfigurationError) {
+    let catalogPlace = origin.place(of: "catalogPath")
+    let databasePlace = origin.place(of: "databasePath")
+    if catalogPath.isEmpty { throw ConfigurationError(keyPath: catalogPlace, reason: "is empty; name the catalog") }
+    if databasePath.isEmpty {
+      throw ConfigurationError(keyPath: databasePlace, reason: "is empty; name the play log, such as plays.sqlite")
+    }
+    switch checks.entry(catalogPath) {
+    case .missing:
+      throw ConfigurationError(
+        keyPath: catalogPlace,
+        reason: "no catalog at \(catalogPath); build one with "
+          + "`broadcast-monitor catalog add --catalog \(catalogPath) AUDIO...`, or correct the path")
+    case .directory:
+      throw ConfigurationError(
+        keyPath: catalogPlace, reason: "\(catalogPath) is a folder; name the catalog file (.bmcat) in it")
+    case .file:
+      if !checks.isReadable(catalogPath) {
+        throw ConfigurationError(
+          keyPath: catalogPlace,
+          reason: "cannot read \(catalogPath); let the user running broadcast-monitor read it")
+      }
+    }
+
+    let folder = (databasePath as NSString).deletingLastPathComponent
+    switch checks.entry(databasePath) {
+    case .directory:
+      throw ConfigurationError(
+        keyPath: databasePlace,
+        reason: "\(databasePath) is a folder; name the play log file in it, such as \(databasePath)/plays.sqlite")
+    case .file where !checks.isWritable(databasePath):
+      throw ConfigurationError(
+        keyPath: databasePlace,
+        reason: "cannot write \(databasePath); let the user running broadcast-monitor write it")
+    case .file, .missing:
+      guard checks.entry(folder) == .directory else {
+        throw ConfigurationError(
+          keyPath: databasePlace,
+          reason: "the folder \(folder) does not exist; create it (mkdir -p \(folder)) or name another")
+      }
+      if !checks.isWritable(folder) {
+        throw ConfigurationError(
+          keyPath: databasePlace,
+          reason: "cannot write in \(folder), where SQLite keeps the play log's -wal and -shm files; let the user "
+            + "running broadcast-monitor write there")
+      }
+    }
+
+    for (i, channel) in channels.enumerated() {
+      guard case .file(let path, _) = channel.source else { continue }
+      let place = origin.place(ofChannel: i, "source.file.path")
+      switch checks.entry(path) {
+      case .missing:
+        throw ConfigurationError(keyPath: place, reason: "no file at \(path); correct the path")
+      case .directory:
+        throw ConfigurationError(keyPath: place, reason: "\(path) is a folder; name an audio file")
+      case .file:
+        if !checks.isReadable(path) {
+          throw ConfigurationError(
+            keyPath: place, reason: "cannot read \(path); let the user running broadcast-monitor read it")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Matcher
+
+/// Everything `broadcast-monitor run` needs: the catalog, the play log, the JACK client, the worker threads, the
+/// matcher settings and the channels. It comes from a JSON5 file (`MonitorConfiguration+File.swift`), from the
+/// command line (`MonitorConfiguration+CommandLine.swift`), or from both, and is checked as a whole when it is
+/// loaded (`MonitorConfiguration+Validation.swift`): a configuration with any error is refused, so nothing starts
+/// half-configured. Once loaded, every path in it is absolute. `config/monitor.example.json5` shows every key.
+///
+/// Threads: a value; any thread.
+struct MonitorConfiguration: Codable, Sendable, Equatable {
+  /// The catalog file (`.bmcat`), built with `broadcast-monitor catalog add`. Required.
+  var catalogPath: String
+  /// The SQLite play log; created when missing, in a folder that must exist. Required.
+  var databasePath: String
+  /// The JACK client of the `jack` channels. Optional section; see `JackSettings` for its defaults.
+  var jack = JackSettings()
+  /// Threads that run the channels' matchers, 1…64. Default: the number of processors (at most 64).
+  var workerThreads = MonitorConfiguration.defaultWorkerThreads
+  /// The matcher settings of every channel; a channel's own `matcher` section changes them key by key.
+  /// Default: `MatcherSettings()`.
+  var matcher = MatcherSettings()
+  /// The channels to monitor: at least one.
+  var channels: [ChannelConfiguration]
+
+  /// The allowed number of worker threads.
+  static let workerThreadRange = 1...64
+
+  /// One worker thread per processor, within `workerThreadRange`.
+  static var defaultWorkerThreads: Int {
+    min(max(ProcessInfo.processInfo.activeProcessorCount, workerThreadRange.lowerBound), workerThreadRange.upperBound)
+  }
+
+  /// The settings `channel`'s matcher runs with: the global `matcher` section with the channel's overrides applied.
+  func matcherSettings(for channel: ChannelConfiguration) -> MatcherSettings {
+    channel.matcherOverrides.applied(to: matcher)
+  }
+
+  // MARK: JSON
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case catalogPath
+    case databasePath
+    case jack
+    case workerThreads
+    case matcher
+    case channels
+  }
+
+  /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
+  /// so that the file may leave them out. A key left out decodes as empty and the caller fills it in.
+  static let suppliedElsewhere = CodingUserInfoKey(rawValue: "MonitorConfiguration.suppliedElsewhere")!
+
+  init(
+    catalogPath: String, databasePath: String, jack: JackSettings = JackSettings(),
+    workerThreads: Int = MonitorConfiguration.defaultWorkerThreads, matcher: MatcherSettings = MatcherSettings(),
+    channels: [ChannelConfiguration]
+  ) {
+    self.catalogPath = catalogPath
+    self.databasePath = databasePath
+    self.jack = jack
+    self.workerThreads = workerThreads
+    self.matcher = matcher
+    self.channels = channels
+  }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let supplied = decoder.userInfo[Self.suppliedElsewhere] as? Set<String> ?? []
+    func required<T: Decodable>(_ key: CodingKeys, or empty: T) throws -> T {
+      supplied.contains(key.rawValue) ? try c.value(key, or: empty) : try c.decode(T.self, forKey: key)
+    }
+    catalogPath = try required(.catalogPath, or: "")
+    databasePath = try required(.databasePath, or: "")
+    jack = try c.value(.jack, or: JackSettings())
+    workerThreads = try c.value(.workerThreads, or: Self.defaultWorkerThreads)
+    matcher = try c.value(.matcher, or: MatcherSettings())
+    channels = try required(.channels, or: [])
+  }
+}

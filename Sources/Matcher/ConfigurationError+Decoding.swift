@@ -1,0 +1,56 @@
+import Foundation
+
+extension ConfigurationError {
+  /// The error for a JSON file that `JSONDecoder` could not decode: the file and the key path in it
+  /// (`monitor.json5: channels[2].source`), and what was wrong there in words.
+  package init(_ error: DecodingError, file: String) {
+    func at(_ path: [any CodingKey]) -> String { path.isEmpty ? file : "\(file): \(Self.keyPath(path))" }
+    switch error {
+    case .dataCorrupted(let context):
+      var reason = context.debugDescription
+      if let underlying = context.underlyingError {
+        reason += " (\(underlying))"
+      } else if context.codingPath.isEmpty {
+        // A syntax error: JSONDecoder does not say where, so say what to look for.
+        reason +=
+          " Look for a missing or doubled comma or colon, or an unclosed quote, bracket or brace "
+          + "(JSON5 allows comments, trailing commas and unquoted keys)."
+      }
+      self.init(keyPath: at(context.codingPath), reason: reason)
+    case .typeMismatch(let type, let context):
+      self.init(keyPath: at(context.codingPath), reason: "expected \(Self.describe(type))")
+    case .valueNotFound(let type, let context):
+      self.init(keyPath: at(context.codingPath), reason: "is null; expected \(Self.describe(type))")
+    case .keyNotFound(let key, let context):
+      self.init(
+        keyPath: at(context.codingPath + [key]), reason: "missing required key `\(key.stringValue)`; add it")
+    @unknown default:
+      self.init(keyPath: file, reason: "\(error)")
+    }
+  }
+
+  /// A coding path as a person writes it: `channels[2].source.stream.url`.
+  package static func keyPath(_ codingPath: [any CodingKey]) -> String {
+    var text = ""
+    for key in codingPath {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return text
+  }
+
+  private static func describe(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    case is Int.Type, is Int32.Type, is Int64.Type, is UInt.Type, is UInt32.Type: "a whole number"
+    case is Double.Type, is Float.Type: "a number"
+    case is [Any].Type: "a list [ … ]"
+    case is [String: Any].Type: "an object { … }"
+    default: "\(type)"
+    }
+  }
+}
