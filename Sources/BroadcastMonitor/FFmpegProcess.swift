@@ -1,0 +1,237 @@
+import Foundation
+
+/// One ffmpeg child process with its standard output and standard error on pipes (socket pairs), started with
+/// `posix_spawn`.
+///
+/// The child gets no blocked signals and default signal actions (a thread's blocked SIGTERM would otherwise be
+/// inherited and make `terminate()` wait for SIGKILL), standard input from /dev/null, and its own process group (a
+/// Ctrl-C in the daemon's terminal does not reach it: the daemon stops it). The pipes are close-on-exec, so no other
+/// child inherits them, and the parent's ends are non-blocking, for `poll`. The process is always reaped
+/// (`waitpid`), by `waitForExit`, `terminate` or at the latest when the value is released: it never stays a zombie.
+///
+/// Threads: one thread at a time (the `StreamReader`'s thread, which starts it and waits for it).
+final class FFmpegProcess {
+  /// How a process ended.
+  enum Termination: Equatable, CustomStringConvertible {
+    case exited(status: Int32)
+    case signaled(Int32)
+    /// Reaped by someone else (the process ignores SIGCHLD): gone, status unknown.
+    case unknown
+
+    var description: String {
+      switch self {
+      case .exited(let status): return "ffmpeg exited with status \(status)"
+      case .signaled(let signal): return "ffmpeg was killed by signal \(signal)"
+      case .unknown: return "ffmpeg ended"
+      }
+    }
+  }
+
+  /// What one read of standard output gave.
+  enum Output: Equatable {
+    /// This many bytes.
+    case bytes(Int)
+    /// Nothing now (the pipe is empty but open).
+    case nothingYet
+    /// End of file: ffmpeg closed its output (it is exiting).
+    case end
+  }
+
+  /// How long `terminate` waits after SIGTERM before it sends SIGKILL.
+  static let terminateGraceSeconds = 2.0
+
+  let processID: pid_t
+  /// Read end of the child's standard output; -1 once closed.
+  private(set) var outputDescriptor: Int32
+  /// Read end of the child's standard error; -1 once closed (after end of file).
+  private(set) var errorDescriptor: Int32
+  /// Set once the process has been reaped.
+  private(set) var termination: Termination?
+  /// The end of what ffmpeg wrote to standard error, at most `errorTailLimit` bytes.
+  private var errorTail: [UInt8] = []
+  private static let errorTailLimit = 4096
+
+  /// Starts `executable` (a path) with `arguments`.
+  /// - Throws: `SpawnError` with the `errno` of the failure (no such program, too many open files …).
+  init(executable: String, arguments: [String]) throws(SpawnError) {
+    let output = try Self.makePipe()
+    let error: (read: Int32, write: Int32)
+    do {
+      error = try Self.makePipe()
+    } catch let failure {
+      close(output.read)
+      close(output.write)
+      throw failure
+    }
+    defer {
+      close(output.write)
+      close(error.write)
+    }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+    var files = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&files)
+    defer { posix_spawn_file_actions_destroy(&files) }
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&files, output.write, 1)
+    posix_spawn_file_actions_adddup2(&files, error.write, 2)
+
+    let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
+    guard code == 0 else {
+      close(output.read)
+      close(error.read)
+      throw SpawnError(code: code)
+    }
+    processID = pid
+    outputDescriptor = output.read
+    errorDescriptor = error.read
+  }
+
+  deinit {
+    if termination == nil { _ = terminate() }
+    closeOutput()
+    closeError()
+  }
+
+  /// Why ffmpeg could not be started.
+  struct SpawnError: Error, Equatable, CustomStringConvertible {
+    /// The `errno` value.
+    var code: Int32
+    var description: String { String(cString: strerror(code)) }
+  }
+
+  /// The last non-empty line ffmpeg wrote to standard error, without its `[demuxer @ 0x…] ` prefix; nil if none.
+  var lastMessage: String? {
+    let text = String(decoding: errorTail, as: UTF8.self)
+    guard
+      let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+        .map({ $0.trimmingCharacters(in: .whitespaces) }).last(where: { !$0.isEmpty })
+    else { return nil }
+    var message = Substring(line)
+    if message.hasPrefix("["), let end = message.range(of: "] ") { message = message[end.upperBound...] }
+    return String(message.prefix(300))
+  }
+
+  /// Reads what is waiting on standard output into `buffer`, without blocking.
+  func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Output {
+    guard outputDescriptor >= 0, let base = buffer.baseAddress, buffer.count > 0 else { return .end }
+    while true {
+      let n = read(outputDescriptor, base, buffer.count)
+      if n > 0 { return .bytes(n) }
+      if n == 0 { return .end }
+      if errno == EINTR { continue }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return .nothingYet }
+      return .end  // EIO and the like: treat as the end of the output
+    }
+  }
+
+  /// Reads what is waiting on standard error, without blocking, keeping its end for `lastMessage`. Closes the pipe
+  /// at end of file.
+  func drainErrors() {
+    guard errorDescriptor >= 0 else { return }
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(errorDescriptor, $0.baseAddress, $0.count) }
+      if n > 0 {
+        errorTail.append(contentsOf: chunk[0..<n])
+        if errorTail.count > Self.errorTailLimit { errorTail.removeFirst(errorTail.count - Self.errorTailLimit) }
+        continue
+      }
+      if n < 0 && errno == EINTR { continue }
+      if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { closeError() }
+      return
+    }
+  }
+
+  /// Stops reading standard output; ffmpeg's next write fails (EPIPE) and it exits.
+  func closeOutput() {
+    if outputDescriptor >= 0 {
+      close(outputDescriptor)
+      outputDescriptor = -1
+    }
+  }
+
+  /// Waits up to `seconds` for the process to exit and reaps it. Returns nil when it is still running.
+  func waitForExit(seconds: Double) -> Termination? {
+    if let termination { return termination }
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+      if reap(blocking: false) { return termination }
+      if Date() >= deadline { return nil }
+      usleep(10_000)
+    }
+  }
+
+  /// Ends the process: closes its output, sends SIGTERM, waits `terminateGraceSeconds`, then sends SIGKILL, and
+  /// reaps it. Returns at once when it has already been reaped. Reads what it wrote to standard error meanwhile.
+  @discardableResult
+  func terminate() -> Termination {
+    if let termination { return termination }
+    closeOutput()
+    kill(processID, SIGTERM)
+    if let ended = waitForExit(seconds: Self.terminateGraceSeconds) {
+      drainErrors()
+      return ended
+    }
+    kill(processID, SIGKILL)
+    _ = reap(blocking: true)
+    drainErrors()
+    return termination ?? .signaled(SIGKILL)
+  }
+
+  /// Calls `waitpid`; true once the process is reaped (also when it cannot be waited for any more).
+  private func reap(blocking: Bool) -> Bool {
+    var status: Int32 = 0
+    while true {
+      let result = waitpid(processID, &status, blocking ? 0 : WNOHANG)
+      if result == processID {
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import from the C macros.
+        let signal = status & 0x7f
+        termination = signal == 0 ? .exited(status: (status >> 8) & 0xff) : .signaled(signal)
+        return true
+      }
+      if result == 0 { return false }
+      if errno == EINTR { continue }
+      termination = .unknown  // ECHILD: reaped elsewhere (SIGCHLD ignored); it is gone either way
+      return true
+    }
+  }
+
+  private func closeError() {
+    if errorDescriptor >= 0 {
+      close(errorDescriptor)
+      errorDescriptor = -1
+    }
+  }
+
+  /// A connected pair of Unix stream sockets (used like a pipe), both ends close-on-exec from the start, the first
+  /// (the parent's) non-blocking. `socketpair` sets close-on-exec atomically, unlike `pipe` plus `fcntl`, whose gap
+  /// would let a child spawned meanwhile by another thread inherit the write end and keep it open.
+  static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+      throw SpawnError(code: errno)
+    }
+    _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+    return (fds[0], fds[1])
+  }
+}

@@ -1,0 +1,77 @@
+/// The notices about a network stream's outages: a `.gap` when it fails, a `.reconnect` when audio flows again.
+///
+/// An outage lasts from the first failure until audio flows again, through any number of failed attempts. Its
+/// first failure is reported at once. A later failure of the same outage is reported only when it fails for another
+/// reason, or when `repeatAfterSeconds` have passed since the last report, so that a stream that stays down adds a
+/// few lines an hour to the log, not one per attempt.
+///
+/// Threads: the reader thread only.
+extension StreamReader {
+  /// A failure is reported again, even for the same reason, after this many seconds.
+  static let repeatAfterSeconds = 600.0
+
+  struct Outage {
+    /// Wall-clock time at which the audio stopped (the end of the last audio, or the input's start).
+    var since: Double
+    /// Failed attempts so far.
+    var attempts: Int
+    /// The reason last reported, and when (monotonic seconds).
+    var reportedReason: String
+    var reportedAt: Double
+  }
+
+  /// What went wrong with one ffmpeg run of a network stream, for a person.
+  func failureReason(_ end: RunEnd, hadAudio: Bool) -> String {
+    var url = ""
+    if case .network(let address) = configuration.source { url = address }
+    switch end {
+    case .stopped:
+      return "stopped"
+    case .notStarted(let reason):
+      return reason
+    case .stalled(let message):
+      return "no data for \(Self.seconds(configuration.stallTimeoutSeconds)), ffmpeg stopped"
+        + (message.map { " (its last message: \($0))" } ?? "")
+        + ". The server or the network stopped sending"
+    case .exited(let termination, let message):
+      let said = message.map { $0.replacingOccurrences(of: url + ": ", with: "") }
+      if hadAudio {
+        return "the stream ended: " + (said ?? "the server closed the connection (\(termination))")
+      }
+      return "cannot open the stream: \(said ?? termination.description). Check the URL and that the server is up"
+    }
+  }
+
+  /// Reports a failed attempt (see the type's comment for when a repeat is reported).
+  func reportFailure(_ reason: String, retryingIn delay: Double) {
+    let now = Self.monotonicSeconds()
+    let retry = "retrying in \(Self.seconds(delay))"
+    let name = configuration.source.description
+    var notice: InputNotice?
+    if var current = outage {
+      current.attempts += 1
+      if reason != current.reportedReason || now - current.reportedAt >= Self.repeatAfterSeconds {
+        notice = InputNotice(
+          kind: .gap, startTime: current.since, endTime: nil,
+          detail: "\(name): still no audio after \(current.attempts) attempts: \(reason); \(retry)")
+        current.reportedReason = reason
+        current.reportedAt = now
+      }
+      outage = current
+    } else {
+      let since = lastAudioEnd ?? configuration.startTime
+      outage = Outage(since: since, attempts: 1, reportedReason: reason, reportedAt: now)
+      notice = InputNotice(kind: .gap, startTime: since, endTime: nil, detail: "\(name): \(reason); \(retry)")
+    }
+    if let notice { shared.withLock { $0.post(notice) } }
+  }
+
+  /// The `.reconnect` notice that closes `outage`, for a connection whose audio starts at `origin`.
+  func reconnectNotice(for outage: Outage, origin: Double) -> InputNotice {
+    let attempts = outage.attempts == 1 ? "" : " (\(outage.attempts) failed attempts)"
+    return InputNotice(
+      kind: .reconnect, startTime: origin, endTime: nil,
+      detail: "\(configuration.source.description): audio again after a gap of "
+        + "\(String(format: "%.1f", max(0, origin - outage.since))) s\(attempts)")
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What a `StreamInput` plays: a network stream, reconnected whenever it fails, or a file at real-time pace, once or
+/// looped, never reconnected. It knows the ffmpeg command line for itself.
+///
+/// Threads: a value; any thread.
+enum StreamSource: Equatable, Sendable {
+  /// A URL ffmpeg opens over the network: `http://`, `https://`, `rtmp://`, `rtsp://`, an HLS playlist …
+  case network(url: String)
+  /// A local file, played at real-time pace (`-re`); `loop` plays it again and again without a break.
+  case file(path: String, loop: Bool)
+
+  /// Checks a network URL: `scheme://rest`, with a scheme of letters, digits, `+`, `-`, `.`, and not `file`.
+  static func network(checking url: String) throws(StreamInputError) -> StreamSource {
+    guard let range = url.range(of: "://"), range.lowerBound > url.startIndex, url[range.upperBound...].count > 0
+    else {
+      throw .invalidURL(url, reason: "not a URL (it needs the form scheme://host/path)")
+    }
+    let scheme = url[..<range.lowerBound]
+    guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+      throw .invalidURL(url, reason: "\"\(scheme)\" is not a URL scheme")
+    }
+    guard scheme.lowercased() != "file" else {
+      throw .invalidURL(url, reason: "a file is not a network stream")
+    }
+    guard !url.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+      throw .invalidURL(url, reason: "it contains white space (write a space as %20)")
+    }
+    return .network(url: url)
+  }
+
+  /// True for files: they are never reconnected.
+  var isFile: Bool {
+    if case .file = self { return true }
+    return false
+  }
+
+  /// For log lines: the URL with any password replaced by `***`, or `file:PATH`, with `(looped)` for a looped file.
+  var description: String {
+    switch self {
+    case .network(let url):
+      return Self.redactingPassword(url)
+    case .file(let path, let loop):
+      return "file:\(path)" + (loop ? " (looped)" : "")
+    }
+  }
+
+  /// ffmpeg's arguments (without the program): decode to mono 32-bit float at `sampleRate`, resampled by soxr, on
+  /// standard output. Network sources give up on their own after `networkTimeoutSeconds` without data (`-rw_timeout`,
+  /// a second line of defence behind the reader's stall watchdog).
+  func ffmpegArguments(sampleRate: Int, networkTimeoutSeconds: Double) -> [String] {
+    var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-threads", "1"]
+    let input: String
+    switch self {
+    case .network(let url):
+      let microseconds = Int((networkTimeoutSeconds * 1_000_000).rounded())
+      arguments += ["-rw_timeout", "\(microseconds)"]
+      input = url
+    case .file(let path, let loop):
+      arguments.append("-re")
+      if loop { arguments += ["-stream_loop", "-1"] }
+      input = "file:" + path  // the file protocol, so that a ':' in the path is not read as a protocol
+    }
+    arguments += [
+      "-i", input, "-vn", "-ac", "1", "-af", "aresample=\(sampleRate):resampler=soxr", "-f", "f32le", "-",
+    ]
+    return arguments
+  }
+
+  /// `scheme://user:secret@host/…` → `scheme://user:***@host/…`; other URLs unchanged.
+  private static func redactingPassword(_ url: String) -> String {
+    guard let schemeEnd = url.range(of: "://") else { return url }
+    let rest = url[schemeEnd.upperBound...]
+    let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+    let authority = rest[..<authorityEnd]
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+    return String(url[..<schemeEnd.upperBound]) + authority[...colon] + "***" + url[at...]
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// A program running in the background for a test (a server, a stream source), started with `posix_spawn` with no
+/// signal blocked and every signal at its default action, its output going to a file.
+///
+/// Foundation's `Process` passes on the spawning thread's signal mask, and the test runner's threads block SIGTERM:
+/// a program started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work. Start servers
+/// under `timeout` (see `underTimeout`) so that they go away even when the test process dies first.
+/// Threads: use from one thread at a time.
+public final class BackgroundProcess {
+  public struct SpawnError: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  public let pid: pid_t
+  /// Where the program's standard output and standard error go.
+  public let outputPath: String
+  private var exited = false
+
+  /// Starts `executable` (a path) with `arguments`, standard input from /dev/null and standard output and standard
+  /// error to `outputPath` (created or truncated).
+  public init(executable: String, arguments: [String], outputPath: String) throws {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    var files = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&files)
+    defer { posix_spawn_file_actions_destroy(&files) }
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&files, 1, 2)
+
+    let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
+    guard code == 0 else {
+      throw SpawnError(description: "posix_spawn \(executable) failed: \(String(cString: strerror(code)))")
+    }
+    self.pid = pid
+    self.outputPath = outputPath
+  }
+
+  /// Starts `executable` under `/usr/bin/timeout -k 5 SECONDS`, so that it is stopped after `seconds` at the latest.
+  /// SIGTERM to the `timeout` process reaches the program.
+  public static func underTimeout(
+    seconds: Int, executable: String, arguments: [String], outputPath: String
+  ) throws -> BackgroundProcess {
+    try BackgroundProcess(
+      executable: "/usr/bin/timeout", arguments: ["-k", "5", "\(seconds)", executable] + arguments,
+      outputPath: outputPath)
+  }
+
+  deinit { terminateAndWait() }
+
+  /// What the program printed so far.
+  public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+  /// True until the process has exited (reaps it when it has).
+  public var isRunning: Bool {
+    if exited { return false }
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+    return !exited
+  }
+
+  /// Sends SIGTERM and waits for the process to exit. Calling it again does nothing.
+  public func terminateAndWait() {
+    guard !exited else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    exited = true
+  }
+
+  /// The full path of `name` on PATH, nil when it is not installed.
+  public static func path(of name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin", "/usr/local/bin"]
+    return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+}
