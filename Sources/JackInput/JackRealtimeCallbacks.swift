@@ -45,7 +45,12 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     }
     i &+= 1
   }
-  state.pointee.lastFrameTime.store(jack_last_frame_time(state.pointee.client), ordering: .relaxed)
+  let frameTime = jack_last_frame_time(state.pointee.client)
+  if !state.pointee.firstFrameRecorded.load(ordering: .relaxed) {
+    state.pointee.firstFrameTime.store(frameTime, ordering: .relaxed)
+    state.pointee.firstFrameRecorded.store(true, ordering: .releasing)
+  }
+  state.pointee.lastFrameTime.store(frameTime, ordering: .relaxed)
   state.pointee.framesProcessed.wrappingAdd(count, ordering: .releasing)
   return 0
 }
@@ -63,4 +68,22 @@ func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
   guard let arg else { return 0 }
   arg.assumingMemoryBound(to: JackCaptureState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
   return 0
+}
+
+/// JACK port registration callback: a port appeared or went away somewhere on the server. Only increments a counter.
+/// JACK's notification thread.
+/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_set_port_registration_callback`.
+func jackPortRegistered(_ port: jack_port_id_t, _ registered: Int32, _ arg: UnsafeMutableRawPointer?) {
+  guard let arg else { return }
+  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.graphChanges.wrappingAdd(1, ordering: .releasing)
+}
+
+/// JACK port connect callback: two ports were connected or disconnected. Only increments a counter.
+/// JACK's notification thread.
+/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_set_port_connect_callback`.
+func jackPortConnected(
+  _ a: jack_port_id_t, _ b: jack_port_id_t, _ connected: Int32, _ arg: UnsafeMutableRawPointer?
+) {
+  guard let arg else { return }
+  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.graphChanges.wrappingAdd(1, ordering: .releasing)
 }

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import JackInput
+import JackTestSupport
 import RingBuffer
 import Testing
 
@@ -20,8 +21,8 @@ struct JackCaptureTests {
   }
 
   @Test("A capture opens on the server with its input ports registered under the given names")
-  func opensWithNamedInputPorts() throws {
-    let server = try JackTestServer()
+  func opensWithNamedInputPorts() async throws {
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"])
     defer { capture.close() }
@@ -44,7 +45,7 @@ struct JackCaptureTests {
 
   @Test("The dummy driver's silence reaches every ring and the frame counter advances")
   func silenceFromTheDummyDriverReachesTheRings() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(
       clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"], ringSeconds: 2)
@@ -74,7 +75,7 @@ struct JackCaptureTests {
 
   @Test("A ramp played by a second JACK client arrives in the ring complete and in order")
   func rampFromAnotherClientArrivesInOrder() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let tone = try TestToneClient(name: "bmtone", serverName: server.name)
     defer { tone.close() }
@@ -116,7 +117,7 @@ struct JackCaptureTests {
 
   @Test("Samples that do not fit in a ring are counted as overruns, exactly")
   func fullRingCountsOverruns() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     // 1 ms asks for 48 frames; the ring is raised to two periods (2048 frames) and fills in two cycles.
     let capture = try JackCapture(
@@ -133,11 +134,12 @@ struct JackCaptureTests {
 
   @Test("The shutdown callback sets the flag when the server goes away")
   func serverShutdownSetsTheFlag() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
     defer { capture.close() }
     #expect(!capture.serverShutDown)
-    server.stop()
+    server.kill()
     let until = ContinuousClock.now + .seconds(5)
     while !capture.serverShutDown, ContinuousClock.now < until {
       try await Task.sleep(for: .milliseconds(20))
@@ -147,8 +149,8 @@ struct JackCaptureTests {
   }
 
   @Test("Connecting fails clearly: unknown own port, unknown source, and after close")
-  func connectErrors() throws {
-    let server = try JackTestServer()
+  func connectErrors() async throws {
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
     #expect(throws: JackCaptureError.unknownPort("ch9")) {
