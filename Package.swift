@@ -24,11 +24,11 @@ let package = Package(
     .executableTarget(name: "Benchmarks", dependencies: ["Matcher", "Reports"], path: "bench/Benchmarks"),
 
     .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
-    .target(name: "JackTestSupport", dependencies: ["CJack"], path: "Tests/JackTestSupport"),
+    .target(name: "JackTestSupport", dependencies: ["CJack", "RingBuffer"], path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
-    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport"]),
+    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
       name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
   ]

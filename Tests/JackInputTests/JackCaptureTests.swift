@@ -9,17 +9,6 @@ import Testing
 /// Skipped only when jackd is not installed.
 @Suite(.serialized, .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"))
 struct JackCaptureTests {
-  /// Everything in `ring` right now.
-  private func drain(_ ring: SPSCRingBuffer) -> [Float] {
-    var all: [Float] = []
-    var chunk = [Float](repeating: 0, count: 4096)
-    while true {
-      let n = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0) }
-      if n == 0 { return all }
-      all += chunk[..<n]
-    }
-  }
-
   @Test("A capture opens on the server with its input ports registered under the given names")
   func opensWithNamedInputPorts() async throws {
     let server = try await JackTestServer.start()
@@ -67,7 +56,7 @@ struct JackCaptureTests {
     #expect(capture.overruns == [0, 0])
     #expect(!capture.serverShutDown)
     for ring in capture.rings {
-      let samples = drain(ring)
+      let samples = ring.drain()
       #expect(samples.count == frames, "every processed frame is in every ring")
       #expect(samples.allSatisfy { $0 == 0 })
     }
@@ -90,12 +79,12 @@ struct JackCaptureTests {
     var left: [Float] = []
     let until = ContinuousClock.now + .milliseconds(600)
     while ContinuousClock.now < until {
-      left += drain(capture.rings[0])
+      left += capture.rings[0].drain()
       try await Task.sleep(for: .milliseconds(20))
     }
     capture.close()
-    left += drain(capture.rings[0])
-    let right = drain(capture.rings[1])
+    left += capture.rings[0].drain()
+    let right = capture.rings[1].drain()
 
     #expect(left.count == capture.framesProcessed)
     #expect(right.count == capture.framesProcessed)
