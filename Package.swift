@@ -24,10 +24,11 @@ let package = Package(
     .executableTarget(name: "Benchmarks", dependencies: ["Matcher", "Reports"], path: "bench/Benchmarks"),
 
     .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
+    .target(name: "JackTestSupport", dependencies: ["CJack", "RingBuffer"], path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
-    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer"]),
+    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
       name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
   ]

@@ -8,14 +8,18 @@ import Synchronization
 /// port, hands the callbacks their preallocated `JackCaptureState`, and activates: from then on JACK's process
 /// thread copies every cycle of every port into that port's ring (`JackRealtimeCallbacks.swift`).
 ///
+/// One server per process: libjack keeps the graph of the server its clients talk to in process-wide globals, so
+/// every JACK client of a process (captures, playbacks) must be on the same server.
+///
 /// Threads:
-/// - `init`, `connect(source:to:)`, `sourcePorts(matching:)` and `close()` are for a control thread (any thread but
-///   JACK's own; they take a lock that the real-time callback never takes, so it is safe to call them from several
-///   threads).
+/// - `init`, `connect(source:to:)`, `sourcePorts(matching:)`, `connections(of:)`, `portExists(_:)`, `jackTime(ofFrame:)`,
+///   `wallClockSeconds(ofFrame:)` and `close()` are for non-JACK threads (a control thread or a worker; never a JACK
+///   callback). They take a lock that the real-time callback never takes, so several threads may call them.
 /// - Each ring in `rings` has exactly one consumer: read it from one worker thread only.
-/// - The counters (`framesProcessed`, `lastFrameTime`, `overruns`, `xruns`, `serverShutDown`) are atomics that any
-///   thread may read, also after `close()`.
-/// - JACK's process thread calls `jackProcess`; its notification thread calls `jackXrun` and `jackShutdown`.
+/// - The counters (`framesProcessed`, `firstFrameTime`, `lastFrameTime`, `overruns`, `xruns`, `graphChanges`,
+///   `serverShutDown`) are atomics that any thread may read, also after `close()`.
+/// - JACK's process thread calls `jackProcess`; its notification thread calls `jackXrun`, `jackShutdown`,
+///   `jackPortRegistered` and `jackPortConnected`.
 public final class JackCapture: @unchecked Sendable {
   /// The name JACK gave the client (the requested name unless JACK had to make it unique).
   public let clientName: String
@@ -33,9 +37,9 @@ public final class JackCapture: @unchecked Sendable {
   public let rings: [SPSCRingBuffer]
 
   /// The open client; `nil` once closed. Never touched by the callbacks.
-  private let client: Mutex<OpaquePointer?>
+  let client: Mutex<OpaquePointer?>
   /// Shared with the callbacks; freed in `deinit`, after the client is closed.
-  private let state: UnsafeMutablePointer<JackCaptureState>
+  let state: UnsafeMutablePointer<JackCaptureState>
 
   /// Opens a client on a running JACK server and starts capturing into one ring per port.
   /// - Parameters:
@@ -54,12 +58,7 @@ public final class JackCapture: @unchecked Sendable {
       throw .invalidRingSize(seconds: ringSeconds, reason: "it must be a positive number of seconds")
     }
 
-    var status = JackStatus(rawValue: 0)
-    let opened = Self.open(clientName: clientName, serverName: serverName, status: &status)
-    guard let jack = opened else {
-      if status.rawValue & JackServerFailed.rawValue != 0 { throw .serverNotRunning(server: serverName) }
-      throw .clientOpenFailed(client: clientName, server: serverName, status: status.rawValue)
-    }
+    let jack = try JackClientLibrary.openClient(named: clientName, server: serverName)
 
     let sampleRate = Int(jack_get_sample_rate(jack))
     let bufferSize = Int(jack_get_buffer_size(jack))
@@ -72,7 +71,8 @@ public final class JackCapture: @unchecked Sendable {
         else { throw .portRegistrationFailed(port: name) }
         ports.append(port)
       }
-      let rings = try Self.makeRings(count: ports.count, seconds: ringSeconds, sampleRate, bufferSize)
+      let rings = try JackClientLibrary.makeRings(
+        count: ports.count, seconds: ringSeconds, sampleRate: sampleRate, bufferSize: bufferSize)
       let shared = JackCaptureState.allocate(client: jack, ports: ports, rings: rings.map(\.handle))
       state = shared
 
@@ -81,6 +81,12 @@ public final class JackCapture: @unchecked Sendable {
         throw .callbackSetupFailed(what: "process")
       }
       guard jack_set_xrun_callback(jack, jackXrun, context) == 0 else { throw .callbackSetupFailed(what: "xrun") }
+      guard jack_set_port_registration_callback(jack, jackPortRegistered, context) == 0 else {
+        throw .callbackSetupFailed(what: "port registration")
+      }
+      guard jack_set_port_connect_callback(jack, jackPortConnected, context) == 0 else {
+        throw .callbackSetupFailed(what: "port connect")
+      }
       jack_on_shutdown(jack, jackShutdown, context)
       let code = jack_activate(jack)
       guard code == 0 else { throw .activationFailed(code: code) }
@@ -138,11 +144,10 @@ public final class JackCapture: @unchecked Sendable {
     let destination = fullPortNames[index]
     let code: Int32? = client.withLock { client in
       guard let client else { return nil }
-      return jack_connect(client, source, destination)
+      return JackClientLibrary.connect(client, source: source, destination: destination)
     }
     guard let code, !serverShutDown else { throw .notRunning }
-    let alreadyConnected = Int32(17)  // EEXIST
-    guard code == 0 || code == alreadyConnected else {
+    guard code == 0 else {
       throw .connectionFailed(source: source, destination: destination, code: code)
     }
   }
@@ -151,17 +156,7 @@ public final class JackCapture: @unchecked Sendable {
   /// expression (e.g. `"^system:capture_"`; empty matches all). Control thread.
   public func sourcePorts(matching pattern: String) throws(JackCaptureError) -> [String] {
     let names: [String]? = client.withLock { client in
-      guard let client else { return nil }
-      guard let list = jack_get_ports(client, pattern, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue))
-      else { return [] }
-      defer { jack_free(list) }
-      var names: [String] = []
-      var i = 0
-      while let name = list[i] {
-        names.append(String(cString: name))
-        i += 1
-      }
-      return names
+      client.map { JackClientLibrary.audioPorts(of: $0, matching: pattern, flags: JackPortIsOutput) }
     }
     guard let names, !serverShutDown else { throw .notRunning }
     return names
@@ -179,31 +174,5 @@ public final class JackCapture: @unchecked Sendable {
       jack_client_close(open)
       client = nil
     }
-  }
-
-  private static func open(
-    clientName: String, serverName: String?, status: inout JackStatus
-  ) -> OpaquePointer? {
-    guard let serverName else { return bm_jack_client_open(clientName, nil, 1, &status) }
-    return bm_jack_client_open(clientName, serverName, 1, &status)
-  }
-
-  private static func makeRings(
-    count: Int, seconds: Double, _ sampleRate: Int, _ bufferSize: Int
-  ) throws(JackCaptureError) -> [SPSCRingBuffer] {
-    let frames = (seconds * Double(sampleRate)).rounded(.up)
-    guard frames <= Double(SPSCRingBuffer.maximumCapacity) else {
-      throw .invalidRingSize(seconds: seconds, reason: "above \(SPSCRingBuffer.maximumCapacity) frames per port")
-    }
-    let capacity = max(Int(frames), 2 * bufferSize)
-    var rings: [SPSCRingBuffer] = []
-    for _ in 0..<count {
-      do {
-        rings.append(try SPSCRingBuffer(minimumCapacity: capacity))
-      } catch {
-        throw .invalidRingSize(seconds: seconds, reason: error.description)
-      }
-    }
-    return rings
   }
 }

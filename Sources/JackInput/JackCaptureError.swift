@@ -1,27 +1,31 @@
 import CJack
 import RingBuffer
 
-/// Why `JackCapture` could not open, set up or connect. Each description says what to do about it.
+/// Why a `JackCapture` or a `JackPlayback` could not open, set up or connect. Each description says what to do about
+/// it.
 public enum JackCaptureError: Error, Equatable, CustomStringConvertible {
   /// No JACK server answered under this name (`nil`: the default server).
   case serverNotRunning(server: String?)
   /// The server refused or failed to open the client; `status` is JACK's `jack_status_t` bit set.
   case clientOpenFailed(client: String, server: String?, status: UInt32)
-  /// The capture was asked for no ports, or for a name twice.
+  /// The client was asked for no ports, or for a name twice.
   case invalidPortNames([String])
   /// `ringSeconds` was not a positive, finite duration, or made a ring too large.
   case invalidRingSize(seconds: Double, reason: String)
-  /// JACK would not register an input port with this name.
+  /// JACK would not register a port with this name.
   case portRegistrationFailed(port: String)
   /// JACK refused one of the callbacks (`what` names it).
   case callbackSetupFailed(what: String)
   /// `jack_activate` failed with this code.
   case activationFailed(code: Int32)
-  /// `port` is not one of this capture's ports.
+  /// `port` is not one of this client's ports.
   case unknownPort(String)
+  /// A playback was to be connected to `port`, and the server has no audio input port of that name; `available`
+  /// lists the audio input ports it has.
+  case destinationNotFound(String, available: [String])
   /// `jack_connect` failed with this code.
   case connectionFailed(source: String, destination: String, code: Int32)
-  /// The capture was closed, or the server shut down.
+  /// The client was closed, or the server shut down.
   case notRunning
 
   public var description: String {
@@ -36,23 +40,29 @@ public enum JackCaptureError: Error, Equatable, CustomStringConvertible {
       return "JACK could not open client \"\(client)\" on \(server.map { "server \"\($0)\"" } ?? "the default server")"
         + " (status 0x\(String(status, radix: 16)): \(reasons))"
     case .invalidPortNames(let names):
-      return "capture port names must be non-empty and distinct, got \(names); give e.g. [\"ch1_L\", \"ch1_R\"]"
+      return "JACK port names must be non-empty and distinct, got \(names); give e.g. [\"ch1_L\", \"ch1_R\"]"
     case .invalidRingSize(let seconds, let reason):
       return "ring size of \(seconds) s per port is not usable: \(reason); give a few seconds, e.g. 10"
     case .portRegistrationFailed(let port):
-      return "JACK would not register input port \"\(port)\": use a shorter name without ':' "
+      return "JACK would not register port \"\(port)\": use a shorter name without ':' "
         + "that this client does not already have"
     case .callbackSetupFailed(let what):
       return "JACK refused the \(what) callback; is the client already active?"
     case .activationFailed(let code):
       return "jack_activate failed (code \(code)); check the server's log for why it refused the client"
     case .unknownPort(let port):
-      return "\"\(port)\" is not one of this capture's input ports; use a name from `portNames`"
+      return "\"\(port)\" is not one of this client's ports; use a name from `portNames`"
+    case .destinationNotFound(let port, let available):
+      let choices =
+        available.isEmpty
+        ? "the server has no audio input port at all: start the program that should receive the audio first"
+        : "use one of the server's audio input ports: \(available.joined(separator: ", "))"
+      return "JACK has no audio input port \"\(port)\" to play into; \(choices)"
     case .connectionFailed(let source, let destination, let code):
-      return "could not connect \"\(source)\" to \"\(destination)\" (code \(code)): check the source exists "
-        + "(`jack_lsp`, or `sourcePorts(matching:)`) and is an audio output"
+      return "could not connect \"\(source)\" to \"\(destination)\" (code \(code)): check that the source exists "
+        + "and is an audio output (`jack_lsp`, or `sourcePorts(matching:)`), and the destination an audio input"
     case .notRunning:
-      return "the JACK capture is closed or its server shut down: open a new JackCapture"
+      return "the JACK client is closed or its server shut down: open a new JackCapture or JackPlayback"
     }
   }
 

@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Threads: created and destroyed by `JackCapture` on its control thread, while no callback can run (before
 /// `jack_activate`, after `jack_client_close`). In between, the JACK process thread writes the rings, the overrun
-/// counters, `framesProcessed` and `lastFrameTime`; JACK's notification thread writes `xruns` and `serverShutDown`;
-/// any thread may read the atomics.
+/// counters, `framesProcessed`, `firstFrameTime`, `firstFrameRecorded` and `lastFrameTime`; JACK's notification
+/// thread writes `xruns`, `graphChanges` and `serverShutDown`; any thread may read the atomics.
 struct JackCaptureState: ~Copyable {
   /// The client, for `jack_last_frame_time`.
   let client: OpaquePointer
@@ -27,6 +27,13 @@ struct JackCaptureState: ~Copyable {
   let framesProcessed = Atomic<Int>(0)
   /// `jack_last_frame_time` at the start of the latest cycle.
   let lastFrameTime = Atomic<UInt32>(0)
+  /// `jack_last_frame_time` at the start of the first cycle: the frame time of the rings' first sample. Valid once
+  /// `firstFrameRecorded` is true.
+  let firstFrameTime = Atomic<UInt32>(0)
+  /// Set (with release ordering) by the first cycle, after it stored `firstFrameTime`.
+  let firstFrameRecorded = Atomic<Bool>(false)
+  /// Ports registered or unregistered and connections made or broken anywhere on the server, since activation.
+  let graphChanges = Atomic<Int>(0)
   /// Xruns JACK reported.
   let xruns = Atomic<Int>(0)
   /// Set once the server has shut down or thrown the client out.

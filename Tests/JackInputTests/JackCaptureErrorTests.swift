@@ -49,4 +49,15 @@ import Testing
     #expect(message.contains("overall failure"))
     #expect(message.contains("version mismatch"))
   }
+
+  @Test("A destination that is missing lists the server's audio inputs, or says to start a program that has some")
+  func destinationNotFoundMessage() {
+    let listed = JackCaptureError.destinationNotFound("mon:in", available: ["a:in_1", "b:in_2"]).description
+    #expect(
+      listed
+        == "JACK has no audio input port \"mon:in\" to play into; use one of the server's audio input ports: a:in_1, b:in_2"
+    )
+    let none = JackCaptureError.destinationNotFound("mon:in", available: []).description
+    #expect(none.contains("start the program that should receive the audio first"))
+  }
 }

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import JackInput
+import JackTestSupport
 import RingBuffer
 import Testing
 
@@ -8,20 +9,9 @@ import Testing
 /// Skipped only when jackd is not installed.
 @Suite(.serialized, .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"))
 struct JackCaptureTests {
-  /// Everything in `ring` right now.
-  private func drain(_ ring: SPSCRingBuffer) -> [Float] {
-    var all: [Float] = []
-    var chunk = [Float](repeating: 0, count: 4096)
-    while true {
-      let n = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0) }
-      if n == 0 { return all }
-      all += chunk[..<n]
-    }
-  }
-
   @Test("A capture opens on the server with its input ports registered under the given names")
-  func opensWithNamedInputPorts() throws {
-    let server = try JackTestServer()
+  func opensWithNamedInputPorts() async throws {
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"])
     defer { capture.close() }
@@ -44,7 +34,7 @@ struct JackCaptureTests {
 
   @Test("The dummy driver's silence reaches every ring and the frame counter advances")
   func silenceFromTheDummyDriverReachesTheRings() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(
       clientName: "bmcap", serverName: server.name, portNames: ["ch1_L", "ch1_R"], ringSeconds: 2)
@@ -66,7 +56,7 @@ struct JackCaptureTests {
     #expect(capture.overruns == [0, 0])
     #expect(!capture.serverShutDown)
     for ring in capture.rings {
-      let samples = drain(ring)
+      let samples = ring.drain()
       #expect(samples.count == frames, "every processed frame is in every ring")
       #expect(samples.allSatisfy { $0 == 0 })
     }
@@ -74,7 +64,7 @@ struct JackCaptureTests {
 
   @Test("A ramp played by a second JACK client arrives in the ring complete and in order")
   func rampFromAnotherClientArrivesInOrder() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let tone = try TestToneClient(name: "bmtone", serverName: server.name)
     defer { tone.close() }
@@ -89,12 +79,12 @@ struct JackCaptureTests {
     var left: [Float] = []
     let until = ContinuousClock.now + .milliseconds(600)
     while ContinuousClock.now < until {
-      left += drain(capture.rings[0])
+      left += capture.rings[0].drain()
       try await Task.sleep(for: .milliseconds(20))
     }
     capture.close()
-    left += drain(capture.rings[0])
-    let right = drain(capture.rings[1])
+    left += capture.rings[0].drain()
+    let right = capture.rings[1].drain()
 
     #expect(left.count == capture.framesProcessed)
     #expect(right.count == capture.framesProcessed)
@@ -116,7 +106,7 @@ struct JackCaptureTests {
 
   @Test("Samples that do not fit in a ring are counted as overruns, exactly")
   func fullRingCountsOverruns() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     // 1 ms asks for 48 frames; the ring is raised to two periods (2048 frames) and fills in two cycles.
     let capture = try JackCapture(
@@ -133,11 +123,12 @@ struct JackCaptureTests {
 
   @Test("The shutdown callback sets the flag when the server goes away")
   func serverShutdownSetsTheFlag() async throws {
-    let server = try JackTestServer()
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
     defer { capture.close() }
     #expect(!capture.serverShutDown)
-    server.stop()
+    server.kill()
     let until = ContinuousClock.now + .seconds(5)
     while !capture.serverShutDown, ContinuousClock.now < until {
       try await Task.sleep(for: .milliseconds(20))
@@ -147,8 +138,8 @@ struct JackCaptureTests {
   }
 
   @Test("Connecting fails clearly: unknown own port, unknown source, and after close")
-  func connectErrors() throws {
-    let server = try JackTestServer()
+  func connectErrors() async throws {
+    let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
     #expect(throws: JackCaptureError.unknownPort("ch9")) {

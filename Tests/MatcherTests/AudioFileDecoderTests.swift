@@ -66,6 +66,71 @@ struct AudioFileDecoderTests {
     #expect(decoded.summary.frames == left.count)
   }
 
+  @Test("forceFFmpeg takes a WAV through ffmpeg too, to the rate and channel count asked for")
+  func forcedRateAndChannels() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("stereo.wav")
+    let left = Signals.sine(frequency: 440, seconds: 0.5, sampleRate: 44100, amplitude: 0.5)
+    try WAVWriter.write(Signals.interleave([left, left.map { -$0 }]), channels: 2, sampleRate: 44100, to: url)
+    var samples: [Float] = []
+    var shapes = Set<[Double]>()
+    let decoder = AudioFileDecoder(ffmpegSampleRate: 48000, ffmpegChannels: 2, forceFFmpeg: true)
+    let summary = try decoder.decode(path: url.path) { buffer, channels, rate in
+      #expect(buffer.count % channels == 0, "a chunk of whole frames")
+      samples += buffer
+      shapes.insert([Double(channels), rate])
+    }
+    #expect(shapes == [[2, 48000]])
+    #expect(summary.sampleRate == 48000)
+    #expect(summary.frames * 2 == samples.count)
+    #expect(abs(summary.frames - 24000) <= 64, "0.5 s at 48 kHz, got \(summary.frames) frames")
+    let l = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+    let r = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
+    #expect(zip(l, r).allSatisfy { abs($0 + $1) < 1e-6 }, "the right channel stays the left one inverted")
+    #expect(abs(Signals.rms(l) - 0.5 / Float(2).squareRoot()) < 0.01)
+  }
+
+  @Test("A mono file asked for in stereo arrives on both channels alike, at the rate asked for")
+  func monoToStereo() throws {
+    var samples: [Float] = []
+    let decoder = AudioFileDecoder(ffmpegSampleRate: 48000, ffmpegChannels: 2, forceFFmpeg: true)
+    let summary = try decoder.decode(path: Fixtures.music("unknown.ogg").path) { buffer, channels, rate in
+      #expect(channels == 2 && rate == 48000)
+      samples += buffer
+    }
+    #expect(abs(summary.durationSeconds - 20) < 0.1)
+    #expect(stride(from: 0, to: samples.count, by: 2).allSatisfy { samples[$0] == samples[$0 + 1] })
+    #expect(Signals.rms(samples) > 0.01)
+  }
+
+  @Test("startSeconds skips the start of the file, exactly, through ffmpeg even for a WAV")
+  func startOffset() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("ramp.wav")
+    let ramp = (0..<8000).map { Float($0) / 8000 }
+    try WAVWriter.write(ramp, sampleRate: 8000, to: url)
+    var samples: [Float] = []
+    let decoder = AudioFileDecoder(ffmpegSampleRate: 8000, startSeconds: 0.25)
+    try decoder.decode(path: url.path) { buffer, _, _ in samples += buffer }
+    #expect(samples == Array(ramp[2000...]))
+  }
+
+  @Test(
+    "A rate, channel count or start ffmpeg cannot be asked for is an error saying what to ask for",
+    arguments: [(0, 1, 0.0), (8000, 0, 0), (8000, 65, 0), (8000, 1, -1), (8000, 1, .nan)])
+  func badOutputShape(rate: Int, channels: Int, start: Double) {
+    let decoder = AudioFileDecoder(
+      ffmpegSampleRate: rate, ffmpegChannels: channels, forceFFmpeg: true, startSeconds: start)
+    let error = #expect(throws: AudioError.self) {
+      try decoder.decode(path: Fixtures.music("catalog-a.ogg").path) { _, _, _ in }
+    }
+    guard case .unsupported(let message)? = error else {
+      Issue.record("expected unsupported, got \(String(describing: error))")
+      return
+    }
+    #expect(message.contains("ask for a positive rate, 1 to 64 channels"))
+  }
+
   @Test("A WAV in an encoding not read directly (8-bit) still decodes, through ffmpeg")
   func wavFallback() throws {
     let folder = try TemporaryDirectory()

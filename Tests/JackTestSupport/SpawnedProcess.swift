@@ -5,17 +5,19 @@ import Foundation
 /// Foundation's `Process` passes on the spawning thread's signal mask, and the test runner's threads block SIGTERM:
 /// a `timeout` started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work.
 /// Threads: use from one thread at a time.
-final class SpawnedProcess {
-  struct SpawnError: Error, CustomStringConvertible {
-    let description: String
+public final class SpawnedProcess {
+  public struct SpawnError: Error, CustomStringConvertible {
+    public let description: String
   }
 
-  let pid: pid_t
+  public let pid: pid_t
   private var exited = false
+  /// The exit status once it exited normally; a killed process gets 128 + the signal's number, as in a shell.
+  public private(set) var exitStatus: Int32?
 
   /// Starts `executable` with `arguments` and extra `environment` variables, stdin from /dev/null and stdout and
   /// stderr to the file at `outputPath` (created or truncated).
-  init(executable: String, arguments: [String], environment: [String: String], outputPath: String) throws {
+  public init(executable: String, arguments: [String], environment: [String: String], outputPath: String) throws {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -51,19 +53,41 @@ final class SpawnedProcess {
   deinit { terminateAndWait() }
 
   /// True until the process has exited (reaps it when it has).
-  var isRunning: Bool {
+  public var isRunning: Bool {
     if exited { return false }
     var status: Int32 = 0
-    if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+    if waitpid(pid, &status, WNOHANG) == pid { reaped(status) }
     return !exited
   }
 
+  /// Sends `signal` to the process (nothing once it exited).
+  public func send(_ signal: Int32) {
+    guard !exited else { return }
+    kill(pid, signal)
+  }
+
+  /// Waits up to `seconds` for the process to exit; returns its `exitStatus`, or `nil` if it is still running.
+  public func waitForExit(seconds: Double) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while isRunning {
+      guard Date() < deadline else { return nil }
+      usleep(10_000)
+    }
+    return exitStatus
+  }
+
   /// Sends SIGTERM and waits for the process to exit. Calling it again does nothing.
-  func terminateAndWait() {
+  public func terminateAndWait() {
     guard !exited else { return }
     kill(pid, SIGTERM)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    reaped(status)
+  }
+
+  private func reaped(_ status: Int32) {
     exited = true
+    let signal = status & 0x7f
+    exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
   }
 }

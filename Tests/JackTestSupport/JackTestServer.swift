@@ -6,31 +6,52 @@ import Synchronization
 /// tests neither depend on nor disturb any server already running. The dummy driver needs no sound card.
 ///
 /// jackd runs under `timeout`, so it goes away after two minutes even if the test process dies first.
+///
+/// One server at a time per process: libjack keeps the graph of the server its clients talk to in process-wide
+/// globals, so clients of two servers in one process see each other's graphs and crash. `start()` therefore waits
+/// until no other test of this process holds a server (in any suite or test target), and `stop()` lets the next one
+/// start. Every test that opens a JACK client must hold a `JackTestServer` while it does.
+///
 /// Threads: use one instance from one test at a time.
-final class JackTestServer {
+public final class JackTestServer {
   /// jackd's path, or `nil` when it is not installed (then the JACK tests are skipped).
-  static let jackdPath: String? = {
+  public static let jackdPath: String? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     let dirs = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
     return dirs.map { "\($0)/jackd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }()
 
-  static let skipMessage = "jackd is not installed: `apt-get install jackd2` to run the JACK tests"
+  public static let skipMessage = "jackd is not installed: `apt-get install jackd2` to run the JACK tests"
 
   private static let started = Atomic<Int>(0)
+  /// Held from `start()` until `stop()`: one server, and one test using JACK, at a time in this process.
+  private static let oneAtATime = AsyncMutex()
 
-  let name: String
-  let sampleRate = 48_000
-  let period = 1024
+  /// The server's name, for `jackd -n`, `serverName:` and `--server`.
+  public let name: String
+  public let sampleRate = 48_000
+  public let period = 1024
   private let process: SpawnedProcess
   private let logPath: String
+  private let holdsLock = Atomic<Bool>(true)
 
-  struct StartError: Error, CustomStringConvertible {
-    let description: String
+  public struct StartError: Error, CustomStringConvertible {
+    public let description: String
   }
 
-  /// Starts jackd and returns once a client can connect to it.
-  init() throws {
+  /// Waits until no other test of this process holds a server, then starts jackd and returns once a client can
+  /// connect to it.
+  public static func start() async throws -> JackTestServer {
+    await oneAtATime.lock()
+    do {
+      return try JackTestServer()
+    } catch {
+      oneAtATime.unlock()
+      throw error
+    }
+  }
+
+  private init() throws {
     guard let jackd = Self.jackdPath else { throw StartError(description: Self.skipMessage) }
     let number = Self.started.wrappingAdd(1, ordering: .relaxed).newValue
     name = "bmtest-\(getpid())-\(number)"
@@ -39,18 +60,33 @@ final class JackTestServer {
       executable: "/usr/bin/timeout",
       arguments: ["-k", "5", "120", jackd, "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
       environment: ["JACK_NO_AUDIO_RESERVATION": "1"], outputPath: logPath)
-    try waitUntilReady()
+    do {
+      try waitUntilReady()
+    } catch {
+      holdsLock.store(false, ordering: .relaxed)  // `start()` unlocks
+      kill()
+      throw error
+    }
   }
 
   deinit { stop() }
 
   /// What jackd printed so far, for failure messages.
-  var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+  public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-  /// Stops jackd (SIGTERM, forwarded by `timeout`) and waits for it to exit. Calling it again does nothing.
+  /// Stops jackd and lets the next test start its server. Calling it again does nothing. Close this test's JACK
+  /// clients first (declare the server before them, so that its `defer { server.stop() }` runs last): a client still
+  /// open when the next test's server starts would share libjack's globals with it.
+  public func stop() {
+    kill()
+    if holdsLock.exchange(false, ordering: .acquiringAndReleasing) { Self.oneAtATime.unlock() }
+  }
+
+  /// Stops jackd (SIGTERM, forwarded by `timeout`) and waits for it to exit, but keeps this test's turn: for tests
+  /// of a server that goes away under its clients. `stop()` still has to follow. Calling it again does nothing.
   /// Also removes what clients of this server left in /dev/shm (JACK leaves a client's semaphore there when the
   /// server dies under it).
-  func stop() {
+  public func kill() {
     process.terminateAndWait()
     try? FileManager.default.removeItem(atPath: logPath)
     let shm = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
@@ -60,7 +96,7 @@ final class JackTestServer {
   }
 
   /// Full names of the server's ports matching `pattern` with all of `flags` set, seen by a client of our own.
-  func ports(matching pattern: String, flags: JackPortFlags) -> [String] {
+  public func ports(matching pattern: String, flags: JackPortFlags) -> [String] {
     var status = JackStatus(rawValue: 0)
     guard let probe = bm_jack_client_open("bmtest-probe", name, 1, &status) else { return [] }
     defer { jack_client_close(probe) }
@@ -93,7 +129,6 @@ final class JackTestServer {
       }
       Thread.sleep(forTimeInterval: 0.05)
     }
-    stop()
     throw StartError(description: "jackd -n \(name) did not accept clients within 15 s:\n\(log)")
   }
 }

@@ -1,0 +1,176 @@
+import CJack
+import Foundation
+import JackInput
+import JackTestSupport
+import Matcher
+import RingBuffer
+import Synchronization
+import TestSupport
+import Testing
+
+/// `JackPlayback` against a real JACK server: each test starts its own `jackd -d dummy` (see `JackTestServer`).
+/// Skipped only when jackd is not installed.
+@Suite(.serialized, .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"))
+struct JackPlaybackTests {
+  /// `seconds` of a music fixture, mono at 48 kHz, as ffmpeg decodes it.
+  private func music(_ name: String, seconds: Double) throws -> [Float] {
+    var samples: [Float] = []
+    let decoder = AudioFileDecoder(ffmpegSampleRate: 48_000, forceFFmpeg: true)
+    try decoder.decode(path: Fixtures.music(name).path) { buffer, _, _ in samples += buffer }
+    return Array(samples.prefix(Int(seconds * 48_000)))
+  }
+
+  /// Queues `interleaved` in chunks of `chunkFrames`, as a decoder's callback would.
+  private func feed(_ playback: JackPlayback, _ interleaved: [Float], channels: Int, chunkFrames: Int = 3000) -> Bool {
+    interleaved.withUnsafeBufferPointer { all in
+      var start = 0
+      while start < all.count {
+        let end = min(all.count, start + chunkFrames * channels)
+        guard playback.enqueue(UnsafeBufferPointer(rebasing: all[start..<end])) else { return false }
+        start = end
+      }
+      return true
+    }
+  }
+
+  @Test("Music on the left and a ramp on the right arrive in a capture with every sample intact and aligned")
+  func playbackIntoCapture() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let capture = try JackCapture(
+      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 10)
+    defer { capture.close() }
+    let playback = try JackPlayback(
+      clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"], ringSeconds: 0.5)
+    defer { playback.close() }
+    #expect(playback.clientName == "bmplay")
+    #expect(playback.fullPortNames == ["bmplay:out_L", "bmplay:out_R"])
+    #expect(playback.sampleRate == 48_000)
+    #expect(playback.bufferSize == 1024)
+    #expect(server.ports(matching: "^bmplay:", flags: JackPortIsOutput) == ["bmplay:out_L", "bmplay:out_R"])
+    try playback.connect(port: "out_L", to: "bmcap:L")
+    try playback.connect(port: "bmplay:out_R", to: "bmcap:R")
+    try playback.connect(port: "out_R", to: "bmcap:R")  // again: already connected is fine
+    #expect(try capture.connections(of: "L") == ["bmplay:out_L"])
+
+    let left = try music("catalog-a.ogg", seconds: 4)
+    let right = (0..<left.count).map { testRampValue($0) }
+    let started = ContinuousClock.now
+    #expect(feed(playback, Signals.interleave([left, right]), channels: 2))
+    #expect(playback.waitUntilPlayedOut())
+    let took = ContinuousClock.now - started
+    #expect(took > .seconds(3.5) && took < .seconds(5.5), "4 s of audio played in \(took)")
+    #expect(playback.framesPlayed == left.count)
+    #expect(playback.underruns == 0, "xruns: \(playback.xruns)")
+    try await Task.sleep(for: .milliseconds(100))
+    capture.close()
+
+    let capturedLeft = capture.rings[0].drain()
+    let capturedRight = capture.rings[1].drain()
+    #expect(capture.overruns == [0, 0])
+    let start = try #require(capturedRight.firstIndex { $0 != 0 }, "no ramp sample arrived")
+    try #require(capturedRight.count >= start + left.count, "the capture ended before the playback's last frame")
+    #expect(Array(capturedRight[start..<start + left.count]) == right, "the ramp arrives whole and in order")
+    #expect(Array(capturedLeft[start..<start + left.count]) == left, "the music arrives bit for bit, aligned")
+    let end = start + left.count
+    #expect(capturedLeft[..<start].allSatisfy { $0 == 0 }, "silence before the first queued frame")
+    #expect(capturedRight[end...].allSatisfy { $0 == 0 }, "silence after the last one")
+  }
+
+  @Test("Underruns count the silent frames between the first queued audio and finish(), and no others")
+  func underrunsAreCountedOnlyWhileStreaming() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let playback = try JackPlayback(clientName: "bmplay", serverName: server.name, portNames: ["out"])
+    defer { playback.close() }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(playback.underruns == 0, "nothing queued yet: silence is not an underrun")
+
+    let ones = [Float](repeating: 1, count: 4 * 1024)
+    #expect(ones.withUnsafeBufferPointer { playback.enqueue($0) })
+    try await Task.sleep(for: .milliseconds(400))
+    let starved = playback.underruns
+    #expect(playback.framesPlayed == 4 * 1024)
+    #expect(starved >= 8 * 1024, "about 19 cycles of 400 ms ran, 4 with audio; \(starved) frames counted")
+    #expect(starved % 1024 == 0, "whole periods of silence")
+
+    playback.finish()
+    let counted = playback.underruns
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(playback.underruns == counted, "after finish(), silence is the end of the stream")
+    #expect(playback.waitUntilPlayedOut(timeoutSeconds: 1))
+  }
+
+  @Test("stop() from another thread makes a waiting enqueue give up; a closed playback takes nothing")
+  func stopEndsTheWait() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let playback = try JackPlayback(
+      clientName: "bmplay", serverName: server.name, portNames: ["out"], ringSeconds: 0.05)
+    defer { playback.close() }
+    let queued = Atomic<Int>(-1)
+    let feeder = Thread {
+      let second = [Float](repeating: 0.5, count: 48_000)
+      let done = second.withUnsafeBufferPointer { playback.enqueue($0) }
+      queued.store(done ? 1 : 0, ordering: .releasing)
+    }
+    feeder.start()
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(queued.load(ordering: .acquiring) == -1, "1 s of audio is still being queued after 0.3 s")
+    playback.stop()
+    let until = ContinuousClock.now + .milliseconds(200)
+    while queued.load(ordering: .acquiring) == -1, ContinuousClock.now < until {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(queued.load(ordering: .acquiring) == 0, "enqueue returned false soon after stop()")
+    #expect(playback.isStopped)
+    #expect(!playback.waitUntilPlayedOut(timeoutSeconds: 1))
+    #expect(playback.framesPlayed < 48_000)
+
+    playback.close()
+    #expect(!playback.isOpen)
+    #expect([Float](repeating: 0, count: 8).withUnsafeBufferPointer { playback.enqueue($0) } == false)
+  }
+
+  @Test("A destination that is not an audio input port is an error listing the ones the server has")
+  func connectErrors() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let playback = try JackPlayback(clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"])
+    #expect(try playback.destinationPorts(matching: "^system:") == ["system:playback_1", "system:playback_2"])
+    let error = #expect(throws: JackCaptureError.self) { try playback.connect(port: "out_L", to: "nosuch:in") }
+    #expect(
+      error == .destinationNotFound("nosuch:in", available: ["system:playback_1", "system:playback_2"]),
+      "\(String(describing: error))")
+    #expect(error?.description.contains("use one of the server's audio input ports: system:playback_1") == true)
+    // An output port is not a destination either.
+    #expect(
+      throws: JackCaptureError.destinationNotFound(
+        "system:capture_1", available: try playback.destinationPorts(matching: ""))
+    ) {
+      try playback.connect(port: "out_L", to: "system:capture_1")
+    }
+    #expect(throws: JackCaptureError.unknownPort("out_C")) {
+      try playback.connect(port: "out_C", to: "system:playback_1")
+    }
+    try playback.connect(port: "out_L", to: "system:playback_1")
+    playback.close()
+    playback.close()  // a second close does nothing
+    #expect(throws: JackCaptureError.notRunning) { try playback.connect(port: "out_L", to: "system:playback_1") }
+    #expect(throws: JackCaptureError.notRunning) { try playback.destinationPorts(matching: "") }
+  }
+
+  @Test("A server that is not running, and bad port names or ring sizes, are refused before playing")
+  func openErrors() {
+    let missing = "bmtest-missing-\(getpid())"
+    #expect(throws: JackCaptureError.serverNotRunning(server: missing)) {
+      try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out"])
+    }
+    #expect(throws: JackCaptureError.invalidPortNames(["out", "out"])) {
+      try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out", "out"])
+    }
+    #expect(throws: JackCaptureError.invalidRingSize(seconds: 0, reason: "it must be a positive number of seconds")) {
+      try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out"], ringSeconds: 0)
+    }
+  }
+}
