@@ -25,7 +25,9 @@ ROOT=$(pwd)
 #   jackd2              the JACK server (and jack_lsp), for live capture and its tests
 #   ffmpeg              decoding files and streams (run as a subprocess)
 #   sqlite3             command-line access to the play log; the demo reads its CSV with it
-PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3)
+#   icecast2            a private local stream server for the network-stream tests (its system service is
+#                       disabled right after the install: it would listen on port 8000 with a default password)
+PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2)
 
 STEP="start"
 step() {
@@ -69,6 +71,16 @@ else
   echo "+ ${SUDO[*]:+${SUDO[*]} }apt-get install -y --no-install-recommends ${PACKAGES[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+  if [[ " ${missing[*]} " == *" icecast2 "* ]]; then
+    # The tests start their own Icecast on a free port; the package's service is not wanted.
+    echo "+ disabling the icecast2 system service (the tests run a private one)"
+    if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
+      "${SUDO[@]}" systemctl disable --now icecast2 || true
+    else
+      "${SUDO[@]}" update-rc.d icecast2 disable >/dev/null 2>&1 || true
+      "${SUDO[@]}" invoke-rc.d icecast2 stop >/dev/null 2>&1 || true
+    fi
+  fi
 fi
 
 # ---------------------------------------------------------------------------

@@ -40,7 +40,7 @@ struct InputChunk: Equatable, Sendable {
   /// Wall-clock time of the first frame, in seconds since 1970 (UTC). For JACK this comes from JACK's frame time,
   /// not from when the worker ran.
   var startTime: Double
-  /// Increments at every discontinuity (reconnect, server restart, file loop). Audio of one segment is contiguous:
+  /// Increments at every discontinuity (reconnect, server restart, dropped audio). Audio of one segment is contiguous:
   /// each chunk follows the previous one without a gap.
   var segment: Int
 }

@@ -88,12 +88,27 @@ final class ChannelPipeline: @unchecked Sendable {
     }) {
       startReload(catalog)
     }
-    var worked = handleNotices()
-    var chunks = 0
     var level: Float = -.infinity
-    while chunks < chunksPerPump, let chunk = input.read(into: buffer) {
+    var chunks = consume(maxChunks: chunksPerPump, level: &level)
+    // After the audio that came before it: a gap (the source went away) or the end of a file ends the running
+    // plays at the last audio heard, instead of leaving them open until the source returns.
+    let (noticed, gap) = handleNotices()
+    let ended = input.status == .ended && segment != nil
+    if gap || ended {
+      chunks += consume(maxChunks: .max, level: &level)
+      if lane.matcher.state != .idle || retiring != nil { endSegment() }
+      if ended { segment = nil }
+    }
+    let worked = chunks > 0 || noticed
+    if worked { updateStatus(level: chunks > 0 ? level : nil) }
+    return worked
+  }
+
+  /// Reads and feeds up to `maxChunks` chunks; returns how many there were.
+  private func consume(maxChunks: Int, level: inout Float) -> Int {
+    var chunks = 0
+    while chunks < maxChunks, let chunk = input.read(into: buffer) {
       chunks += 1
-      worked = true
       if chunk.segment != segment {
         if segment != nil { endSegment() }
         segment = chunk.segment
@@ -108,8 +123,7 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
     }
-    if worked { updateStatus(level: chunks > 0 ? level : nil) }
-    return worked
+    return chunks
   }
 
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread
@@ -169,7 +183,8 @@ final class ChannelPipeline: @unchecked Sendable {
       channel: name)
   }
 
-  private func handleNotices() -> Bool {
+  /// Logs and records the input's notices; returns whether there were any, and whether one was a gap.
+  private func handleNotices() -> (any: Bool, gap: Bool) {
     let notices = input.takeNotices()
     for notice in notices {
       let kind: EventKind =
@@ -192,7 +207,7 @@ final class ChannelPipeline: @unchecked Sendable {
         }
       }
     }
-    return !notices.isEmpty
+    return (!notices.isEmpty, notices.contains { $0.kind == .gap })
   }
 
   private func updateStatus(level: Float?) {

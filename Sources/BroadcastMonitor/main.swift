@@ -13,6 +13,10 @@ let usage = """
          broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
                                 [--csv OUT.csv] RECORDING
          broadcast-monitor signature CLIP --out FILE.bmsig
+         broadcast-monitor run --config monitor.json5 [--log]
+         broadcast-monitor run --catalog FILE --db plays.sqlite --channel NAME=SOURCE... [--tz ZONE] [--workers N]
+                               [--jack-client NAME] [--jack-server NAME]
+           SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -22,6 +26,7 @@ do {
   case "catalog": status = try CatalogCommand.run(arguments.dropFirst())
   case "match": status = try MatchCommand.run(arguments.dropFirst())
   case "scan": status = try ScanCommand.run(arguments.dropFirst())
+  case "run": status = try RunCommand.run(arguments.dropFirst())
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
   case "help", "--help", "-h":
     print(usage)
@@ -33,6 +38,9 @@ do {
 } catch let error as UsageError {
   printError("broadcast-monitor: \(error)")
   status = 64
+} catch let error as ConfigurationError {
+  printError("broadcast-monitor: \(error)")
+  status = 78  // EX_CONFIG: systemd does not restart on it (RestartPreventExitStatus)
 } catch {
   printError("broadcast-monitor: \(error)")
   status = 1

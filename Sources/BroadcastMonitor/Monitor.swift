@@ -1,0 +1,134 @@
+import Foundation
+import JackInput
+import Matcher
+import Reports
+
+/// The live monitor, assembled in this one place from its configuration:
+///
+///     JACK ports ─┐ (real-time callback → one lock-free ring per port: JackInput, RingBuffer)
+///     streams ────┼─→ ChannelInput ─→ ChannelPipeline (StreamMatcher per channel) ─→ PlayLogWriter ─→ SQLite
+///     files ──────┘        ↑ drained by a fixed WorkerPool                       ↘ MonitorLog (stderr)
+///
+/// `init` checks everything that can be checked before anything starts (catalog, play log, sources): a monitor
+/// never starts half-configured. `start()` starts the sources and the workers; `stop()` ends every running play at
+/// the last audio heard and writes it before returning.
+///
+/// Threads: the control thread (the one that runs `broadcast-monitor run`) calls every method; `statuses` and
+/// `reloadCatalog()` from any thread.
+final class Monitor: @unchecked Sendable {
+  let configuration: MonitorConfiguration
+  let log: MonitorLog
+  private(set) var catalog: Catalog
+  let pipelines: [ChannelPipeline]
+  let jack: JackSession?
+  private let writer: PlayLogWriter
+  private var workers: WorkerPool?
+  private let startedAt = Date()
+
+  /// Loads the catalog, opens the play log (closing plays a previous run left open), and builds every channel.
+  /// - Throws: an error that names the file or setting and the fix.
+  init(configuration: MonitorConfiguration, log: MonitorLog) throws {
+    self.configuration = configuration
+    self.log = log
+    let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
+    catalog = try Catalog.load(from: catalogURL)
+    let store = try PlayLogStore(path: configuration.databasePath)
+    let recovered = try store.recoverOpenPlays()
+    try store.recordEvent(
+      channel: nil, kind: .restart, start: Date(),
+      detail: "broadcast-monitor started with \(configuration.channels.count) channels"
+        + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered"))
+    if !recovered.isEmpty {
+      log.line("\(recovered.count) plays left open by the previous run were closed and marked recovered")
+    }
+    let writer = PlayLogWriter(store: store, log: log)
+    self.writer = writer
+
+    let jackChannels = configuration.channels.compactMap { channel -> JackSession.Channel? in
+      guard case .jack(let source) = channel.source else { return nil }
+      return JackSession.Channel(name: channel.name, source: source, ports: source.portNames(channel: channel.name))
+    }
+    if !jackChannels.isEmpty && ProcessInfo.processInfo.environment["BM_JACK_VERBOSE"] == nil {
+      JackLibraryMessages.silence()  // the session logs lost and found servers itself, once each
+    }
+    let jack = jackChannels.isEmpty ? nil : JackSession(settings: configuration.jack, channels: jackChannels, log: log)
+    self.jack = jack
+    let catalog = self.catalog
+    let rate = catalog.parameters.sampleRateHz
+    pipelines = try configuration.channels.map { channel in
+      let input: any ChannelInput
+      switch channel.source {
+      case .jack(let source):
+        input = JackChannelInput(channel: channel.name, ports: source.portNames(channel: channel.name), session: jack!)
+      case .stream(let url):
+        input = try StreamInput(url: url, sampleRate: rate)
+      case .file(let path, let loop):
+        input = try StreamInput(filePath: path, loop: loop, sampleRate: rate)
+      }
+      return ChannelPipeline(
+        name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
+        writer: writer, log: log)
+    }
+    let info = catalog.info()
+    log.line(
+      String(
+        format: "catalog %@: %d items, %.1f min of audio; play log %@; %d channels on %d worker threads",
+        configuration.catalogPath, info.trackCount, info.hours * 60, configuration.databasePath, pipelines.count,
+        min(configuration.workerThreads, pipelines.count)))
+  }
+
+  /// Starts the sources and the workers. Control thread.
+  /// - Throws: when a source cannot start at all (a file that does not exist); nothing keeps running then.
+  func start() throws {
+    do {
+      for pipeline in pipelines { try pipeline.input.start() }
+    } catch {
+      for pipeline in pipelines { pipeline.input.stop() }
+      _ = writer.stop()
+      throw error
+    }
+    jack?.start()
+    for pipeline in pipelines {
+      log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
+    }
+    workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines)
+  }
+
+  /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file the old
+  /// catalog stays. Any thread (the SIGHUP handler).
+  func reloadCatalog() {
+    do {
+      let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath))
+      for pipeline in pipelines { pipeline.reload(catalog: fresh) }
+      log.line("SIGHUP: catalog \(configuration.catalogPath) reloaded: \(fresh.tracks.count) items")
+    } catch {
+      log.line("SIGHUP: catalog not reloaded, the running one stays: \(error)")
+    }
+  }
+
+  /// What every channel is doing. Any thread.
+  var statuses: [ChannelStatus] { pipelines.map(\.status) }
+
+  /// Seconds since the monitor was built.
+  var uptimeSeconds: Double { Date().timeIntervalSince(startedAt) }
+
+  /// CPU seconds the channel workers have used.
+  var workerCPUSeconds: Double { workers?.cpuSeconds ?? 0 }
+
+  /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
+  /// heard, and the play log writes everything before this returns. Control thread.
+  func stop() {
+    jack?.stop()
+    for pipeline in pipelines { pipeline.input.stop() }
+    workers?.stop()
+    workers = nil
+    let unwritten = writer.stop()
+    if !unwritten.isEmpty {
+      log.line(
+        "play log \(configuration.databasePath) could not be written: \(unwritten.count) writes are lost. "
+          + "They follow, one per line:")
+      for command in unwritten { log.line("unwritten: \(command)") }
+    }
+    log.line("stopped")
+  }
+}
