@@ -28,7 +28,8 @@ let package = Package(
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
-    .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
+    .testTarget(
+      name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
       name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
   ]
