@@ -16,6 +16,8 @@ public final class BackgroundProcess {
   /// Where the program's standard output and standard error go.
   public let outputPath: String
   private var exited = false
+  /// The exit status (or 128 + the signal that killed it), once the process has been reaped.
+  public private(set) var exitStatus: Int32?
 
   /// Starts `executable` (a path) with `arguments`, standard input from /dev/null and standard output and standard
   /// error to `outputPath` (created or truncated).
@@ -72,8 +74,26 @@ public final class BackgroundProcess {
   public var isRunning: Bool {
     if exited { return false }
     var status: Int32 = 0
-    if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+    if waitpid(pid, &status, WNOHANG) == pid { reaped(status) }
     return !exited
+  }
+
+  /// Sends `signal` (SIGINT, SIGHUP, SIGKILL …) to the process, if it is still running.
+  public func send(_ signal: Int32) {
+    if isRunning { kill(pid, signal) }
+  }
+
+  /// Waits up to `seconds` for the process to exit; returns its exit status, or nil if it is still running.
+  public func waitForExit(seconds: Double) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    return exitStatus
+  }
+
+  private func reaped(_ status: Int32) {
+    exited = true
+    let signal = status & 0x7f
+    exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
   }
 
   /// Sends SIGTERM and waits for the process to exit. Calling it again does nothing.
@@ -82,7 +102,7 @@ public final class BackgroundProcess {
     kill(pid, SIGTERM)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    exited = true
+    reaped(status)
   }
 
   /// The full path of `name` on PATH, nil when it is not installed.

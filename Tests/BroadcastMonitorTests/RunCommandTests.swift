@@ -1,0 +1,155 @@
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+@testable import BroadcastMonitor
+
+/// `broadcast-monitor run` as a user runs it: the built executable in the background, stopped with signals, its play
+/// log read back with SQLite. The JACK cases are in `RunCommandJackTests`.
+@Suite(
+  "broadcast-monitor run", .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct RunCommandTests {
+  let folder: TemporaryDirectory
+  var catalog: URL { folder.file("music.bmcat") }
+  var db: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "cli-run")
+    try CLI.makeCatalog(at: catalog)
+  }
+
+  /// Starts the monitor in the background; its log goes to `log-NAME.txt`.
+  func startMonitor(_ arguments: [String], name: String = "monitor") throws -> BackgroundProcess {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    return try BackgroundProcess(
+      executable: executable.path, arguments: ["run"] + arguments, outputPath: folder.file("log-\(name).txt").path)
+  }
+
+  /// Waits until the monitor's log contains `text`.
+  @discardableResult
+  func waitForLog(_ monitor: BackgroundProcess, _ text: String, seconds: Double = 60) throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      let log = monitor.output
+      if log.contains(text) { return log }
+      try #require(monitor.isRunning, "the monitor exited before logging \(text):\n\(log)")
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    Issue.record("no \(text) in the log within \(seconds) s:\n\(monitor.output)")
+    throw CancellationError()
+  }
+
+  @Test("a file channel logs its song, SIGHUP reloads the catalog without a second play, SIGTERM stops cleanly")
+  func fileChannel() throws {
+    let launched = Date()
+    let monitor = try startMonitor([
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    let open = try PlayLogStore(path: db).plays()
+    #expect(open.map(\.status) == [.open], "the play is in the play log while it is on air")
+    monitor.send(SIGHUP)
+    try waitForLog(monitor, "catalog reloaded")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    let log = monitor.output
+    #expect(log.contains("SIGTERM: stopping"))
+    #expect(log.hasSuffix("stopped\n"), "\(log)")
+
+    let plays = try PlayLogStore(path: db).plays()
+    try #require(plays.count == 1, "one play, also across the reload: \(plays)")
+    let play = plays[0]
+    #expect(play.title == "Armygeddon" && play.channel == "demo" && play.status == .closed)
+    #expect(play.start >= launched.addingTimeInterval(-1) && play.start <= launched.addingTimeInterval(5))
+    #expect(abs(play.durationSeconds - 30) < 1.5, "\(play.durationSeconds)")
+    let events = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT kind FROM events ORDER BY id"])
+    #expect(events.stdout.hasPrefix("restart\n"), "\(events)")
+  }
+
+  @Test("a monitor killed with SIGKILL keeps the play it reported; the next start marks it recovered")
+  func killedMonitorRecovers() throws {
+    let arguments = [
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    try waitForLog(first, "play started: \"Chaos God\"")
+    Thread.sleep(forTimeInterval: 6)  // at least one progress update moves the end
+    first.send(SIGKILL)
+    _ = first.waitForExit(seconds: 10)
+    let left = try PlayLogStore(path: db).plays()
+    #expect(left.map(\.status) == [.open])
+    #expect((left.first?.durationSeconds ?? 0) >= 4, "the end moved while the play went on: \(left)")
+
+    let second = try startMonitor(arguments, name: "second")
+    try waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
+    second.send(SIGINT)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.first?.status == .recovered)
+    #expect(plays.first?.end == left.first?.end)
+  }
+
+  @Test(
+    "a stream channel from a local Icecast server is monitored",
+    .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
+  func streamChannel() throws {
+    let icecast = try IcecastTestServer()
+    try icecast.start()
+    defer { icecast.kill() }
+    let monitor = try startMonitor(["--catalog", catalog.path, "--db", db, "--channel", "web=" + icecast.url])
+    try waitForLog(monitor, "[web] play started: \"Armygeddon\"", seconds: 45)
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.first?.title == "Armygeddon")
+    #expect(plays.first?.channel == "web")
+    #expect(plays.allSatisfy { $0.status == .closed })
+  }
+
+  @Test("a configuration error stops the start, names the setting and exits 78", arguments: ConfigurationCase.all)
+  func configurationErrors(_ error: ConfigurationCase) throws {
+    let config = folder.file("monitor.json5")
+    try error.file(catalog.path, db).write(to: config, atomically: true, encoding: .utf8)
+    let result = try CLI.run(["run", "--config", config.path] + error.arguments)
+    #expect(result.status == error.status, "\(result)")
+    #expect(result.stderr.contains(error.message), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: db), "nothing started: no play log was created")
+  }
+
+  struct ConfigurationCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var file: @Sendable (_ catalog: String, _ db: String) -> String
+    var arguments: [String] = []
+    var status: Int32 = 78
+    var message: String
+
+    static let all: [ConfigurationCase] = [
+      .init(
+        testDescription: "unknown key",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', chanels: []}" },
+        message: "chanels"),
+      .init(
+        testDescription: "duplicate channel",
+        file: {
+          "{catalogPath: '\($0)', databasePath: '\($1)', channels: [{name: 'fm', source: 'jack'}, "
+            + "{name: 'fm', source: 'jack-mono'}]}"
+        },
+        message: "channels[1].name"),
+      .init(
+        testDescription: "missing catalog",
+        file: { "{catalogPath: '\($0).missing', databasePath: '\($1)', channels: [{name: 'fm', source: 'jack'}]}" },
+        message: "catalog add"),
+      .init(
+        testDescription: "wrong type",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', workerThreads: 'two', channels: []}" },
+        message: "workerThreads"),
+      .init(
+        testDescription: "bad source on the command line",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', channels: []}" },
+        arguments: ["--channel", "fm=tuner3"], status: 64, message: "fm"),
+    ]
+  }
+}
