@@ -30,7 +30,8 @@ let package = Package(
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
-      name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
+      name: "BroadcastMonitorTests",
+      dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
   ]
 )
 

@@ -13,6 +13,8 @@ let usage = """
          broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
                                 [--csv OUT.csv] RECORDING
          broadcast-monitor signature CLIP --out FILE.bmsig
+         broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
+                                --connect DST_L,DST_R|DST FILE
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -23,6 +25,7 @@ do {
   case "match": status = try MatchCommand.run(arguments.dropFirst())
   case "scan": status = try ScanCommand.run(arguments.dropFirst())
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
+  case "feed": status = try FeedCommand.run(arguments.dropFirst())
   case "help", "--help", "-h":
     print(usage)
     status = 0
