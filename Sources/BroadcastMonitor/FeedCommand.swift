@@ -58,6 +58,9 @@ enum FeedCommand {
       } catch {
         // A signal also reaches ffmpeg when it comes from the terminal: then its error is part of stopping.
         if error is PlaybackStopped || playback.isStopped || playback.serverShutDown { break feeding }
+        if pass == 0, start > 0, case AudioError.noAudio = error {
+          throw FeedError.startPastEnd(file: file, start: start)
+        }
         throw error
       }
       pass += 1

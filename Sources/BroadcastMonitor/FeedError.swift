@@ -4,6 +4,8 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
   case serverShutDown(server: String?, file: String, seconds: Double)
   /// The audio queued from `file` was not played out within the rings' duration and a second.
   case notPlayedOut(file: String, destinations: String)
+  /// `--start` is at or past the end of `file`.
+  case startPastEnd(file: String, start: Double)
 
   var description: String {
     switch self {
@@ -14,6 +16,9 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
     case .notPlayedOut(let file, let destinations):
       return "the end of \(file) was not played into \(destinations) in time: the JACK server stopped running its "
         + "clients; check its log, or restart it"
+    case .startPastEnd(let file, let start):
+      return "\(file) has no audio after --start \(String(format: "%g", start)) s: give a --start within the file "
+        + "(ffprobe \(file) shows its duration)"
     }
   }
 }

@@ -139,6 +139,16 @@ struct FeedCommandTests {
     #expect(result.stderr.contains("broadcast-monitor: \(path): not decodable audio"), "\(result.stderr)")
   }
 
+  @Test("A --start past the end of the file: exit 1 saying so")
+  func startPastEnd() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let path = Fixtures.music("unknown.ogg").path
+    let result = try CLI.run(["feed", "--server", server.name, "--start", "25", "--connect", "system:playback_1", path])
+    #expect(result.status == 1, "\(result)")
+    #expect(result.stderr.contains("\(path) has no audio after --start 25 s: give a --start within the file"))
+  }
+
   @Test("No JACK server: exit 1 and how to start one")
   func serverNotRunning() throws {
     let name = "bmtest-missing-\(getpid())"
