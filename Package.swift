@@ -31,7 +31,8 @@ let package = Package(
     .testTarget(
       name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
-      name: "BroadcastMonitorTests", dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport"]),
+      name: "BroadcastMonitorTests",
+      dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
   ]
 )
 

@@ -17,6 +17,8 @@ let usage = """
          broadcast-monitor run --catalog FILE --db plays.sqlite --channel NAME=SOURCE... [--tz ZONE] [--workers N]
                                [--jack-client NAME] [--jack-server NAME]
            SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH
+         broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
+                                --connect DST_L,DST_R|DST FILE
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -28,6 +30,7 @@ do {
   case "scan": status = try ScanCommand.run(arguments.dropFirst())
   case "run": status = try RunCommand.run(arguments.dropFirst())
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
+  case "feed": status = try FeedCommand.run(arguments.dropFirst())
   case "help", "--help", "-h":
     print(usage)
     status = 0

@@ -112,7 +112,10 @@ public struct AudioFileDecoder: Sendable {
         }
       } catch {
         failure = error
-        process.terminate()  // the consumer is done: do not decode the rest of a long file for nothing
+        // The consumer is done: do not decode the rest of a long file for nothing. SIGKILL, because ffmpeg gets
+        // the calling thread's signal mask from Process, and a caller may block SIGTERM (to take it through a
+        // dispatch source). ffmpeg only writes to our pipe, so nothing is lost.
+        kill(process.processIdentifier, SIGKILL)
       }
       frames += count / channels
     }

@@ -70,8 +70,10 @@ struct JackPlaybackTests {
     #expect(capture.overruns == [0, 0])
     let start = try #require(capturedRight.firstIndex { $0 != 0 }, "no ramp sample arrived")
     try #require(capturedRight.count >= start + left.count, "the capture ended before the playback's last frame")
-    #expect(Array(capturedRight[start..<start + left.count]) == right, "the ramp arrives whole and in order")
-    #expect(Array(capturedLeft[start..<start + left.count]) == left, "the music arrives bit for bit, aligned")
+    let ramp = SampleDifference.between(expected: right, actual: capturedRight[start..<start + left.count])
+    #expect(ramp == nil, "the ramp arrives whole and in order: \(String(describing: ramp))")
+    let music = SampleDifference.between(expected: left, actual: capturedLeft[start..<start + left.count])
+    #expect(music == nil, "the music arrives bit for bit, aligned with the ramp: \(String(describing: music))")
     let end = start + left.count
     #expect(capturedLeft[..<start].allSatisfy { $0 == 0 }, "silence before the first queued frame")
     #expect(capturedRight[end...].allSatisfy { $0 == 0 }, "silence after the last one")

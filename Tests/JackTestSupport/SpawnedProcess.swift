@@ -66,12 +66,13 @@ public final class SpawnedProcess {
     kill(pid, signal)
   }
 
-  /// Waits up to `seconds` for the process to exit; returns its `exitStatus`, or `nil` if it is still running.
-  public func waitForExit(seconds: Double) -> Int32? {
-    let deadline = Date().addingTimeInterval(seconds)
+  /// Waits up to `seconds` for the process to exit, polling every 10 ms without blocking a thread; returns its
+  /// `exitStatus`, or `nil` if it is still running.
+  public func waitForExit(seconds: Double) async throws -> Int32? {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while isRunning {
-      guard Date() < deadline else { return nil }
-      usleep(10_000)
+      guard ContinuousClock.now < deadline else { return nil }
+      try await Task.sleep(for: .milliseconds(10))
     }
     return exitStatus
   }

@@ -1,0 +1,113 @@
+import Foundation
+import JackInput
+import Matcher
+
+/// `broadcast-monitor feed`: plays an audio file in real time into JACK input ports, as a radio channel arrives from
+/// a sound card. It lets a live monitor be tried and tested without one: `jackd -d dummy`, then `feed` into the
+/// monitor's ports.
+///
+/// The file is decoded by ffmpeg at the JACK server's rate, in stereo for two destinations or mono for one, and
+/// queued into a `JackPlayback` whose rings hold one second: the decoder waits while they are full, which paces it
+/// to real time. At the end of the file, `feed` waits until the audio has been played out, then exits 0. With
+/// `--loop` it starts the file again instead, until SIGINT or SIGTERM, which stop it cleanly (exit 0) at any time.
+///
+/// Threads: everything runs on the calling (main) thread, which is the playback's feeder; the signal handlers run
+/// on a dispatch queue and only call `JackPlayback.stop()`.
+enum FeedCommand {
+  static let usage = """
+    usage: broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
+                                  --connect DST_L,DST_R|DST FILE
+    """
+
+  /// Thrown from the decoder's callback to stop decoding once the playback stopped.
+  private struct PlaybackStopped: Error {}
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    // First, before any thread starts: SIGINT and SIGTERM must be blocked in every thread to reach the handler.
+    let signals = TerminationSignals()
+    let a = try CommandLineArguments(
+      args, valueOptions: ["client", "server", "start", "connect"], flagOptions: ["loop"])
+    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let file = a.positionals[0]
+    let destinations = try parseDestinations(try a.required("connect"))
+    let start = try parseStart(a.value("start"))
+    guard FileManager.default.isReadableFile(atPath: file) else {
+      throw AudioError.unreadable(path: file, reason: "no such file, or not readable")
+    }
+
+    let portNames = destinations.count == 2 ? ["out_L", "out_R"] : ["out"]
+    let playback = try JackPlayback(
+      clientName: a.value("client") ?? "broadcast-monitor-feed", serverName: a.value("server"),
+      portNames: portNames, ringSeconds: 1)
+    defer { playback.close() }
+    signals.onSignal { playback.stop() }
+    for (port, destination) in zip(portNames, destinations) {
+      try playback.connect(port: port, to: destination)
+    }
+    let into = destinations.joined(separator: ",")
+
+    var pass = 0
+    feeding: repeat {
+      let decoder = AudioFileDecoder(
+        ffmpegSampleRate: playback.sampleRate, ffmpegChannels: portNames.count, forceFFmpeg: true,
+        startSeconds: pass == 0 ? start : 0)
+      do {
+        try decoder.decode(path: file) { samples, _, _ in
+          guard playback.enqueue(samples) else { throw PlaybackStopped() }
+        }
+      } catch {
+        // A signal also reaches ffmpeg when it comes from the terminal: then its error is part of stopping.
+        if error is PlaybackStopped || playback.isStopped || playback.serverShutDown { break feeding }
+        if pass == 0, start > 0, case AudioError.noAudio = error {
+          throw FeedError.startPastEnd(file: file, start: start)
+        }
+        throw error
+      }
+      pass += 1
+    } while a.has("loop")
+
+    let playedOut = !playback.isStopped && !playback.serverShutDown && playback.waitUntilPlayedOut()
+    let seconds = Double(playback.framesPlayed) / Double(playback.sampleRate)
+    if playback.serverShutDown {
+      throw FeedError.serverShutDown(server: a.value("server"), file: file, seconds: seconds)
+    }
+    if let signal = signals.received {
+      printError(
+        String(
+          format: "feed: stopped by %@ after %.1f s of %@ into %@", TerminationSignals.name(signal), seconds, file,
+          into))
+      return 0
+    }
+    guard playedOut else { throw FeedError.notPlayedOut(file: file, destinations: into) }
+    var summary = String(format: "feed: played %.1f s of %@ into %@", seconds, file, into)
+    if playback.underruns > 0 {
+      let silence = Double(playback.underruns) / Double(playback.sampleRate)
+      summary += String(format: " (%.2f s of silence where the decoder fell behind)", silence)
+    }
+    printError(summary)
+    return 0
+  }
+
+  /// `--connect`: one destination port (mono) or two separated by a comma (left, right). JACK port names contain
+  /// `:`, so only `,` separates them.
+  static func parseDestinations(_ text: String) throws(UsageError) -> [String] {
+    let ports = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard (1...2).contains(ports.count), !ports.contains("") else {
+      throw UsageError(
+        "--connect \(text): give one JACK input port (mono) or two separated by a comma (left,right), "
+          + "e.g. --connect monitor:ch1_L,monitor:ch1_R (`jack_lsp` lists the ports)")
+    }
+    return ports
+  }
+
+  /// `--start`: seconds into the file, 0 or more.
+  static func parseStart(_ text: String?) throws(UsageError) -> Double {
+    guard let text else { return 0 }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+      throw UsageError("--start \(text): give the number of seconds into the file to start at, e.g. --start 12.5")
+    }
+    return seconds
+  }
+}

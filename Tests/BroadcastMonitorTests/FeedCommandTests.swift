@@ -1,0 +1,183 @@
+import Foundation
+import JackInput
+import JackTestSupport
+import Matcher
+import TestSupport
+import Testing
+
+/// `broadcast-monitor feed`, run as a user would, into a `JackCapture` of this process on a private `jackd -d dummy`.
+@Suite(
+  "broadcast-monitor feed", .serialized, .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct FeedCommandTests {
+  let folder: TemporaryDirectory
+
+  init() throws { folder = try TemporaryDirectory(prefix: "cli-feed") }
+
+  /// A fixture as `feed` queues it, at 48 kHz from `start` seconds, in stereo or mono (`channels`): the first channel
+  /// only (the fixtures are mono, so in stereo both channels are alike).
+  func decodedFirstChannel(_ name: String, channels: Int, from start: Double = 0) throws -> [Float] {
+    var first: [Float] = []
+    let decoder = AudioFileDecoder(
+      ffmpegSampleRate: 48_000, ffmpegChannels: channels, forceFFmpeg: true, startSeconds: start)
+    try decoder.decode(path: Fixtures.music(name).path) { buffer, _, _ in
+      first += stride(from: 0, to: buffer.count, by: channels).map { buffer[$0] }
+    }
+    return first
+  }
+
+  /// Starts `broadcast-monitor feed` with `arguments`; its stdout and stderr go to `output`.
+  func startFeed(_ arguments: [String], output: URL) throws -> SpawnedProcess {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    return try SpawnedProcess(
+      executable: executable.path, arguments: ["feed"] + arguments, environment: [:], outputPath: output.path)
+  }
+
+  /// Where `expected` starts in `captured`: the offset that lines up their first non-zero samples.
+  func alignment(of expected: [Float], in captured: [Float]) throws -> Int {
+    let first = try #require(expected.firstIndex { $0 != 0 })
+    let arrived = try #require(captured.firstIndex { $0 != 0 }, "no audio arrived")
+    return arrived - first
+  }
+
+  @Test("feed plays a whole file into two capture ports at real-time pace, sample for sample, and exits 0")
+  func playsAFileIntoACapture() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let capture = try JackCapture(
+      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 40)
+    defer { capture.close() }
+    let output = folder.file("feed.log")
+    let started = ContinuousClock.now
+    let feed = try startFeed(
+      [
+        "--server", server.name, "--client", "bmfeed", "--connect", "bmcap:L,bmcap:R",
+        Fixtures.music("catalog-a.ogg").path,
+      ], output: output)
+    let status = try await feed.waitForExit(seconds: 45)
+    let took = ContinuousClock.now - started
+    let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    #expect(status == 0, "\(log)")
+    #expect(took > .seconds(29.5) && took < .seconds(33), "a 30 s file took \(took)")
+    #expect(log.contains("feed: played 30.0 s of \(Fixtures.music("catalog-a.ogg").path) into bmcap:L,bmcap:R"))
+    capture.close()
+
+    let expected = try decodedFirstChannel("catalog-a.ogg", channels: 2)
+    let left = capture.rings[0].drain()
+    let right = capture.rings[1].drain()
+    #expect(capture.overruns == [0, 0])
+    #expect(SampleDifference.between(expected: left, actual: right) == nil, "both channels of a mono file alike")
+    let offset = try alignment(of: expected, in: left)
+    try #require(offset >= 0 && left.count >= offset + expected.count, "the capture missed part of the file")
+    let difference = SampleDifference.between(expected: expected, actual: left[offset..<offset + expected.count])
+    #expect(difference == nil, "every sample arrives, in order, without gaps: \(String(describing: difference))")
+    #expect(left[(offset + expected.count)...].allSatisfy { $0 == 0 }, "silence after the end")
+  }
+
+  @Test("feed --loop --start plays the tail, then the file again without a gap, until SIGTERM stops it cleanly")
+  func loopsUntilSIGTERM() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["M"], ringSeconds: 20)
+    defer { capture.close() }
+    let output = folder.file("feed.log")
+    let feed = try startFeed(
+      [
+        "--server", server.name, "--loop", "--start", "28", "--connect", "bmcap:M",
+        Fixtures.music("catalog-b.ogg").path,
+      ], output: output)
+    try await Task.sleep(for: .seconds(4))
+    #expect(feed.isRunning, "still looping")
+    let stopped = ContinuousClock.now
+    feed.send(SIGTERM)
+    let status = try await feed.waitForExit(seconds: 5)
+    let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    #expect(status == 0, "\(log)")
+    #expect(ContinuousClock.now - stopped < .seconds(1), "SIGTERM stops it at once")
+    #expect(log.contains("feed: stopped by SIGTERM after"), "\(log)")
+    try await Task.sleep(for: .milliseconds(100))
+    capture.close()
+
+    let expected =
+      try decodedFirstChannel("catalog-b.ogg", channels: 1, from: 28)
+      + decodedFirstChannel("catalog-b.ogg", channels: 1)
+    let mono = capture.rings[0].drain()
+    let offset = try alignment(of: expected, in: mono)
+    let end = try #require(mono.lastIndex { $0 != 0 }) + 1
+    let played = end - offset
+    #expect(played > 3 * 48_000, "2 s of the tail and more of the file again, got \(played) frames")
+    try #require(offset >= 0 && played <= expected.count)
+    let difference = SampleDifference.between(expected: expected[..<played], actual: mono[offset..<end])
+    #expect(difference == nil, "the tail, then the start again, sample for sample: \(String(describing: difference))")
+  }
+
+  @Test("A destination port that does not exist: exit 1 and a message listing the input ports there are")
+  func missingDestination() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["L", "R"])
+    defer { capture.close() }
+    let result = try CLI.run([
+      "feed", "--server", server.name, "--connect", "bmcap:L,bmcap:Right", Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 1, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "JACK has no audio input port \"bmcap:Right\" to play into; use one of the server's audio input ports: "),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("bmcap:L, bmcap:R") && result.stderr.contains("system:playback_1"))
+  }
+
+  @Test("A damaged file: exit 1 naming the file")
+  func damagedFile() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let path = Fixtures.music("corrupt.ogg").path
+    let result = try CLI.run(["feed", "--server", server.name, "--connect", "system:playback_1", path])
+    #expect(result.status == 1, "\(result)")
+    #expect(result.stderr.contains("broadcast-monitor: \(path): not decodable audio"), "\(result.stderr)")
+  }
+
+  @Test("A --start past the end of the file: exit 1 saying so")
+  func startPastEnd() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let path = Fixtures.music("unknown.ogg").path
+    let result = try CLI.run(["feed", "--server", server.name, "--start", "25", "--connect", "system:playback_1", path])
+    #expect(result.status == 1, "\(result)")
+    #expect(result.stderr.contains("\(path) has no audio after --start 25 s: give a --start within the file"))
+  }
+
+  @Test("No JACK server: exit 1 and how to start one")
+  func serverNotRunning() throws {
+    let name = "bmtest-missing-\(getpid())"
+    let result = try CLI.run([
+      "feed", "--server", name, "--connect", "monitor:in_1", Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 1, "\(result)")
+    #expect(
+      result.stderr.contains("JACK server \"\(name)\" not running: start it with `jackd -n \(name) -d dummy`"),
+      "\(result.stderr)")
+  }
+
+  @Test(
+    "Usage errors exit 64 naming what to change; a missing file exits 1 naming it, before JACK is asked",
+    arguments: [
+      (["a.ogg"], 64, "--connect is required"),
+      (["--connect", "a:in_1,a:in_2,a:in_3", "a.ogg"], 64, "give one JACK input port (mono) or two"),
+      (["--connect", "a:in_1,", "a.ogg"], 64, "--connect a:in_1,: give one JACK input port"),
+      (["--connect", "a:in_1", "--start", "soon", "a.ogg"], 64, "--start soon: give the number of seconds"),
+      (["--connect", "a:in_1"], 64, "usage: broadcast-monitor feed"),
+      (["--connect", "a:in_1", "--looop", "a.ogg"], 64, "unknown option --looop"),
+      (
+        ["--server", "bmtest-unused", "--connect", "a:in_1", "/no/such/file.ogg"], 1,
+        "/no/such/file.ogg: cannot be read"
+      ),
+    ])
+  func usage(arguments: [String], status: Int32, message: String) throws {
+    let result = try CLI.run(["feed"] + arguments)
+    #expect(result.status == status, "\(arguments): \(result)")
+    #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+  }
+}
