@@ -124,7 +124,7 @@ def main():
         print(f"jackd killed at {args.before:g} s of audio; down for {args.down:g} s", flush=True)
         time.sleep(args.down)
         _, answered = start_jackd(2)
-        back = wait_for(lambda: "is back" in open(monitor_log_path).read(), 30, "the monitor's reconnect")
+        back = wait_for(lambda: f"JACK server '{server}' is back after" in open(monitor_log_path).read(), 30, "the monitor's reconnect")
         print(f"reconnect: monitor client back {back - answered:.2f} s after the new jackd answered (goal <= 5 s)")
         offset = time.time() - origins1[channels[0]]
         feeds, origins2 = start_feeds(2, offset)

@@ -1,6 +1,7 @@
 import Foundation
 import JackInput
 import Matcher
+import Reports
 
 /// `broadcast-monitor feed`: plays an audio file in real time into JACK input ports, as a radio channel arrives from
 /// a sound card. It lets a live monitor be tried and tested without one: `jackd -d dummy`, then `feed` into the
@@ -46,6 +47,7 @@ enum FeedCommand {
     }
     let into = destinations.joined(separator: ",")
 
+    var announced = false
     var pass = 0
     feeding: repeat {
       let decoder = AudioFileDecoder(
@@ -54,6 +56,13 @@ enum FeedCommand {
       do {
         try decoder.decode(path: file) { samples, _, _ in
           guard playback.enqueue(samples) else { throw PlaybackStopped() }
+          if !announced, let first = playback.firstAudioWallClockSeconds {
+            // For scripts that line the audio up with what a monitor logs (bench/live_latency.py).
+            announced = true
+            printError(
+              "feed: first sample at \(ISO8601Millis.format(Date(timeIntervalSince1970: first))) "
+                + "(\(file) from \(start) s into \(into))")
+          }
         }
       } catch {
         // A signal also reaches ffmpeg when it comes from the terminal: then its error is part of stopping.

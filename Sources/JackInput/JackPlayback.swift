@@ -80,7 +80,7 @@ public final class JackPlayback: @unchecked Sendable {
       }
       let rings = try JackClientLibrary.makeRings(
         count: ports.count, seconds: ringSeconds, sampleRate: sampleRate, bufferSize: bufferSize)
-      let shared = JackPlaybackState.allocate(ports: ports, rings: rings.map(\.handle))
+      let shared = JackPlaybackState.allocate(client: jack, ports: ports, rings: rings.map(\.handle))
       state = shared
 
       let context = UnsafeMutableRawPointer(shared)
@@ -113,6 +113,23 @@ public final class JackPlayback: @unchecked Sendable {
   deinit {
     close()
     JackPlaybackState.deallocate(state)
+  }
+
+  /// The wall-clock time (seconds since 1970, UTC) at which the first queued frame was played: the start of the
+  /// JACK cycle that played it, which is also when clients connected to these ports captured it. `nil` until then,
+  /// or once the client is closed. Non-JACK thread.
+  public var firstAudioWallClockSeconds: Double? {
+    guard state.pointee.firstAudioRecorded.load(ordering: .acquiring) else { return nil }
+    let frame = state.pointee.firstAudioFrame.load(ordering: .relaxed)
+    let times: (usecs: UInt64, nowUsecs: UInt64)? = client.withLock { client in
+      guard let client, !serverShutDown else { return nil }
+      return (jack_frames_to_time(client, frame), jack_get_time())
+    }
+    guard let times else { return nil }
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let ago = Double(Int64(bitPattern: times.nowUsecs &- times.usecs)) / 1_000_000
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000 - ago
   }
 
   /// Frames played from the rings since activation (per port), not counting the silence of underruns. Any thread.

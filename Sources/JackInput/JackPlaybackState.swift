@@ -14,6 +14,8 @@ import Synchronization
 /// `underrunFrames` and `cycles`; JACK's notification thread writes `xruns` and `serverShutDown`; any thread may
 /// read the atomics.
 struct JackPlaybackState: ~Copyable {
+  /// The client, for `jack_last_frame_time`.
+  let client: OpaquePointer
   /// How many output ports; the length of `ports` and `rings`.
   let portCount: Int
   /// `jack_port_t *` of each output port.
@@ -34,9 +36,14 @@ struct JackPlaybackState: ~Copyable {
   let xruns = Atomic<Int>(0)
   /// Set once the server has shut down or thrown the client out.
   let serverShutDown = Atomic<Bool>(false)
+  /// JACK's frame time of the cycle that played the first queued audio; valid once `firstAudioRecorded`.
+  let firstAudioFrame = Atomic<UInt32>(0)
+  let firstAudioRecorded = Atomic<Bool>(false)
 
   /// Allocates and fills a state for `ports` and their `rings` (same count). Control thread, before activation.
-  static func allocate(ports: [OpaquePointer], rings: [RingHandle]) -> UnsafeMutablePointer<JackPlaybackState> {
+  static func allocate(
+    client: OpaquePointer, ports: [OpaquePointer], rings: [RingHandle]
+  ) -> UnsafeMutablePointer<JackPlaybackState> {
     precondition(ports.count == rings.count, "one ring per port")
     let count = ports.count
     let portPointers = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(count, 1))
@@ -46,7 +53,7 @@ struct JackPlaybackState: ~Copyable {
       (ringHandles + i).initialize(to: rings[i])
     }
     let state = UnsafeMutablePointer<JackPlaybackState>.allocate(capacity: 1)
-    state.initialize(to: JackPlaybackState(portCount: count, ports: portPointers, rings: ringHandles))
+    state.initialize(to: JackPlaybackState(client: client, portCount: count, ports: portPointers, rings: ringHandles))
     return state
   }
 

@@ -126,6 +126,10 @@ func jackPlaybackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoint
     }
     i &+= 1
   }
+  if ready > 0 && !state.pointee.firstAudioRecorded.load(ordering: .relaxed) {
+    state.pointee.firstAudioFrame.store(jack_last_frame_time(state.pointee.client), ordering: .relaxed)
+    state.pointee.firstAudioRecorded.store(true, ordering: .releasing)
+  }
   state.pointee.framesPlayed.wrappingAdd(ready, ordering: .releasing)
   if counting && ready < count {
     state.pointee.underrunFrames.wrappingAdd(count &- ready, ordering: .relaxed)

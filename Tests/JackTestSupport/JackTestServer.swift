@@ -31,7 +31,7 @@ public final class JackTestServer {
   public let name: String
   public let sampleRate = 48_000
   public let period = 1024
-  private let process: SpawnedProcess
+  private var process: SpawnedProcess
   private let logPath: String
   private let holdsLock = Atomic<Bool>(true)
 
@@ -56,10 +56,7 @@ public final class JackTestServer {
     let number = Self.started.wrappingAdd(1, ordering: .relaxed).newValue
     name = "bmtest-\(getpid())-\(number)"
     logPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log").path
-    process = try SpawnedProcess(
-      executable: "/usr/bin/timeout",
-      arguments: ["-k", "5", "120", jackd, "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
-      environment: ["JACK_NO_AUDIO_RESERVATION": "1"], outputPath: logPath)
+    process = try Self.spawn(jackd, name: name, sampleRate: sampleRate, period: period, logPath: logPath)
     do {
       try waitUntilReady()
     } catch {
@@ -70,6 +67,24 @@ public final class JackTestServer {
   }
 
   deinit { stop() }
+
+  private static func spawn(
+    _ jackd: String, name: String, sampleRate: Int, period: Int, logPath: String
+  ) throws -> SpawnedProcess {
+    try SpawnedProcess(
+      executable: "/usr/bin/timeout",
+      arguments: ["-k", "5", "180", jackd, "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+      environment: ["JACK_NO_AUDIO_RESERVATION": "1"], outputPath: logPath)
+  }
+
+  /// Starts jackd again under the same name after `kill()` (a server that crashed and was restarted), and returns
+  /// once a client can connect to it. Keeps this test's turn.
+  public func restart() throws {
+    guard let jackd = Self.jackdPath else { throw StartError(description: Self.skipMessage) }
+    kill()
+    process = try Self.spawn(jackd, name: name, sampleRate: sampleRate, period: period, logPath: logPath)
+    try waitUntilReady()
+  }
 
   /// What jackd printed so far, for failure messages.
   public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
