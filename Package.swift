@@ -21,7 +21,8 @@ let package = Package(
       name: "BroadcastMonitor",
       dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]
     ),
-    .executableTarget(name: "Benchmarks", dependencies: ["Matcher", "Reports"], path: "bench/Benchmarks"),
+    .executableTarget(
+      name: "Benchmarks", dependencies: ["Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
     .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
     .target(name: "JackTestSupport", dependencies: ["CJack", "RingBuffer"], path: "Tests/JackTestSupport"),

@@ -8,6 +8,9 @@ import Matcher
 //   Benchmarks scan CATALOG RECORDING [RUNS]     decode + stream matcher, as `scan` runs it
 //   Benchmarks import FILE... [--runs N]         reference fingerprinting (decode + signature), as `catalog add`
 //   Benchmarks catalog-load HOURS [RUNS]         write and load a synthetic catalog of HOURS hours of audio
+//   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
+//                                                many stereo channels of music into a monitor's JACK ports
+//                                                (bench/capacity.sh)
 
 func cpuSeconds() -> Double {
   var usage = rusage()
@@ -158,8 +161,14 @@ do {
     try benchImport(files: Array(args.dropFirst()), runs: 3)
   case "catalog-load" where args.count >= 2:
     try benchCatalogLoad(hours: Double(args[1]) ?? 100, runs: args.count > 2 ? Int(args[2]) ?? 5 : 5)
+  case "jack-source" where args.count >= 5:
+    try benchJackSource(
+      server: args[1], channels: Int(args[2]) ?? 64, destinationClient: args[3], file: args[4],
+      seconds: args.count > 5 ? Double(args[5]) : nil)
   default:
-    print("usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]")
+    print(
+      "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
+        + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]")
     exit(64)
   }
 } catch {
