@@ -18,29 +18,11 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
-from datetime import datetime
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.environ.get("EVAL_CACHE", os.path.expanduser("~/.cache/bmon-eval"))
-
-
-def parse_time(text):
-    text = text.strip()
-    if text.endswith("Z"):
-        text = text[:-1] + "+00:00"
-    return datetime.fromisoformat(text).timestamp()
-
-
-def wait_for(predicate, seconds, what):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if predicate():
-            return time.time()
-        time.sleep(0.05)
-    sys.exit(f"jack_restart: {what} did not happen within {seconds} s")
+from livebench import (BIN, CACHE, CATALOG, JACK_ENV, TRACKS, fresh_database, parse_time, require, start_jackd,
+                       start_monitor, stop_all, wait_for)
 
 
 def main():
@@ -49,19 +31,14 @@ def main():
     ap.add_argument("--down", type=float, default=8)
     ap.add_argument("--after", type=float, default=150)
     ap.add_argument("--sim", default=os.path.join(CACHE, "sims", "dev-radio-s1"))
-    ap.add_argument("--catalog", default="/tmp/bm-yardstick/dev.bmcat")
-    ap.add_argument("--tracks", default=os.path.join(CACHE, "corpora", "dev", "tracks.csv"))
-    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "broadcast-monitor"))
+    ap.add_argument("--catalog", default=CATALOG)
+    ap.add_argument("--tracks", default=TRACKS)
+    ap.add_argument("--bin", default=BIN)
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "bm-jack-restart"))
     args = ap.parse_args()
-    for path in (args.bin, args.catalog, args.sim, args.tracks):
-        if not os.path.exists(path):
-            sys.exit(f"jack_restart: {path} is missing (swift build -c release; bash bench/yardstick.sh)")
-    os.makedirs(args.out, exist_ok=True)
-    db = os.path.join(args.out, "plays.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(db + suffix):
-            os.remove(db + suffix)
+    require("jack_restart", [(args.bin, "swift build -c release"), (args.catalog, "bash bench/yardstick.sh"),
+                             (args.sim, "bash bench/yardstick.sh"), (args.tracks, "bash bench/yardstick.sh")])
+    db = fresh_database(args.out)
     isrc_to_track = {}
     with open(args.tracks, newline="") as f:
         for row in csv.DictReader(f):
@@ -69,18 +46,7 @@ def main():
     wavs = sorted(name for name in os.listdir(args.sim) if re.fullmatch(r"ch\d+\.wav", name))
     channels = [name[:-4] for name in wavs]
     server = f"bm-restart-{os.getpid()}"
-    env = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
     processes = []
-
-    def start_jackd(n):
-        log = open(os.path.join(args.out, f"jackd-{n}.log"), "w")
-        p = subprocess.Popen(["jackd", "-n", server, "-d", "dummy", "-r", "48000", "-p", "1024"],
-                             stdout=log, stderr=subprocess.STDOUT, env=env)
-        processes.append(p)
-        answered = wait_for(
-            lambda: subprocess.run(["jack_lsp", "-s", server], capture_output=True, env=env).returncode == 0,
-            15, "jackd start")
-        return p, answered
 
     def start_feeds(n, offset):
         feeds = {}
@@ -89,7 +55,7 @@ def main():
             p = subprocess.Popen([args.bin, "feed", "--server", server, "--client", f"feed-{channel}",
                                   "--start", f"{offset:.3f}", "--connect", f"bm:{channel}_L,bm:{channel}_R",
                                   os.path.join(args.sim, wav)],
-                                 stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=env)
+                                 stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=JACK_ENV)
             processes.append(p)
             feeds[channel] = (p, log_path)
         origins = {}
@@ -105,15 +71,9 @@ def main():
         return feeds, origins
 
     try:
-        jackd, _ = start_jackd(1)
+        jackd = start_jackd(server, os.path.join(args.out, "jackd-1.log"), processes)
         monitor_log_path = os.path.join(args.out, "monitor.log")
-        command = [args.bin, "run", "--catalog", args.catalog, "--db", db, "--jack-server", server,
-                   "--jack-client", "bm", "--log"]
-        for channel in channels:
-            command += ["--channel", f"{channel}=jack"]
-        monitor = subprocess.Popen(command, stdout=open(monitor_log_path, "w"), stderr=subprocess.STDOUT, env=env)
-        processes.append(monitor)
-        wait_for(lambda: "JACK client" in open(monitor_log_path).read(), 30, "the monitor's JACK client")
+        monitor = start_monitor(args.bin, args.catalog, db, server, channels, monitor_log_path, processes)
         feeds, origins1 = start_feeds(1, 0)
         time.sleep(args.before)
         killed_at = time.time()
@@ -123,21 +83,15 @@ def main():
             p.wait(timeout=20)
         print(f"jackd killed at {args.before:g} s of audio; down for {args.down:g} s", flush=True)
         time.sleep(args.down)
-        _, answered = start_jackd(2)
+        start_jackd(server, os.path.join(args.out, "jackd-2.log"), processes)
+        answered = time.time()
         back = wait_for(lambda: f"JACK server '{server}' is back after" in open(monitor_log_path).read(), 30, "the monitor's reconnect")
         print(f"reconnect: monitor client back {back - answered:.2f} s after the new jackd answered (goal <= 5 s)")
         offset = time.time() - origins1[channels[0]]
         feeds, origins2 = start_feeds(2, offset)
         time.sleep(args.after)
     finally:
-        for p in reversed(processes):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in reversed(processes):
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(processes)
     print(f"monitor exit status {monitor.returncode}")
     conn = sqlite3.connect(db)
     print("events:")
@@ -157,8 +111,8 @@ def main():
              and float(r["start_s"]) < e and float(r["end_s"]) > s]
         truth_text = f"truth {float(t[0]['start_s']):7.1f}-{float(t[0]['end_s']):7.1f}" if t else "NOT IN TRUTH"
         print(f"  {name} {track} {s:7.1f}-{e:7.1f} {status:9s} {truth_text}")
-    print(f"killed at {killed_at - origins1[channels[0]]:.1f} s; audio resumed at "
-          f"{origins2 and min(origins2.values()) and (offset):.1f} s")
+    print(f"jackd killed at {killed_at - origins1[channels[0]]:.1f} s of simulation time; the feeds resumed at "
+          f"{offset:.1f} s")
 
 
 if __name__ == "__main__":

@@ -18,23 +18,14 @@ import argparse
 import csv
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.environ.get("EVAL_CACHE", os.path.expanduser("~/.cache/bmon-eval"))
-
-
-def parse_time(text):
-    text = text.strip()
-    if text.endswith("Z"):
-        text = text[:-1] + "+00:00"
-    return datetime.fromisoformat(text).timestamp()
+from livebench import (BIN, CACHE, CATALOG, JACK_ENV, TRACKS, fresh_database, parse_time, require, start_jackd,
+                       start_monitor, stop_all, wait_for)
 
 
 def percentile(values, p):
@@ -46,34 +37,19 @@ def percentile(values, p):
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def wait_for(predicate, seconds, what):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    sys.exit(f"live_latency: {what} did not happen within {seconds} s")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--minutes", type=float, default=20)
     ap.add_argument("--sim", default=os.path.join(CACHE, "sims", "dev-radio-s1"))
-    ap.add_argument("--catalog", default="/tmp/bm-yardstick/dev.bmcat")
-    ap.add_argument("--tracks", default=os.path.join(CACHE, "corpora", "dev", "tracks.csv"))
-    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "broadcast-monitor"))
+    ap.add_argument("--catalog", default=CATALOG)
+    ap.add_argument("--tracks", default=TRACKS)
+    ap.add_argument("--bin", default=BIN)
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "bm-live-latency"))
     args = ap.parse_args()
 
-    for path, hint in [(args.bin, "swift build -c release"), (args.catalog, "bash bench/yardstick.sh"),
-                       (args.sim, "bash bench/yardstick.sh"), (args.tracks, "bash bench/yardstick.sh")]:
-        if not os.path.exists(path):
-            sys.exit(f"live_latency: {path} is missing (make it with: {hint})")
-    os.makedirs(args.out, exist_ok=True)
-    db = os.path.join(args.out, "plays.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(db + suffix):
-            os.remove(db + suffix)
+    require("live_latency", [(args.bin, "swift build -c release"), (args.catalog, "bash bench/yardstick.sh"),
+                             (args.sim, "bash bench/yardstick.sh"), (args.tracks, "bash bench/yardstick.sh")])
+    db = fresh_database(args.out)
     isrc_to_track = {}
     with open(args.tracks, newline="") as f:
         for row in csv.DictReader(f):
@@ -82,41 +58,17 @@ def main():
     channels = [name[:-4] for name in wavs]
 
     server = f"bm-latency-{os.getpid()}"
-    env = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
     processes = []
-
-    def stop_all():
-        for p in reversed(processes):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in reversed(processes):
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-
     try:
-        jack_log = open(os.path.join(args.out, "jackd.log"), "w")
-        processes.append(subprocess.Popen(["jackd", "-n", server, "-d", "dummy", "-r", "48000", "-p", "1024"],
-                                          stdout=jack_log, stderr=subprocess.STDOUT, env=env))
-        wait_for(lambda: subprocess.run(["jack_lsp", "-s", server], capture_output=True, env=env).returncode == 0,
-                 15, "jackd start")
-        monitor_log_path = os.path.join(args.out, "monitor.log")
-        monitor_log = open(monitor_log_path, "w")
-        command = [args.bin, "run", "--catalog", args.catalog, "--db", db, "--jack-server", server,
-                   "--jack-client", "bm", "--log"]
-        for channel in channels:
-            command += ["--channel", f"{channel}=jack"]
-        monitor = subprocess.Popen(command, stdout=monitor_log, stderr=subprocess.STDOUT, env=env)
-        processes.append(monitor)
-        wait_for(lambda: "JACK client" in open(monitor_log_path).read(), 30, "the monitor's JACK client")
+        start_jackd(server, os.path.join(args.out, "jackd.log"), processes)
+        start_monitor(args.bin, args.catalog, db, server, channels, os.path.join(args.out, "monitor.log"), processes)
 
         feeds = []
         for channel, wav in zip(channels, wavs):
             log_path = os.path.join(args.out, f"feed-{channel}.log")
             feed = subprocess.Popen([args.bin, "feed", "--server", server, "--client", f"feed-{channel}",
                                      "--connect", f"bm:{channel}_L,bm:{channel}_R", os.path.join(args.sim, wav)],
-                                    stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=env)
+                                    stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=JACK_ENV)
             processes.append(feed)
             feeds.append((channel, feed, log_path))
         origins = {}
@@ -149,7 +101,7 @@ def main():
             time.sleep(0.1)
         fed_seconds = {c: time.time() - origins[c] for c in channels}
     finally:
-        stop_all()
+        stop_all(processes)
 
     plays = sqlite3.connect(db).execute(
         "SELECT p.id, c.name, i.isrc, p.start_ms, p.end_ms FROM plays p JOIN channels c ON c.id = p.channel_id "

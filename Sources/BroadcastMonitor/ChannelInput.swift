@@ -29,6 +29,17 @@ protocol ChannelInput: AnyObject, Sendable {
   /// Events the input wants logged and recorded (a gap, a reconnect, an overrun), oldest first; each is returned
   /// once. Worker thread.
   func takeNotices() -> [InputNotice]
+
+  /// The rate the source delivers before resampling (JACK's rate for a JACK input), nil while unknown. Any thread.
+  var sourceSampleRate: Double? { get }
+
+  /// Xruns the audio server reported since the input started (0 for sources without a server). Any thread.
+  var xruns: Int { get }
+}
+
+extension ChannelInput {
+  var sourceSampleRate: Double? { nil }
+  var xruns: Int { 0 }
 }
 
 /// A run of mono samples from a `ChannelInput`.
@@ -66,6 +77,8 @@ struct InputNotice: Equatable, Sendable {
     case reconnect
     /// Samples were dropped because the worker fell behind.
     case overrun
+    /// The audio server missed a deadline (a JACK xrun): a cycle of audio may be lost or late.
+    case xrun
   }
   var kind: Kind
   /// Wall-clock time in seconds since 1970 that the notice is about.

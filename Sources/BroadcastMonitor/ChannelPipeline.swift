@@ -192,6 +192,7 @@ final class ChannelPipeline: @unchecked Sendable {
         case .gap: .gap
         case .reconnect: .reconnect
         case .overrun: .overrun
+        case .xrun: "xrun"
         }
       let start = Date(timeIntervalSince1970: notice.startTime)
       writer.submit(
@@ -203,7 +204,7 @@ final class ChannelPipeline: @unchecked Sendable {
         switch notice.kind {
         case .gap: $0.gapCount += 1
         case .overrun: $0.overrunCount += 1
-        case .reconnect: break
+        case .reconnect, .xrun: break
         }
       }
     }
@@ -218,10 +219,14 @@ final class ChannelPipeline: @unchecked Sendable {
         referenceOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence)
     }
     let inputStatus = input.status
+    let sourceRate = input.sourceSampleRate
+    let xruns = input.xruns
     let matcherState = lane.matcher.state
     let started = playCount.value
     snapshot.withLock {
       $0.input = inputStatus
+      $0.sourceSampleRate = sourceRate
+      $0.xruns = xruns
       $0.matcher = matcherState
       if let level { $0.peakLevelDB = level }
       $0.current = plays

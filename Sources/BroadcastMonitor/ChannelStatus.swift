@@ -20,6 +20,10 @@ struct ChannelStatus: Sendable, Equatable {
   var playCount = 0
   var gapCount = 0
   var overrunCount = 0
+  /// The source's own sample rate (JACK's, for a JACK channel), when known.
+  var sourceSampleRate: Double?
+  /// Xruns of the audio server since the start (JACK channels).
+  var xruns = 0
 
   struct CurrentPlay: Sendable, Equatable {
     var title: String

@@ -15,6 +15,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
   let ports: [String]
   private let session: JackSession
   private let statusValue = Mutex<InputStatus>(.starting)
+  private let xrunTotal = Atomic<Int>(0)
+  private let rate = Atomic<Int>(0)
   // Worker thread only.
   private var generation: JackSession.Generation?
   private var rings: [SPSCRingBuffer] = []
@@ -26,6 +28,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
   /// JACK frame of ring sample 0: frame(k) = frameOffset &+ k. Re-derived after an xrun, which can skip cycles.
   private var frameOffset: UInt32?
   private var xrunsSeen = 0
+  private var xrunsUnreported = 0
+  private var lastXrunNotice = 0.0
   private var lastAudioEnd: Double?
   private var notices: [InputNotice] = []
   private let scratch: UnsafeMutableBufferPointer<Float>
@@ -51,6 +55,13 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
   }
 
   var status: InputStatus { statusValue.withLock { $0 } }
+
+  var sourceSampleRate: Double? {
+    let value = rate.load(ordering: .relaxed)
+    return value > 0 ? Double(value) : nil
+  }
+
+  var xruns: Int { xrunTotal.load(ordering: .relaxed) }
 
   func start() throws {}
 
@@ -99,8 +110,13 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
         ))
     }
     let position = framesConsumed + framesDropped
-    if frameOffset == nil || capture.xruns != xrunsSeen {
-      xrunsSeen = capture.xruns
+    let xrunsNow = capture.xruns
+    if frameOffset == nil || xrunsNow != xrunsSeen {
+      if xrunsNow > xrunsSeen {
+        xrunTotal.wrappingAdd(xrunsNow - xrunsSeen, ordering: .relaxed)
+        xrunsUnreported += xrunsNow - xrunsSeen
+      }
+      xrunsSeen = xrunsNow
       frameOffset = Self.frameOffset(of: capture)
     }
     let start =
@@ -108,6 +124,16 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
       ?? (lastAudioEnd ?? Date().timeIntervalSince1970)
     framesConsumed += frames
     lastAudioEnd = start + Double(frames) / rate
+    if xrunsUnreported > 0 && start - lastXrunNotice >= 10 {  // at most one notice per 10 s
+      notices.append(
+        InputNotice(
+          kind: .xrun, startTime: start,
+          detail: "\(xrunsUnreported) JACK xrun\(xrunsUnreported == 1 ? "" : "s"): the server missed its deadline "
+            + "(\(xrunTotal.load(ordering: .relaxed)) since the start); audio may have been lost. A larger period "
+            + "(jackd -p) or a real-time kernel helps"))
+      xrunsUnreported = 0
+      lastXrunNotice = start
+    }
     return InputChunk(frames: frames, sampleRate: rate, startTime: start, segment: segment)
   }
 
@@ -140,6 +166,7 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
       return
     }
     let capture = next.capture
+    self.rate.store(capture.sampleRate, ordering: .relaxed)
     let indexes = ports.compactMap { capture.portNames.firstIndex(of: $0) }
     rings = indexes.map { capture.rings[$0] }
     overrunIndexes = indexes

@@ -46,6 +46,8 @@ final class JackSession: @unchecked Sendable {
   private var lastGraphChanges = -1
   private var lastConnectionCheck = Date.distantPast
   private var sourcesPresent: [String: Bool] = [:]
+  /// Channels whose sources were present at least once: only those can come back.
+  private var sourcesSeen: Set<String> = []
   private var lastOpenError: String?
   private var lostAt: Date?
 
@@ -171,6 +173,8 @@ final class JackSession: @unchecked Sendable {
           log.line("cannot connect \(source) → \(port): \(error)", channel: channel.name)
         }
       }
+      let seenBefore = sourcesSeen.contains(channel.name)
+      if present { sourcesSeen.insert(channel.name) }
       let now = Date().timeIntervalSince1970
       let describe = wanted.compactMap { $0 }.joined(separator: ", ")
       if wasPresent == true && !present {
@@ -178,7 +182,7 @@ final class JackSession: @unchecked Sendable {
           InputNotice(
             kind: .gap, startTime: now, detail: "JACK source port \(describe) disappeared; waiting for it to return"),
           to: channel.name)
-      } else if wasPresent == false && present {
+      } else if wasPresent == false && present && seenBefore {
         post(InputNotice(kind: .reconnect, startTime: now, detail: "JACK source \(describe) is back"), to: channel.name)
       } else if wasPresent == nil && !present {
         log.line(

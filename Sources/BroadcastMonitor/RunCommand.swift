@@ -4,6 +4,10 @@ import Foundation
 /// audio heard and exits 0; SIGHUP reloads the catalog without losing running plays.
 enum RunCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    if words.contains("--help") || words.contains("-h") {
+      print(MonitorConfiguration.runUsage)
+      return 0
+    }
     let arguments = try CommandLineArguments(
       words, valueOptions: MonitorConfiguration.runValueOptions, flagOptions: MonitorConfiguration.runFlagOptions)
     guard arguments.positionals.isEmpty else {

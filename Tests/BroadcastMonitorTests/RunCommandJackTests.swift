@@ -169,4 +169,44 @@ struct RunCommandJackTests {
     let events = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT kind FROM events ORDER BY id"])
     #expect(events.stdout == "restart\ngap\nreconnect\n", "\(events)")
   }
+
+  @Test("source ports that appear later are connected; when they disappear a gap is recorded, and they reconnect")
+  func sourcePortsComeAndGo() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let monitor = try start(
+      [
+        "run", "--catalog", catalog.path, "--db", db, "--jack-server", server.name, "--jack-client", "bm",
+        "--channel", "fm=jack:src:out_L,src:out_R",
+      ], log: "monitor")
+    defer { monitor.terminateAndWait() }
+    try waitFor("not found yet; connecting when it appears", in: monitor)
+
+    // The source plays into the dummy sound card; only the monitor's auto-connection brings it to the channel.
+    var feeds: [BackgroundProcess] = []
+    var starts: [Double] = []
+    for (n, song) in ["catalog-a.ogg", "catalog-c.ogg"].enumerated() {
+      let feed = try start(
+        [
+          "feed", "--server", server.name, "--client", "src", "--connect", "system:playback_1,system:playback_2",
+          Fixtures.music(song).path,
+        ], log: "feed-\(n)")
+      feeds.append(feed)
+      starts.append(try firstSample(of: feed))
+      try waitFor("connected JACK port src:out_R → bm:fm_R", in: monitor, seconds: 10)
+      #expect(feed.waitForExit(seconds: 40) == 0, "\(feed.output)")
+      try waitFor(n == 0 ? "disappeared" : "is back", in: monitor, seconds: 10)
+    }
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.map(\.title) == ["Armygeddon", "Internal Degeneration"], "\(plays)")
+    #expect(plays.allSatisfy { $0.status == .closed })
+    for (play, start) in zip(plays, starts) {
+      #expect(abs(play.start.timeIntervalSince1970 - start) <= 1, "\(play.title) starts within 1 s of the truth")
+    }
+    let events = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT kind FROM events ORDER BY id"])
+    #expect(events.stdout.hasPrefix("restart\ngap\nreconnect\n"), "\(events)")
+  }
 }
