@@ -25,7 +25,8 @@ let package = Package(
       name: "Benchmarks", dependencies: ["Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
     .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
-    .target(name: "JackTestSupport", dependencies: ["CJack", "RingBuffer"], path: "Tests/JackTestSupport"),
+    .target(
+      name: "JackTestSupport", dependencies: ["CJack", "RingBuffer", "TestSupport"], path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),

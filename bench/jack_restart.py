@@ -91,6 +91,10 @@ def main():
         feeds, origins2 = start_feeds(2, offset)
         time.sleep(args.after)
     finally:
+        # The monitor first, so that its last events are its own stop, not the bench's jackd going away.
+        if "monitor" in locals() and monitor.poll() is None:
+            monitor.send_signal(signal.SIGTERM)
+            monitor.wait(timeout=60)
         stop_all(processes)
     print(f"monitor exit status {monitor.returncode}")
     conn = sqlite3.connect(db)

@@ -87,4 +87,7 @@ struct InputNotice: Equatable, Sendable {
   var endTime: Double?
   /// What happened, for a person: "stream http://… ended: Connection refused; retrying in 2 s".
   var detail: String
+  /// False when the input's owner already logged it once for every channel it affects (a JACK xrun): the channel
+  /// then records the event without a log line of its own.
+  var logged = true
 }

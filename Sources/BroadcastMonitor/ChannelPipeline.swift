@@ -199,7 +199,7 @@ final class ChannelPipeline: @unchecked Sendable {
         .event(
           channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
           detail: notice.detail))
-      log.line("\(notice.kind.rawValue): \(notice.detail)", channel: name)
+      if notice.logged { log.line("\(notice.kind.rawValue): \(notice.detail)", channel: name) }
       snapshot.withLock {
         switch notice.kind {
         case .gap: $0.gapCount += 1

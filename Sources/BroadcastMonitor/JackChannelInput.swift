@@ -129,8 +129,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
         InputNotice(
           kind: .xrun, startTime: start,
           detail: "\(xrunsUnreported) JACK xrun\(xrunsUnreported == 1 ? "" : "s"): the server missed its deadline "
-            + "(\(xrunTotal.load(ordering: .relaxed)) since the start); audio may have been lost. A larger period "
-            + "(jackd -p) or a real-time kernel helps"))
+            + "(\(xrunTotal.load(ordering: .relaxed)) since the start); audio may have been lost",
+          logged: false))  // the session logs xruns once for all channels
       xrunsUnreported = 0
       lastXrunNotice = start
     }

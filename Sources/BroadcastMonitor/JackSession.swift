@@ -50,6 +50,8 @@ final class JackSession: @unchecked Sendable {
   private var sourcesSeen: Set<String> = []
   private var lastOpenError: String?
   private var lostAt: Date?
+  private var xrunsLogged = 0
+  private var lastXrunLog = Date.distantPast
 
   init(settings: JackSettings, channels: [Channel], log: MonitorLog, retrySeconds: Double = 1) {
     self.settings = settings
@@ -109,6 +111,15 @@ final class JackSession: @unchecked Sendable {
       if Date() >= nextAttempt { open() }
       return
     }
+    let xruns = current.capture.xruns
+    if xruns > xrunsLogged && Date().timeIntervalSince(lastXrunLog) >= 10 {  // one line per 10 s at most
+      log.line(
+        "JACK xrun: the server missed its deadline \(xruns - xrunsLogged) time\(xruns - xrunsLogged == 1 ? "" : "s") "
+          + "(\(xruns) since the client opened); audio may have been lost on every JACK channel. A larger period "
+          + "(jackd -p 2048) or real-time scheduling for jackd helps")
+      xrunsLogged = xruns
+      lastXrunLog = Date()
+    }
     let changes = current.capture.graphChanges
     if changes != lastGraphChanges || Date().timeIntervalSince(lastConnectionCheck) >= 2 {
       lastGraphChanges = changes
@@ -131,6 +142,7 @@ final class JackSession: @unchecked Sendable {
       generation.withLock { $0 = fresh }
       lastOpenError = nil
       lastGraphChanges = -1
+      xrunsLogged = 0
       sourcesPresent = [:]
       if let lostAt {
         restarts.wrappingAdd(1, ordering: .relaxed)

@@ -28,9 +28,9 @@ struct FeedCommandTests {
   }
 
   /// Starts `broadcast-monitor feed` with `arguments`; its stdout and stderr go to `output`.
-  func startFeed(_ arguments: [String], output: URL) throws -> SpawnedProcess {
+  func startFeed(_ arguments: [String], output: URL) throws -> BackgroundProcess {
     let executable = try #require(CLI.executable, CLI.notBuilt)
-    return try SpawnedProcess(
+    return try BackgroundProcess(
       executable: executable.path, arguments: ["feed"] + arguments, environment: [:], outputPath: output.path)
   }
 
@@ -55,7 +55,7 @@ struct FeedCommandTests {
         "--server", server.name, "--client", "bmfeed", "--connect", "bmcap:L,bmcap:R",
         Fixtures.music("catalog-a.ogg").path,
       ], output: output)
-    let status = try await feed.waitForExit(seconds: 45)
+    let status = try await feed.exitStatus(within: 45)
     let took = ContinuousClock.now - started
     let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(status == 0, "\(log)")
@@ -91,7 +91,7 @@ struct FeedCommandTests {
     #expect(feed.isRunning, "still looping")
     let stopped = ContinuousClock.now
     feed.send(SIGTERM)
-    let status = try await feed.waitForExit(seconds: 5)
+    let status = try await feed.exitStatus(within: 5)
     let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(status == 0, "\(log)")
     #expect(ContinuousClock.now - stopped < .seconds(1), "SIGTERM stops it at once")

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A private `jackd -d dummy -r 48000 -p 1024` for one test, under a unique server name (`bmtest-<pid>-<n>`), so the
 /// tests neither depend on nor disturb any server already running. The dummy driver needs no sound card.
@@ -31,7 +32,7 @@ public final class JackTestServer {
   public let name: String
   public let sampleRate = 48_000
   public let period = 1024
-  private var process: SpawnedProcess
+  private var process: BackgroundProcess
   private let logPath: String
   private let holdsLock = Atomic<Bool>(true)
 
@@ -70,8 +71,8 @@ public final class JackTestServer {
 
   private static func spawn(
     _ jackd: String, name: String, sampleRate: Int, period: Int, logPath: String
-  ) throws -> SpawnedProcess {
-    try SpawnedProcess(
+  ) throws -> BackgroundProcess {
+    try BackgroundProcess(
       executable: "/usr/bin/timeout",
       arguments: ["-k", "5", "180", jackd, "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
       environment: ["JACK_NO_AUDIO_RESERVATION": "1"], outputPath: logPath)

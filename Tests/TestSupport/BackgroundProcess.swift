@@ -19,9 +19,11 @@ public final class BackgroundProcess {
   /// The exit status (or 128 + the signal that killed it), once the process has been reaped.
   public private(set) var exitStatus: Int32?
 
-  /// Starts `executable` (a path) with `arguments`, standard input from /dev/null and standard output and standard
-  /// error to `outputPath` (created or truncated).
-  public init(executable: String, arguments: [String], outputPath: String) throws {
+  /// Starts `executable` (a path) with `arguments` and this process's environment plus `environment`, standard input
+  /// from /dev/null and standard output and standard error to `outputPath` (created or truncated).
+  public init(
+    executable: String, arguments: [String], environment: [String: String] = [:], outputPath: String
+  ) throws {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -40,9 +42,9 @@ public final class BackgroundProcess {
     posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&files, 1, 2)
 
-    let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
@@ -87,6 +89,16 @@ public final class BackgroundProcess {
   public func waitForExit(seconds: Double) -> Int32? {
     let deadline = Date().addingTimeInterval(seconds)
     while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    return exitStatus
+  }
+
+  /// `waitForExit(seconds:)` for async tests: polls every 10 ms without blocking a thread.
+  public func exitStatus(within seconds: Double) async throws -> Int32? {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while isRunning {
+      guard ContinuousClock.now < deadline else { return nil }
+      try await Task.sleep(for: .milliseconds(10))
+    }
     return exitStatus
   }
 
