@@ -51,8 +51,9 @@ struct InputChunk: Equatable, Sendable {
   /// Wall-clock time of the first frame, in seconds since 1970 (UTC). For JACK this comes from JACK's frame time,
   /// not from when the worker ran.
   var startTime: Double
-  /// Increments at every discontinuity (reconnect, server restart, dropped audio). Audio of one segment is contiguous:
-  /// each chunk follows the previous one without a gap.
+  /// Increments at every discontinuity (a reconnect, a server restart; a stream also after dropped audio, while a
+  /// JACK input keeps the segment and moves its time stamps past the drop). Within a segment each chunk follows the
+  /// previous one; only a JACK overrun can leave a hole, and the chunk's `startTime` shows it.
   var segment: Int
 }
 

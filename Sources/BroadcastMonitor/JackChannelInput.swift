@@ -79,7 +79,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
 
   func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk? {
     let current = session.current
-    if current?.number != generation?.number && status != .ended {
+    // Follow a new client (or the loss of the server) once what the old client's rings hold has been read.
+    if current?.number != generation?.number && status != .ended && (rings.map(\.availableToRead).min() ?? 0) == 0 {
       switchGeneration(to: current)
     }
     guard let generation, !generation.capture.serverShutDown || rings.contains(where: { $0.availableToRead > 0 })

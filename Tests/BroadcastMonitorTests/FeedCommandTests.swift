@@ -46,7 +46,7 @@ struct FeedCommandTests {
     let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(
-      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 40)
+      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 90)
     defer { capture.close() }
     let output = folder.file("feed.log")
     let started = ContinuousClock.now

@@ -35,10 +35,14 @@ struct JackPlaybackTests {
 
   @Test("Music on the left and a ramp on the right arrive in a capture with every sample intact and aligned")
   func playbackIntoCapture() async throws {
+    // The audio first, and a capture ring far longer than the 4 s played: on a loaded CI machine the test's own
+    // thread once waited longer than a 10 s ring holds (decoding, and `Task.sleep` behind blocked test threads).
+    let left = try music("catalog-a.ogg", seconds: 4)
+    let right = (0..<left.count).map { testRampValue($0) }
     let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(
-      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 10)
+      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 60)
     defer { capture.close() }
     let playback = try JackPlayback(
       clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"], ringSeconds: 0.5)
@@ -53,8 +57,6 @@ struct JackPlaybackTests {
     try playback.connect(port: "out_R", to: "bmcap:R")  // again: already connected is fine
     #expect(try capture.connections(of: "L") == ["bmplay:out_L"])
 
-    let left = try music("catalog-a.ogg", seconds: 4)
-    let right = (0..<left.count).map { testRampValue($0) }
     let started = ContinuousClock.now
     #expect(feed(playback, Signals.interleave([left, right]), channels: 2))
     #expect(playback.waitUntilPlayedOut())
@@ -62,7 +64,7 @@ struct JackPlaybackTests {
     #expect(took > .seconds(3.5) && took < .seconds(5.5), "4 s of audio played in \(took)")
     #expect(playback.framesPlayed == left.count)
     #expect(playback.underruns == 0, "xruns: \(playback.xruns)")
-    try await Task.sleep(for: .milliseconds(100))
+    usleep(100_000)  // the last cycles reach the capture; no await while it fills its ring
     capture.close()
 
     let capturedLeft = capture.rings[0].drain()
