@@ -8,6 +8,9 @@ import Testing
 
 /// `broadcast-monitor run` on JACK channels, end to end: a private jackd with the dummy driver, the built monitor,
 /// and `broadcast-monitor feed` playing real music into its ports in real time.
+///
+/// The waits block their thread on purpose (`Thread.sleep`): the times these tests measure must not depend on when
+/// a shared test thread becomes free to resume a `Task.sleep`.
 @Suite(
   "broadcast-monitor run on JACK", .serialized, .enabled(if: CLI.isBuilt, CLI.notBuilt),
   .enabled(if: JackTestServer.jackdPath != nil, "\(JackTestServer.skipMessage)"),
@@ -28,31 +31,31 @@ struct RunCommandJackTests {
       executable: executable.path, arguments: arguments, outputPath: folder.file("\(name).txt").path)
   }
 
-  /// Waits until `process` has printed `text`; returns when (the time the text was first seen). Polls with
-  /// `Task.sleep`, so that a long wait never holds one of the few threads the async tests share.
+  /// Waits until `process` has printed `text`; returns when (the time the text was first seen).
   @discardableResult
-  func waitFor(_ text: String, in process: BackgroundProcess, seconds: Double = 60, running: Bool = true) async throws
+  func waitFor(_ text: String, in process: BackgroundProcess, seconds: Double = 60, running: Bool = true) throws
     -> Date
   {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       if process.output.contains(text) { return Date() }
       if running { try #require(process.isRunning, "exited before printing \(text):\n\(process.output)") }
-      try await Task.sleep(for: .milliseconds(50))
+      Thread.sleep(forTimeInterval: 0.05)
     }
+    if process.output.contains(text) { return Date() }
     Issue.record("no \(text) within \(seconds) s:\n\(process.output)")
     throw CancellationError()
   }
 
   /// The wall-clock time `feed` says its first sample played at.
-  func firstSample(of feed: BackgroundProcess) async throws -> Double {
-    try await waitFor("feed: first sample at ", in: feed, seconds: 15)
+  func firstSample(of feed: BackgroundProcess) throws -> Double {
+    try waitFor("feed: first sample at ", in: feed, seconds: 15)
     let match = try #require(feed.output.firstMatch(of: #/first sample at (\S+)/#), "\(feed.output)")
     return try #require(ISO8601Millis.parse(String(match.1))).timeIntervalSince1970
   }
 
   /// When each play row first appeared in the play log, polled from another connection until `until`.
-  func watchPlayLog(until done: () -> Bool, seconds: Double) async throws -> [String: Date] {
+  func watchPlayLog(until done: () -> Bool, seconds: Double) throws -> [String: Date] {
     var seen: [String: Date] = [:]
     let deadline = Date().addingTimeInterval(seconds)
     while !done() && Date() < deadline {
@@ -61,7 +64,7 @@ struct RunCommandJackTests {
           seen["\(play.channel)/\(play.title)"] = Date()
         }
       }
-      try await Task.sleep(for: .milliseconds(100))
+      Thread.sleep(forTimeInterval: 0.1)
     }
     return seen
   }
@@ -76,7 +79,7 @@ struct RunCommandJackTests {
         "--channel", "one=jack", "--channel", "two=jack-mono",
       ], log: "monitor")
     defer { monitor.terminateAndWait() }
-    try await waitFor("JACK client 'bm'", in: monitor)
+    try waitFor("JACK client 'bm'", in: monitor)
 
     let feedOne = try start(
       [
@@ -89,13 +92,13 @@ struct RunCommandJackTests {
         Fixtures.music("catalog-c.ogg").path,
       ],
       log: "feed-two")
-    let startOne = try await firstSample(of: feedOne)
-    let startTwo = try await firstSample(of: feedTwo)
-    let seen = try await watchPlayLog(until: { !feedOne.isRunning && !feedTwo.isRunning }, seconds: 45)
-    #expect(try await feedOne.exitStatus(within: 5) == 0, "\(feedOne.output)")
-    #expect(try await feedTwo.exitStatus(within: 5) == 0, "\(feedTwo.output)")
+    let startOne = try firstSample(of: feedOne)
+    let startTwo = try firstSample(of: feedTwo)
+    let seen = try watchPlayLog(until: { !feedOne.isRunning && !feedTwo.isRunning }, seconds: 45)
+    #expect(feedOne.waitForExit(seconds: 5) == 0, "\(feedOne.output)")
+    #expect(feedTwo.waitForExit(seconds: 5) == 0, "\(feedTwo.output)")
     monitor.send(SIGTERM)
-    #expect(try await monitor.exitStatus(within: 20) == 0, "\(monitor.output)")
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
 
     let plays = try PlayLogStore(path: db).plays()
     let one = plays.filter { $0.channel == "one" }
@@ -126,25 +129,25 @@ struct RunCommandJackTests {
         "--channel", "fm=jack",
       ], log: "monitor")
     defer { monitor.terminateAndWait() }
-    try await waitFor("JACK client 'bm'", in: monitor)
+    try waitFor("JACK client 'bm'", in: monitor)
 
     let before = try start(
       [
         "feed", "--server", server.name, "--client", "feed-1", "--connect", "bm:fm_L,bm:fm_R",
         Fixtures.music("catalog-a.ogg").path,
       ], log: "feed-1")
-    let startBefore = try await firstSample(of: before)
-    try await waitFor("play started: \"Armygeddon\"", in: monitor)
+    let startBefore = try firstSample(of: before)
+    try waitFor("play started: \"Armygeddon\"", in: monitor)
     try await Task.sleep(for: .seconds(max(0, startBefore + 12 - Date().timeIntervalSince1970)))
     let killedAt = Date().timeIntervalSince1970
     server.kill()
-    try await waitFor("went away", in: monitor, seconds: 10)
-    try await waitFor("play ended: \"Armygeddon\"", in: monitor, seconds: 10)
-    _ = try await before.exitStatus(within: 10)
+    try waitFor("went away", in: monitor, seconds: 10)
+    try waitFor("play ended: \"Armygeddon\"", in: monitor, seconds: 10)
+    _ = before.waitForExit(seconds: 10)
 
     try server.restart()
     let restarted = Date()
-    let back = try await waitFor("JACK server '\(server.name)' is back after", in: monitor, seconds: 15)
+    let back = try waitFor("JACK server '\(server.name)' is back after", in: monitor, seconds: 15)
     #expect(back.timeIntervalSince(restarted) <= 5, "client re-created \(back.timeIntervalSince(restarted)) s after")
 
     let after = try start(
@@ -152,10 +155,10 @@ struct RunCommandJackTests {
         "feed", "--server", server.name, "--client", "feed-2", "--connect", "bm:fm_L,bm:fm_R",
         Fixtures.music("catalog-b.ogg").path,
       ], log: "feed-2")
-    let startAfter = try await firstSample(of: after)
-    try await waitFor("play started: \"Chaos God\"", in: monitor)
+    let startAfter = try firstSample(of: after)
+    try waitFor("play started: \"Chaos God\"", in: monitor)
     monitor.send(SIGTERM)
-    #expect(try await monitor.exitStatus(within: 20) == 0, "\(monitor.output)")
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     after.terminateAndWait()
 
     let plays = try PlayLogStore(path: db).plays()
@@ -181,7 +184,7 @@ struct RunCommandJackTests {
         "--channel", "fm=jack:src:out_L,src:out_R",
       ], log: "monitor")
     defer { monitor.terminateAndWait() }
-    try await waitFor("not found yet; connecting when it appears", in: monitor)
+    try waitFor("not found yet; connecting when it appears", in: monitor)
 
     // The source plays into the dummy sound card; only the monitor's auto-connection brings it to the channel.
     var feeds: [BackgroundProcess] = []
@@ -193,13 +196,13 @@ struct RunCommandJackTests {
           Fixtures.music(song).path,
         ], log: "feed-\(n)")
       feeds.append(feed)
-      starts.append(try await firstSample(of: feed))
-      try await waitFor("connected JACK port src:out_R → bm:fm_R", in: monitor, seconds: 10)
-      #expect(try await feed.exitStatus(within: 40) == 0, "\(feed.output)")
-      try await waitFor(n == 0 ? "disappeared" : "is back", in: monitor, seconds: 10)
+      starts.append(try firstSample(of: feed))
+      try waitFor("connected JACK port src:out_R → bm:fm_R", in: monitor, seconds: 10)
+      #expect(feed.waitForExit(seconds: 40) == 0, "\(feed.output)")
+      try waitFor(n == 0 ? "disappeared" : "is back", in: monitor, seconds: 10)
     }
     monitor.send(SIGTERM)
-    #expect(try await monitor.exitStatus(within: 20) == 0, "\(monitor.output)")
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
 
     let plays = try PlayLogStore(path: db).plays()
     #expect(plays.map(\.title) == ["Armygeddon", "Internal Degeneration"], "\(plays)")

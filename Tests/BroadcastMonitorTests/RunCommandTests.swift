@@ -27,35 +27,35 @@ struct RunCommandTests {
       executable: executable.path, arguments: ["run"] + arguments, outputPath: folder.file("log-\(name).txt").path)
   }
 
-  /// Waits until the monitor's log contains `text`. Polls with `Task.sleep`, so that a long wait never holds one of
-  /// the few threads the async tests share.
+  /// Waits until the monitor's log contains `text`.
   @discardableResult
-  func waitForLog(_ monitor: BackgroundProcess, _ text: String, seconds: Double = 60) async throws -> String {
+  func waitForLog(_ monitor: BackgroundProcess, _ text: String, seconds: Double = 60) throws -> String {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       let log = monitor.output
       if log.contains(text) { return log }
       try #require(monitor.isRunning, "the monitor exited before logging \(text):\n\(log)")
-      try await Task.sleep(for: .milliseconds(100))
+      Thread.sleep(forTimeInterval: 0.1)
     }
+    if monitor.output.contains(text) { return monitor.output }
     Issue.record("no \(text) in the log within \(seconds) s:\n\(monitor.output)")
     throw CancellationError()
   }
 
   @Test("a file channel logs its song, SIGHUP reloads the catalog without a second play, SIGTERM stops cleanly")
-  func fileChannel() async throws {
+  func fileChannel() throws {
     let launched = Date()
     let monitor = try startMonitor([
       "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
     ])
-    try await waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
     let open = try PlayLogStore(path: db).plays()
     #expect(open.map(\.status) == [.open], "the play is in the play log while it is on air")
     monitor.send(SIGHUP)
-    try await waitForLog(monitor, "catalog reloaded")
-    try await waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
+    try waitForLog(monitor, "catalog reloaded")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
     monitor.send(SIGTERM)
-    #expect(try await monitor.exitStatus(within: 20) == 0, "\(monitor.output)")
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     let log = monitor.output
     #expect(log.contains("SIGTERM: stopping"))
     #expect(log.hasSuffix("stopped\n"), "\(log)")
@@ -71,23 +71,23 @@ struct RunCommandTests {
   }
 
   @Test("a monitor killed with SIGKILL keeps the play it reported; the next start marks it recovered")
-  func killedMonitorRecovers() async throws {
+  func killedMonitorRecovers() throws {
     let arguments = [
       "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
     ]
     let first = try startMonitor(arguments, name: "first")
-    try await waitForLog(first, "play started: \"Chaos God\"")
-    try await Task.sleep(for: .seconds(6))  // at least one progress update moves the end
+    try waitForLog(first, "play started: \"Chaos God\"")
+    Thread.sleep(forTimeInterval: 6)  // at least one progress update moves the end
     first.send(SIGKILL)
-    _ = try await first.exitStatus(within: 10)
+    _ = first.waitForExit(seconds: 10)
     let left = try PlayLogStore(path: db).plays()
     #expect(left.map(\.status) == [.open])
     #expect((left.first?.durationSeconds ?? 0) >= 4, "the end moved while the play went on: \(left)")
 
     let second = try startMonitor(arguments, name: "second")
-    try await waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
+    try waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
     second.send(SIGINT)
-    #expect(try await second.exitStatus(within: 20) == 0, "\(second.output)")
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
     let plays = try PlayLogStore(path: db).plays()
     #expect(plays.first?.status == .recovered)
     #expect(plays.first?.end == left.first?.end)
@@ -96,14 +96,14 @@ struct RunCommandTests {
   @Test(
     "a stream channel from a local Icecast server is monitored",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
-  func streamChannel() async throws {
+  func streamChannel() throws {
     let icecast = try IcecastTestServer()
     try icecast.start()
     defer { icecast.kill() }
     let monitor = try startMonitor(["--catalog", catalog.path, "--db", db, "--channel", "web=" + icecast.url])
-    try await waitForLog(monitor, "[web] play started: \"Armygeddon\"", seconds: 45)
+    try waitForLog(monitor, "[web] play started: \"Armygeddon\"", seconds: 45)
     monitor.send(SIGTERM)
-    #expect(try await monitor.exitStatus(within: 20) == 0, "\(monitor.output)")
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     let plays = try PlayLogStore(path: db).plays()
     #expect(plays.first?.title == "Armygeddon")
     #expect(plays.first?.channel == "web")
