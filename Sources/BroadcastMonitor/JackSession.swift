@@ -39,7 +39,6 @@ final class JackSession: @unchecked Sendable {
   private let stopping = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   private let sourceNotices = Mutex<[String: [InputNotice]]>([:])
-  private let restarts = Atomic<Int>(0)
   private var started = false
   // Supervisor thread only.
   private var generationCount = 0
@@ -62,9 +61,6 @@ final class JackSession: @unchecked Sendable {
 
   /// The client now, or nil while the server is away. Any thread.
   var current: Generation? { generation.withLock { $0 } }
-
-  /// How many times the client was re-created after losing the server. Any thread.
-  var reconnections: Int { restarts.load(ordering: .relaxed) }
 
   /// Notices about a channel's source ports (gone, back) since the last call. The channel's worker thread.
   func takeSourceNotices(channel: String) -> [InputNotice] {
@@ -145,7 +141,6 @@ final class JackSession: @unchecked Sendable {
       xrunsLogged = 0
       sourcesPresent = [:]
       if let lostAt {
-        restarts.wrappingAdd(1, ordering: .relaxed)
         log.line(
           String(
             format: "JACK server %@ is back after %.1f s: client '%@' re-created with %d ports", serverText,

@@ -23,7 +23,6 @@ final class Monitor: @unchecked Sendable {
   let jack: JackSession?
   private let writer: PlayLogWriter
   private var workers: WorkerPool?
-  private let startedAt = Date()
 
   /// Loads the catalog, opens the play log (closing plays a previous run left open), and builds every channel.
   /// - Throws: an error that names the file or setting and the fix.
@@ -108,12 +107,6 @@ final class Monitor: @unchecked Sendable {
 
   /// What every channel is doing. Any thread.
   var statuses: [ChannelStatus] { pipelines.map(\.status) }
-
-  /// Seconds since the monitor was built.
-  var uptimeSeconds: Double { Date().timeIntervalSince(startedAt) }
-
-  /// CPU seconds the channel workers have used.
-  var workerCPUSeconds: Double { workers?.cpuSeconds ?? 0 }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
   /// heard, and the play log writes everything before this returns. Control thread.

@@ -31,7 +31,6 @@ final class PlayLogWriter: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private let nextToken = Atomic<UInt64>(1)
   private let failing = Atomic<Bool>(false)
-  private let written = Atomic<Int>(0)
   // Writer thread only.
   private var rowIDs: [UInt64: Int64] = [:]
   private var lastError: String?
@@ -61,9 +60,6 @@ final class PlayLogWriter: @unchecked Sendable {
   /// True while the last write failed and commands are waiting for the store. Any thread.
   var isFailing: Bool { failing.load(ordering: .relaxed) }
 
-  /// Commands written so far. Any thread.
-  var writtenCount: Int { written.load(ordering: .relaxed) }
-
   /// Writes everything queued, then closes the store. If the store stays unwritable for `timeoutSeconds`, gives up
   /// and returns the commands it could not write (the caller prints them so they are not lost). Control thread.
   func stop(timeoutSeconds: Double = 30) -> [Command] {
@@ -81,7 +77,6 @@ final class PlayLogWriter: @unchecked Sendable {
       while let command = pending.withLock({ $0.first }) {
         if write(command) {
           _ = pending.withLock { $0.removeFirst() }
-          written.wrappingAdd(1, ordering: .relaxed)
         } else {
           Thread.sleep(forTimeInterval: retrySeconds)
           if stopping.load(ordering: .acquiring) && pending.withLock({ $0.isEmpty }) { break }

@@ -55,7 +55,8 @@ struct FeedCommandTests {
         "--server", server.name, "--client", "bmfeed", "--connect", "bmcap:L,bmcap:R",
         Fixtures.music("catalog-a.ogg").path,
       ], output: output)
-    let status = try await feed.exitStatus(within: 45)
+    // A blocking wait: a `Task.sleep` may resume tens of seconds late on a busy machine, and `took` must be real.
+    let status = feed.waitForExit(seconds: 45)
     let took = ContinuousClock.now - started
     let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(status == 0, "\(log)")
@@ -87,16 +88,16 @@ struct FeedCommandTests {
         "--server", server.name, "--loop", "--start", "28", "--connect", "bmcap:M",
         Fixtures.music("catalog-b.ogg").path,
       ], output: output)
-    try await Task.sleep(for: .seconds(4))
+    usleep(4_000_000)  // blocking, like the waits below: the times measured here must be real
     #expect(feed.isRunning, "still looping")
     let stopped = ContinuousClock.now
     feed.send(SIGTERM)
-    let status = try await feed.exitStatus(within: 5)
+    let status = feed.waitForExit(seconds: 5)
     let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(status == 0, "\(log)")
     #expect(ContinuousClock.now - stopped < .seconds(1), "SIGTERM stops it at once")
     #expect(log.contains("feed: stopped by SIGTERM after"), "\(log)")
-    try await Task.sleep(for: .milliseconds(100))
+    usleep(100_000)
     capture.close()
 
     let expected =

@@ -45,7 +45,11 @@ struct JackCaptureTests {
     try capture.connect(source: sources[1], to: "bmcap:ch1_R")
     try capture.connect(source: sources[1], to: "ch1_R")  // again: already connected is fine
 
-    try await Task.sleep(for: .milliseconds(500))
+    // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
+
+    // behind test threads that block.
+
+    usleep(500000)
     capture.close()
     #expect(!capture.isOpen)
 
@@ -80,7 +84,7 @@ struct JackCaptureTests {
     let until = ContinuousClock.now + .milliseconds(600)
     while ContinuousClock.now < until {
       left += capture.rings[0].drain()
-      try await Task.sleep(for: .milliseconds(20))
+      usleep(20000)
     }
     capture.close()
     left += capture.rings[0].drain()
@@ -112,7 +116,7 @@ struct JackCaptureTests {
     let capture = try JackCapture(
       clientName: "bmcap", serverName: server.name, portNames: ["mono"], ringSeconds: 0.001)
     #expect(capture.rings[0].capacity == 2048)
-    try await Task.sleep(for: .milliseconds(300))
+    usleep(300000)
     capture.close()
 
     let frames = capture.framesProcessed
@@ -131,7 +135,7 @@ struct JackCaptureTests {
     server.kill()
     let until = ContinuousClock.now + .seconds(5)
     while !capture.serverShutDown, ContinuousClock.now < until {
-      try await Task.sleep(for: .milliseconds(20))
+      usleep(20000)
     }
     #expect(capture.serverShutDown)
     #expect(throws: JackCaptureError.notRunning) { try capture.sourcePorts(matching: "") }

@@ -64,6 +64,8 @@ struct JackPlaybackTests {
     #expect(took > .seconds(3.5) && took < .seconds(5.5), "4 s of audio played in \(took)")
     #expect(playback.framesPlayed == left.count)
     #expect(playback.underruns == 0, "xruns: \(playback.xruns)")
+    // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
+    // behind test threads that block.
     usleep(100_000)  // the last cycles reach the capture; no await while it fills its ring
     capture.close()
 
@@ -87,12 +89,12 @@ struct JackPlaybackTests {
     defer { server.stop() }
     let playback = try JackPlayback(clientName: "bmplay", serverName: server.name, portNames: ["out"])
     defer { playback.close() }
-    try await Task.sleep(for: .milliseconds(200))
+    usleep(200000)
     #expect(playback.underruns == 0, "nothing queued yet: silence is not an underrun")
 
     let ones = [Float](repeating: 1, count: 4 * 1024)
     #expect(ones.withUnsafeBufferPointer { playback.enqueue($0) })
-    try await Task.sleep(for: .milliseconds(400))
+    usleep(400000)
     let starved = playback.underruns
     #expect(playback.framesPlayed == 4 * 1024)
     #expect(starved >= 8 * 1024, "about 19 cycles of 400 ms ran, 4 with audio; \(starved) frames counted")
@@ -100,7 +102,7 @@ struct JackPlaybackTests {
 
     playback.finish()
     let counted = playback.underruns
-    try await Task.sleep(for: .milliseconds(200))
+    usleep(200000)
     #expect(playback.underruns == counted, "after finish(), silence is the end of the stream")
     #expect(playback.waitUntilPlayedOut(timeoutSeconds: 1))
   }
@@ -119,12 +121,12 @@ struct JackPlaybackTests {
       queued.store(done ? 1 : 0, ordering: .releasing)
     }
     feeder.start()
-    try await Task.sleep(for: .milliseconds(300))
+    usleep(300000)
     #expect(queued.load(ordering: .acquiring) == -1, "1 s of audio is still being queued after 0.3 s")
     playback.stop()
     let until = ContinuousClock.now + .milliseconds(200)
     while queued.load(ordering: .acquiring) == -1, ContinuousClock.now < until {
-      try await Task.sleep(for: .milliseconds(5))
+      usleep(5000)
     }
     #expect(queued.load(ordering: .acquiring) == 0, "enqueue returned false soon after stop()")
     #expect(playback.isStopped)
