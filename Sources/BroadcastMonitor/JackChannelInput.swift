@@ -98,7 +98,7 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     }
     let capture = generation.capture
     let rate = Double(capture.sampleRate)
-    let overruns = overrunIndexes.map { capture.overruns[$0] }.max() ?? 0
+    let overruns = overrunIndexes.map(capture.overruns(ofPortAt:)).max() ?? 0
     if overruns > overrunsSeen {
       let dropped = overruns - overrunsSeen
       overrunsSeen = overruns

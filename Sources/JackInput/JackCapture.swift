@@ -120,7 +120,13 @@ public final class JackCapture: @unchecked Sendable {
 
   /// Samples dropped per port because its ring was full (the consumer fell behind), in `portNames` order.
   public var overruns: [Int] {
-    (0..<portNames.count).map { state.pointee.overruns[$0].load(ordering: .relaxed) }
+    (0..<portNames.count).map(overruns(ofPortAt:))
+  }
+
+  /// Samples dropped so far on the port at `index` in `portNames`: one atomic load, for a worker that checks its
+  /// own ports after every read. Any thread.
+  public func overruns(ofPortAt index: Int) -> Int {
+    state.pointee.overruns[index].load(ordering: .relaxed)
   }
 
   /// Xruns the server reported since activation. Any thread.
