@@ -11,6 +11,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
   var minVotes: Int?
   var minMatches: Int?
   var minMatchSpanSeconds: Double?
+  var pairTimeMarginFrames: Double?
   var alignmentToleranceFrames: Double?
   var maxGapSeconds: Double?
   var snapToEdgeSeconds: Double?
@@ -24,6 +25,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     case minVotes
     case minMatches
     case minMatchSpanSeconds
+    case pairTimeMarginFrames
     case alignmentToleranceFrames
     case maxGapSeconds
     case snapToEdgeSeconds
@@ -43,6 +45,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     minVotes = try c.decodeIfPresent(Int.self, forKey: .minVotes)
     minMatches = try c.decodeIfPresent(Int.self, forKey: .minMatches)
     minMatchSpanSeconds = try c.decodeIfPresent(Double.self, forKey: .minMatchSpanSeconds)
+    pairTimeMarginFrames = try c.decodeIfPresent(Double.self, forKey: .pairTimeMarginFrames)
     alignmentToleranceFrames = try c.decodeIfPresent(Double.self, forKey: .alignmentToleranceFrames)
     maxGapSeconds = try c.decodeIfPresent(Double.self, forKey: .maxGapSeconds)
     snapToEdgeSeconds = try c.decodeIfPresent(Double.self, forKey: .snapToEdgeSeconds)
@@ -59,6 +62,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     s.minVotes = minVotes ?? s.minVotes
     s.minMatches = minMatches ?? s.minMatches
     s.minMatchSpanSeconds = minMatchSpanSeconds ?? s.minMatchSpanSeconds
+    s.pairTimeMarginFrames = pairTimeMarginFrames ?? s.pairTimeMarginFrames
     s.alignmentToleranceFrames = alignmentToleranceFrames ?? s.alignmentToleranceFrames
     s.maxGapSeconds = maxGapSeconds ?? s.maxGapSeconds
     s.snapToEdgeSeconds = snapToEdgeSeconds ?? s.snapToEdgeSeconds

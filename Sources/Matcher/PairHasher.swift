@@ -26,6 +26,14 @@ struct PairHasher: Sendable {
   @inline(__always)
   func pitch(ofBin bin: Float) -> Float { binToSemitone * log2(bin) + semitoneOffset }
 
+  /// The time from `anchor` to `target` in the hash's whole frames: their refined times' difference, rounded, when
+  /// the fingerprint interpolates peak times.
+  @inline(__always)
+  func frames(from anchor: Peak, to target: Peak) -> Int32 {
+    parameters.interpolatePeakTimes
+      ? Int32((target.time - anchor.time).rounded()) : target.frame - anchor.frame
+  }
+
   /// The reference hashes of a signature, in anchor order.
   func referenceHashes(of peaks: [Peak]) -> [ReferenceHash] {
     let pitches = peaks.map { pitch(ofBin: $0.bin) }
@@ -38,10 +46,10 @@ struct PairHasher: Sendable {
       var made = 0
       var j = i + 1
       while j < peaks.count && made < fanOut {
-        let dt = peaks[j].frame - peaks[i].frame
-        if dt > maxFrames { break }
+        if peaks[j].frame - peaks[i].frame > maxFrames { break }
+        let dt = frames(from: peaks[i], to: peaks[j])
         let interval = pitches[j] - pitches[i]
-        if dt >= 1 && abs(interval) <= maxInterval,
+        if dt >= 1 && dt <= maxFrames && abs(interval) <= maxInterval,
           let h = layout.hash(anchorPitch: pitches[i], interval: interval, frames: Int(dt))
         {
           out.append(ReferenceHash(hash: h, frame: UInt32(peaks[i].frame)))

@@ -6,12 +6,19 @@ public struct Peak: Sendable, Equatable, Hashable {
   public var bin: Float
   /// How far the peak stands above its bin's running mean, in dB.
   public var strength: Float
+  /// Where the peak lies between frames (−0.5…0.5 frame), from parabolic interpolation across its neighbouring
+  /// frames; 0 when the fingerprint does not interpolate peak times.
+  public var frameOffset: Float
 
-  public init(frame: Int32, bin: Float, strength: Float) {
+  public init(frame: Int32, bin: Float, strength: Float, frameOffset: Float = 0) {
     self.frame = frame
     self.bin = bin
     self.strength = strength
+    self.frameOffset = frameOffset
   }
+
+  /// The peak's time in fractional frames.
+  public var time: Float { Float(frame) + frameOffset }
 }
 
 /// Receives peaks in frame order, in batches (one batch per thinning block, empty when the block had none).

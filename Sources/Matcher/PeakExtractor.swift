@@ -14,6 +14,7 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private let peaksPerBlock: Int
   private let floorPower: Float
   private let meanRate: Float
+  private let interpolateTimes: Bool
   private let history: Int
   // Ring of the last `history` frames: power, and the maximum over ±halfWidth bins.
   private var power: [Float]
@@ -40,6 +41,7 @@ final class PeakExtractor: SpectrumFrameConsumer {
     self.peaksPerBlock = peaksPerBlock
     floorPower = Float(pow(10, p.silenceFloorDB / 10))
     meanRate = Float(1 / max(1, p.whiteningSeconds * p.framesPerSecond))
+    interpolateTimes = p.interpolatePeakTimes
     history = 2 * span + 1
     power = [Float](repeating: 0, count: history * binCount)
     freqMax = [Float](repeating: 0, count: history * binCount)
@@ -163,8 +165,16 @@ final class PeakExtractor: SpectrumFrameConsumer {
             let denom = a - 2 * b + c
             let delta = denom < 0 ? min(0.5, max(-0.5, 0.5 * (a - c) / denom)) : 0
             let strength = 10 * log10(v / max(mn[k], 1e-20))
+            // The same parabola across the neighbouring frames places the peak between frames.
+            var offset: Float = 0
+            if interpolateTimes && frame > 0 && frame < lastAvailable {
+              let before = log(max(pw[((frame - 1) % history) * bins + k], 1e-20))
+              let after = log(max(pw[((frame + 1) % history) * bins + k], 1e-20))
+              let curvature = before - 2 * b + after
+              offset = curvature < 0 ? min(0.5, max(-0.5, 0.5 * (before - after) / curvature)) : 0
+            }
             blockCandidates.append(
-              Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength))
+              Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength, frameOffset: offset))
           }
         }
       }

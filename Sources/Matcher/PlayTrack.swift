@@ -100,12 +100,14 @@ struct PlayTrack {
     if matchCount >= 16 && (matchCount - fitted >= max(8, fitted / 4)) { refit() }
   }
 
-  /// Least-squares line through all matches, once they spread over a few seconds.
+  /// Least-squares line through all matches, once they spread over a few seconds (a standard deviation of 1 s,
+  /// about 3.5 s of evenly spread matches: enough to tell 1 % of speed; a play that started on a wrong speed
+  /// hypothesis loses its matches from its line after a few seconds, so it must not wait much longer).
   mutating func refit() {
     fitted = matchCount
     let n = Double(matchCount)
     let varX = sxx - sx * sx / n
-    guard varX > 60 * 60 * n else { return }
+    guard varX > 30 * 30 * n else { return }
     let slope = (sxy - sx * sy / n) / varX
     guard slope > 0.85 && slope < 1.15 else { return }
     beta = slope

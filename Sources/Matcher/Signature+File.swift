@@ -4,7 +4,9 @@ import Foundation
 /// checksum of everything before it.
 extension Signature {
   static let magic = Array("BMSIG\u{0}\u{0}\u{1}".utf8)
-  static let formatVersion: UInt32 = 1
+  /// Version 2 added each peak's `frameOffset`; version 1 files (whole-frame peaks, from catalogs' parameters without
+  /// `interpolatePeakTimes`) are still read.
+  static let formatVersion: UInt32 = 2
 
   private struct Header: Codable {
     var parameters: FingerprintParameters
@@ -29,6 +31,7 @@ extension Signature {
       out.append(UInt32(bitPattern: p.frame))
       out.append(p.bin.bitPattern)
       out.append(p.strength.bitPattern)
+      out.append(p.frameOffset.bitPattern)
     }
     out.append(Checksum64.of(out.bytes))
     return Data(out.bytes)
@@ -39,7 +42,7 @@ extension Signature {
     var reader = BinaryReader(data: data, path: path)
     try reader.expectMagic(Self.magic, what: "a broadcast-monitor signature")
     let version: UInt32 = try reader.read()
-    guard version == Self.formatVersion else {
+    guard version == 1 || version == Self.formatVersion else {
       throw FormatError(
         path: path, reason: "signature format version \(version), this build reads \(Self.formatVersion)")
     }
@@ -58,8 +61,11 @@ extension Signature {
       let frame: UInt32 = try reader.read()
       let bin: UInt32 = try reader.read()
       let strength: UInt32 = try reader.read()
+      let offset: UInt32 = version >= 2 ? try reader.read() : 0
       peaks.append(
-        Peak(frame: Int32(bitPattern: frame), bin: Float(bitPattern: bin), strength: Float(bitPattern: strength)))
+        Peak(
+          frame: Int32(bitPattern: frame), bin: Float(bitPattern: bin), strength: Float(bitPattern: strength),
+          frameOffset: Float(bitPattern: offset)))
     }
     self.init(
       parameters: header.parameters, sampleCount: header.sampleCount, peaks: peaks,

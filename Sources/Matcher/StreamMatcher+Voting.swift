@@ -132,9 +132,13 @@ extension StreamMatcher {
       }
     }
     // Most broadcasts are not sped up: while the cluster is too young to tell slopes apart (the unmodified
-    // hypothesis has nearly the best support), report speed 1; a later refit corrects a small difference.
+    // hypothesis has nearly the best support), report speed 1; a later refit corrects a small difference. "Nearly"
+    // is within 20 % against the next speed step, whose line a young cluster barely tells apart, but within 5 %
+    // against a speed further away: a 20 % margin there let a song stretched 4 % settle at speed 1, beyond what a
+    // refit of its line corrects, once refined peak times made clusters reach `minMatches` sooner.
+    let steps = abs(hypotheses[h].speed - 1) / settings.speedStep
     if let unmodified = hypotheses.firstIndex(where: { $0.speed == 1 && !$0.pitchShifted }),
-      h != unmodified, Double(supports[unmodified]) >= 0.8 * Double(best)
+      h != unmodified, Double(supports[unmodified]) >= (steps < 1.5 ? 0.8 : 0.95) * Double(best)
     {
       h = unmodified
     }

@@ -40,6 +40,8 @@ public final class StreamMatcher {
   // Recent peaks, for pairing.
   var peakFrames: [Int32] = []
   var peakPitches: [Float] = []
+  /// Refined (fractional) frame times of the same peaks.
+  var peakTimes: [Float] = []
   var peakPairCounts: [UInt8] = []
   var peakStart = 0
   let maxQueryPairFrames: Int32
@@ -65,6 +67,11 @@ public final class StreamMatcher {
   private var postingScratch: [UInt32] = []
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
+  /// Each hypothesis's speed, for refined pair times.
+  let hypothesisSpeeds: [Float]
+  /// 2 when pairs near a rounding boundary are also looked up with the other rounding, else 1.
+  let pairTimePasses: Int
+  let pairTimeMargin: Float
 
   /// - Parameters:
   ///   - catalog: the catalog to match against; its fingerprint parameters are used.
@@ -79,6 +86,9 @@ public final class StreamMatcher {
       .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
     maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
     windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
+    hypothesisSpeeds = hypotheses.map { Float($0.speed) }
+    pairTimeMargin = Float(settings.pairTimeMarginFrames)
+    pairTimePasses = parameters.interpolatePeakTimes && settings.pairTimeMarginFrames > 0 ? 2 : 1
     scaledFrames = .allocate(capacity: (Int(maxQueryPairFrames) + 1) * hypotheses.count)
     for dt in 0...Int(maxQueryPairFrames) {
       for (h, hypothesis) in hypotheses.enumerated() {
@@ -140,6 +150,7 @@ public final class StreamMatcher {
     originSeconds = nil
     peakFrames.removeAll()
     peakPitches.removeAll()
+    peakTimes.removeAll()
     peakPairCounts.removeAll()
     peakStart = 0
     queue.removeAll()
@@ -157,9 +168,6 @@ public final class StreamMatcher {
   // MARK: - Peaks to matches
 
   func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
-    let index = catalog.index
-    let layout = hasher.layout
-    let maxFrames = parameters.maxPairFrames
     let maxInterval = Float(parameters.maxPairSemitones)
     let fanOut = UInt8(parameters.queryFanOut)
     for peak in peaks {
@@ -176,36 +184,72 @@ public final class StreamMatcher {
           let anchorFrame = peakFrames[j]
           let anchorPitch = peakPitches[j]
           var previousHash: UInt32 = .max
-          let dts = scaledFrames.baseAddress! + Int(dtq) * hypotheses.count
-          for (h, hypothesis) in hypotheses.enumerated() {
-            let dt = dts[h]
-            guard dt >= 1 && dt <= maxFrames,
-              let hash = layout.hash(anchorPitch: anchorPitch - hypothesis.pitchShift, interval: interval, frames: dt)
-            else { continue }
-            if hash != previousHash {
-              postingScratch.removeAll(keepingCapacity: true)
-              index.forEachPosting(of: hash) { postingScratch.append($0) }
-              previousHash = hash
+          if parameters.interpolatePeakTimes {
+            // The refined time difference on each hypothesis's scale, rounded as the reference rounded it; close to
+            // a rounding boundary, the other rounding too (a second pass, so that each pass reuses its postings).
+            let refined = peak.time - peakTimes[j]
+            for pass in 0..<pairTimePasses {
+              previousHash = .max
+              for h in hypotheses.indices {
+                let scaled = refined * hypothesisSpeeds[h]
+                let nearest = scaled.rounded()
+                var dt = Int(nearest)
+                if pass == 1 {
+                  let rest = scaled - nearest
+                  guard abs(rest) >= 0.5 - pairTimeMargin else { continue }
+                  dt += rest > 0 ? 1 : -1
+                }
+                lookUp(
+                  hypothesis: h, frames: dt, anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame,
+                  targetFrame: frame, previousHash: &previousHash)
+              }
             }
-            for position in postingScratch {
-              addMatch(hypothesis: h, anchorFrame: anchorFrame, targetFrame: frame, reference: position)
+          } else {
+            let dts = scaledFrames.baseAddress! + Int(dtq) * hypotheses.count
+            for h in hypotheses.indices {
+              lookUp(
+                hypothesis: h, frames: dts[h], anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame,
+                targetFrame: frame, previousHash: &previousHash)
             }
           }
         }
         j += 1
       }
       peakFrames.append(frame)
+      peakTimes.append(peak.time)
       peakPitches.append(pitch)
       peakPairCounts.append(0)
     }
     newestFrame = max(newestFrame, Int32(clamping: throughFrame))
     if peakStart > 4096 {
       peakFrames.removeFirst(peakStart)
+      peakTimes.removeFirst(peakStart)
       peakPitches.removeFirst(peakStart)
       peakPairCounts.removeFirst(peakStart)
       peakStart = 0
     }
     afterBatch()
+  }
+
+  /// Looks a broadcast pair up under hypothesis `h`, with `dt` on the reference's scale; each posting is a match.
+  /// `previousHash` remembers the last hash looked up, whose postings are still in `postingScratch`.
+  @inline(__always)
+  private func lookUp(
+    hypothesis h: Int, frames dt: Int, anchorPitch: Float, interval: Float, anchorFrame: Int32, targetFrame: Int32,
+    previousHash: inout UInt32
+  ) {
+    guard dt >= 1 && dt <= parameters.maxPairFrames,
+      let hash = hasher.layout.hash(
+        anchorPitch: anchorPitch - hypotheses[h].pitchShift, interval: interval, frames: dt)
+    else { return }
+    if hash != previousHash {
+      postingScratch.removeAll(keepingCapacity: true)
+      catalog.index.forEachPosting(of: hash) { postingScratch.append($0) }
+      previousHash = hash
+    }
+    for position in postingScratch {
+      addMatch(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+    }
   }
 
   private func afterBatch() {

@@ -21,6 +21,7 @@ struct MatcherSettingsTests {
     case "minVotes": s.minVotes = 1
     case "minMatches": s.minMatches = 2
     case "alignmentToleranceFrames": s.alignmentToleranceFrames = 0
+    case "pairTimeMarginFrames": s.pairTimeMarginFrames = 0.6
     case "maxGapSeconds": s.maxGapSeconds = 0
     default: s.progressIntervalSeconds = -1
     }
@@ -31,7 +32,7 @@ struct MatcherSettingsTests {
     "Each impossible matcher setting is refused, naming its key path",
     arguments: [
       "maxSpeedDeviation", "speedStep", "voteWindowSeconds", "minVotes", "minMatches", "alignmentToleranceFrames",
-      "maxGapSeconds", "progressIntervalSeconds",
+      "maxGapSeconds", "progressIntervalSeconds", "pairTimeMarginFrames",
     ])
   func badSetting(key: String) {
     let error = #expect(throws: ConfigurationError.self) { try Self.settings(breaking: key).validate() }

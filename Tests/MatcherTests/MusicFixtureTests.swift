@@ -102,6 +102,34 @@ struct MusicFixtureTests {
     #expect(!play.pitchShifted)
   }
 
+  @Test(
+    "12 s of a that start half a hop off the reference's frame grid keep over half the matches of 12 s on the grid"
+  )
+  func offGrid() throws {
+    // A broadcast starts anywhere within a hop (256 samples) of the reference's frames. With whole-frame peak times a
+    // half-hop shift kept about a third of the matches; refined peak times keep about two thirds.
+    var wholeFrames = FingerprintParameters()
+    wholeFrames.interpolatePeakTimes = false
+    let legacy = try MatcherHarness.catalog(
+      ofRecordings: [(try Self.decode("catalog-a.ogg"), "a")], parameters: wholeFrames)
+    let a = try Self.decode("catalog-a.ogg")
+    func matches(shiftSamples: Int, catalog: Catalog) throws -> Int {
+      let start = 8 * 8000 + shiftSamples  // 8 s is on the grid: 250 hops
+      let run = try MatcherHarness.run(Array(a[start..<(start + 12 * 8000)]), catalog: catalog)
+      return try #require(run.sink.ended.first).matchCount
+    }
+    let onGrid = try matches(shiftSamples: 0, catalog: Self.catalog())
+    let halfHop = try matches(shiftSamples: 128, catalog: Self.catalog())
+    let legacyOnGrid = try matches(shiftSamples: 0, catalog: legacy)
+    let legacyHalfHop = try matches(shiftSamples: 128, catalog: legacy)
+    let kept = Double(halfHop) / Double(onGrid)
+    let legacyKept = Double(legacyHalfHop) / Double(legacyOnGrid)
+    print(
+      "off grid: refined \(halfHop)/\(onGrid) = \(kept), whole frames \(legacyHalfHop)/\(legacyOnGrid) = \(legacyKept)")
+    #expect(kept > 0.5, "refined times kept \(halfHop) of \(onGrid) matches")
+    #expect(kept > legacyKept + 0.15, "whole frames kept \(legacyHalfHop) of \(legacyOnGrid)")
+  }
+
   @Test("A clip of music that is not in the catalog (unknown.ogg) gives no play")
   func unknownClip() throws {
     let clip = Self.excerpt(try Self.decode("unknown.ogg"), from: 4, seconds: 14)

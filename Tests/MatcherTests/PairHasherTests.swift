@@ -67,6 +67,23 @@ struct PairHasherTests {
     #expect(hashes.map(\.hash).filter { fromAnchor.contains($0) }.count == 3)
   }
 
+  @Test("A pair's time is its refined times' difference, rounded; whole frames without interpolatePeakTimes")
+  func refinedTimes() throws {
+    let anchor = Peak(frame: 10, bin: 100, strength: 1, frameOffset: 0.4)
+    let target = Peak(frame: 13, bin: 110, strength: 1, frameOffset: -0.3)  // 2.3 frames after the anchor
+    #expect(hasher.frames(from: anchor, to: target) == 2)
+    let refined = try #require(hasher.referenceHashes(of: [anchor, target]).first)
+    let expected = hasher.layout.hash(
+      anchorPitch: hasher.pitch(ofBin: 100), interval: hasher.pitch(ofBin: 110) - hasher.pitch(ofBin: 100), frames: 2)
+    #expect(refined.hash == expected)
+    #expect(refined.frame == 10)
+    var legacy = parameters
+    legacy.interpolatePeakTimes = false
+    let whole = PairHasher(parameters: legacy)
+    #expect(whole.frames(from: anchor, to: target) == 3)
+    #expect(whole.referenceHashes(of: [anchor, target]).first?.hash == expectedHash(anchor, target))
+  }
+
   @Test("A resampled pair hashes back to the reference's hash under the matching speed hypothesis")
   func resampledPairMatches() throws {
     let speed = 1.04

@@ -108,6 +108,33 @@ struct PeakExtractorTests {
     }
   }
 
+  @Test("A peak between two frames is placed between them by parabolic interpolation across frames")
+  func timeInterpolation() throws {
+    // A Gaussian in time, too, is a parabola in log power.
+    for centre in [20.3, 20.0, 19.6] {
+      let (capture, _) = Self.extract([], frames: 40) { frame, k in
+        guard k == 50, abs(Double(frame) - centre) < 4 else { return nil }
+        return Float(1e-3 * exp(-pow(Double(frame) - centre, 2) / 2))
+      }
+      let peak = try #require(capture.peaks.first)
+      #expect(capture.peaks.count == 1)
+      #expect(Int(peak.frame) == Int(centre.rounded()))
+      #expect(abs(Double(peak.time) - centre) < 1e-3, "centre \(centre)")
+    }
+  }
+
+  @Test("Without interpolatePeakTimes (a catalog made before it), peaks sit on whole frames")
+  func wholeFrames() throws {
+    var parameters = FingerprintParameters()
+    parameters.interpolatePeakTimes = false
+    let (capture, _) = Self.extract([], frames: 40, parameters: parameters) { frame, k in
+      guard k == 50, abs(Double(frame) - 20.3) < 4 else { return nil }
+      return Float(1e-3 * exp(-pow(Double(frame) - 20.3, 2) / 2))
+    }
+    let peak = try #require(capture.peaks.first)
+    #expect(peak.frame == 20 && peak.frameOffset == 0)
+  }
+
   @Test("Strength is measured against the bin's running mean: the same peak is weaker in a bin that was loud")
   func whitening() throws {
     let loudBin = 30

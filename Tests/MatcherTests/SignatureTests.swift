@@ -37,12 +37,13 @@ struct SignatureTests {
     }
   }
 
-  @Test("The file is magic, version, header length, JSON header, 12 bytes per peak and an 8-byte checksum")
+  @Test("The file is magic, version 2, header length, JSON header, 16 bytes per peak and an 8-byte checksum")
   func layout() throws {
     let signature = try Self.sample()
     let bytes = [UInt8](try signature.encoded())
     #expect(bytes.prefix(8).elementsEqual(Array("BMSIG\u{0}\u{0}\u{1}".utf8)))
-    #expect(bytes.count == Self.peaksOffset(bytes) + 12 * signature.peaks.count + 8)
+    #expect(bytes[8..<12].elementsEqual([2, 0, 0, 0]))
+    #expect(bytes.count == Self.peaksOffset(bytes) + 16 * signature.peaks.count + 8)
     let stored = bytes.suffix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     #expect(stored == Checksum64.of(bytes.dropLast(8)))
   }
@@ -75,9 +76,34 @@ struct SignatureTests {
   @Test("Another format version is refused, naming the version")
   func otherVersion() throws {
     var bytes = [UInt8](try Self.sample().encoded())
-    bytes[8] = 2
+    bytes[8] = 3
     let error = #expect(throws: FormatError.self) { try Signature(decoding: Self.resealed(bytes)) }
-    #expect(error?.reason.contains("version 2") == true)
+    #expect(error?.reason.contains("version 3") == true)
+  }
+
+  @Test("A version 1 file (whole-frame peaks, 12 bytes each) is still read, its peaks with no frame offset")
+  func versionOne() throws {
+    var parameters = FingerprintParameters()
+    parameters.interpolatePeakTimes = false
+    let generator = SignatureGenerator(parameters: parameters, purpose: .query)
+    try generator.append(SyntheticSong(seed: 21, seconds: 3).render(), sampleRate: 8000)
+    let signature = generator.signature()
+    #expect(signature.peaks.allSatisfy { $0.frameOffset == 0 })
+    // Version 1 wrote no `interpolatePeakTimes` in the header (it did not exist) and no offsets after the peaks.
+    let bytes = [UInt8](try signature.encoded())
+    let start = Self.peaksOffset(bytes)
+    let header = String(decoding: bytes[16..<start], as: UTF8.self)
+      .replacingOccurrences(of: #""interpolatePeakTimes":false,"#, with: "")
+      .replacingOccurrences(of: #","interpolatePeakTimes":false"#, with: "")
+    #expect(!header.contains("interpolatePeakTimes"))
+    var old: [UInt8] = Array(bytes[0..<8]) + [1, 0, 0, 0]
+    withUnsafeBytes(of: UInt32(header.utf8.count).littleEndian) { old.append(contentsOf: $0) }
+    old += Array(header.utf8)
+    for i in signature.peaks.indices { old += bytes[(start + 16 * i)..<(start + 16 * i + 12)] }
+    old += [UInt8](repeating: 0, count: 8)
+    let decoded = try Signature(decoding: Self.resealed(old))
+    #expect(decoded == signature)
+    #expect(decoded.parameters.interpolatePeakTimes == false)
   }
 
   @Test("A file that is not a signature is refused as such")

@@ -30,6 +30,19 @@ public enum MatcherHarness {
     return try builder.build()
   }
 
+  /// A catalog of recordings (mono, 8 kHz) with the given keys, which are also their titles.
+  public static func catalog(
+    ofRecordings recordings: [([Float], String)], parameters: FingerprintParameters = FingerprintParameters()
+  ) throws -> Catalog {
+    let builder = CatalogBuilder(parameters: parameters)
+    for (samples, key) in recordings {
+      builder.add(
+        signature: try referenceSignature(of: samples, parameters: parameters), key: key, sourcePath: key,
+        metadata: TrackMetadata(title: key))
+    }
+    return try builder.build()
+  }
+
   /// What a matcher did with a stream: its events, and its state after each buffer.
   public struct Run {
     public var sink: CollectingSink
