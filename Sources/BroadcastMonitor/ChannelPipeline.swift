@@ -199,7 +199,22 @@ final class ChannelPipeline: @unchecked Sendable {
         .event(
           channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
           detail: notice.detail))
-      if notice.logged { log.line("\(notice.kind.rawValue): \(notice.detail)", channel: name) }
+      if notice.logged {
+        let name: MonitorEvent.Name =
+          switch notice.kind {
+          case .gap: .gap
+          case .reconnect: .reconnect
+          case .overrun: .overrun
+          case .xrun: .xrun
+          }
+        log.record(
+          MonitorEvent(
+            time: Date(), channel: self.name, name: name, message: "\(notice.kind.rawValue): \(notice.detail)",
+            fields: [
+              ("start", .time(start)), ("end", notice.endTime.map { .time(Date(timeIntervalSince1970: $0)) } ?? .null),
+              ("detail", .string(notice.detail)),
+            ]))
+      }
       snapshot.withLock {
         switch notice.kind {
         case .gap: $0.gapCount += 1
