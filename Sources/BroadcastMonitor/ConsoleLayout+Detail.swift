@@ -32,8 +32,8 @@ extension ConsoleLayout {
         Line(
           text:
             "    since \(clockTime(play.start)) UTC, \(duration(snapshot.now.timeIntervalSince(play.start))) on air; "
-            + "reference from \(duration(play.referenceOffsetSeconds)), now at \(duration(referencePosition(play)))"
-            + String(format: "; speed %.1f %%, confidence %.2f", play.speed * 100, play.confidence)))
+            + "reference from \(duration(play.referenceOffsetSeconds)), now at \(duration(referencePosition(play)))"))
+      lines.append(Line(text: String(format: "    speed %.1f %%, confidence %.2f", play.speed * 100, play.confidence)))
     }
 
     let plays = recentPlays(snapshot.events).filter { $0.channel == status.name }
@@ -48,7 +48,7 @@ extension ConsoleLayout {
         let length = play.end.map { duration($0.timeIntervalSince(play.start)) } ?? "on air"
         lines.append(
           Line(
-            text: "  \(clockTime(play.start))  \(length)  "
+            text: "  \(clockTime(play.start))  \(DisplayWidth.fitRight(length, to: 7))  "
               + DisplayWidth.printable(itemText(title: play.title, artist: play.artist))))
       }
     }

@@ -59,12 +59,17 @@ enum ConsoleLayout {
     let first = max(0, min(selection.channel - visible / 2, channels.count - visible))
     let range = first..<(first + visible)
 
-    var heading = table.headingRow
+    var heading = "  " + table.headingRow
     if visible < channels.count {
+      // Which channels are shown, at the end of the heading (over the columns on the right when it must).
       let note = " \(range.lowerBound + 1)-\(range.upperBound) of \(channels.count)"
-      heading = DisplayWidth.truncate(heading, to: max(0, width - DisplayWidth.of(note))) + note
+      var kept = heading
+      while kept.last == " " { kept.removeLast() }
+      heading =
+        DisplayWidth.of(kept) + DisplayWidth.of(note) <= width
+        ? kept + note : DisplayWidth.truncate(heading, to: max(0, width - DisplayWidth.of(note))) + note
     }
-    lines.append(Line(text: "  " + heading, style: .heading))
+    lines.append(Line(text: heading, style: .heading))
     for index in range {
       let status = channels[index]
       let selected = index == selection.channel
