@@ -98,6 +98,9 @@ final class ChannelPipeline: @unchecked Sendable {
       chunks += consume(maxChunks: .max, level: &level)
       if lane.matcher.state != .idle || retiring != nil { endSegment() }
       if ended { segment = nil }
+      // No audio now: the status must not show the ended plays or the last level as current.
+      updateStatus(level: -.infinity)
+      return true
     }
     let worked = chunks > 0 || noticed
     if worked { updateStatus(level: chunks > 0 ? level : nil) }
