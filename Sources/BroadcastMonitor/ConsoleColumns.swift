@@ -1,6 +1,6 @@
 /// The columns of a console table, fitted to the terminal's width: columns of low priority are dropped until the
 /// rest fit at their minimum widths, then the spare columns go to the flexible ones up to their preferred widths,
-/// and whatever is left to the last flexible column.
+/// the most important first, and whatever is left to the last flexible column.
 ///
 /// Threads: a value; any thread.
 struct ConsoleColumns {
@@ -42,7 +42,7 @@ struct ConsoleColumns {
     }
     var widths = Dictionary(uniqueKeysWithValues: keep.map { ($0, columns[$0].minWidth) })
     var spare = width - total(\.minWidth)
-    for index in keep where spare > 0 {
+    for index in keep.sorted(by: { columns[$0].priority > columns[$1].priority }) where spare > 0 {
       let grow = min(spare, columns[index].preferredWidth - columns[index].minWidth)
       widths[index, default: 0] += grow
       spare -= grow

@@ -5,7 +5,7 @@ import Foundation
 /// them.
 ///
 /// The overview has a two-line header (uptime, catalog, CPU; play log and its health, JACK), one row per channel
-/// (two lines below 120 columns), a panel of the last plays across channels, and a footer with the keys. The detail
+/// (two lines below 140 columns), a panel of the last plays across channels, and a footer with the keys. The detail
 /// view (`ConsoleLayout+Detail.swift`) shows one channel in full. Text is cut at its display width with "…", never
 /// inside a character; wide (CJK) characters and emoji count two columns.
 ///
@@ -21,7 +21,7 @@ enum ConsoleLayout {
   }
 
   /// Below this width a channel takes two lines.
-  static let oneLineRowWidth = 120
+  static let oneLineRowWidth = 140
 
   /// The whole screen.
   static func lines(_ snapshot: ConsoleSnapshot, _ selection: ConsoleSelection, width: Int, height: Int) -> [Line] {
@@ -149,7 +149,7 @@ enum ConsoleLayout {
       .flexible("SOURCE", min: 8, preferred: 28, priority: 10),
       .fixed("STATE", 12, priority: 90),
       .fixed("LEVEL", 10, priority: 30),
-      .fixed("dBFS", 5, right: true, priority: 50),
+      .fixed("dBFS", 6, right: true, priority: 50),
     ]
     if oneLine {
       columns += playingColumns
@@ -159,9 +159,9 @@ enum ConsoleLayout {
     return ConsoleColumns(columns, width: width - 2)
   }
 
-  /// The current item's columns: on their own line below 120 columns, at the end of the row above.
+  /// The current item's columns: on their own line below 140 columns, at the end of the row above.
   private static let playingColumns: [ConsoleColumns.Column] = [
-    .flexible("NOW PLAYING", min: 12, preferred: 24, priority: 80, takesRest: true),
+    .flexible("NOW PLAYING", min: 12, preferred: 40, priority: 80, takesRest: true),
     .fixed("ON AIR", 7, right: true, priority: 70),
     .fixed("REF", 7, right: true, priority: 25),
     .fixed("SPEED", 7, right: true, priority: 40),

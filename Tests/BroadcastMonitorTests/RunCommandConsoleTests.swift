@@ -21,7 +21,7 @@ struct RunCommandConsoleTests {
     try CLI.makeCatalog(at: catalog)
   }
 
-  /// The row of `channel` and the line after it (where the current item is below 120 columns).
+  /// The row of `channel` and the line after it (where the current item is below 140 columns).
   static func row(_ channel: String, in screen: [String]) -> (row: String, next: String)? {
     guard let index = screen.firstIndex(where: { $0.hasPrefix("> \(channel) ") || $0.hasPrefix("  \(channel) ") })
     else { return nil }
