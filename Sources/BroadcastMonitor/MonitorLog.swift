@@ -7,7 +7,8 @@ import Synchronization
 /// as JSON (`run --json`), each line is one object with the fields `MonitorEvent` documents.
 ///
 /// The recent events are also kept in memory, for the console and the tests. While the console owns the terminal,
-/// `holdOutput()` keeps lines off it (they are still kept in memory); `releaseOutput()` lets them through again.
+/// `holdOutput()` keeps lines off it (they are still kept in memory); `releaseOutput()` writes the newest of them
+/// and lets lines through again.
 ///
 /// Threads: any thread; lines from different threads never interleave.
 final class MonitorLog: Sendable {
@@ -19,7 +20,7 @@ final class MonitorLog: Sendable {
   let format: Format
   private let lock = Mutex(())
   private let write: @Sendable (String) -> Void
-  private let recent = Mutex<[MonitorEvent]>([])
+  private let recent = Mutex<(events: [MonitorEvent], heldCount: Int)>(([], 0))
   private let keep: Int
   private let held = Atomic<Bool>(false)
 
@@ -42,11 +43,13 @@ final class MonitorLog: Sendable {
 
   /// Writes `event` as a line in the log's format and keeps it among the recent events.
   func record(_ event: MonitorEvent) {
+    let isHeld = held.load(ordering: .acquiring)
     recent.withLock {
-      $0.append(event)
-      if $0.count > keep { $0.removeFirst($0.count - keep) }
+      $0.events.append(event)
+      if $0.events.count > keep { $0.events.removeFirst($0.events.count - keep) }
+      if isHeld { $0.heldCount += 1 }
     }
-    guard !held.load(ordering: .acquiring) else { return }
+    guard !isHeld else { return }
     let text = format == .json ? event.jsonLine : event.textLine
     lock.withLock { _ in write(text + "\n") }
   }
@@ -54,11 +57,29 @@ final class MonitorLog: Sendable {
   /// Keeps lines off the output until `releaseOutput()` (they are still recorded). Any thread.
   func holdOutput() { held.store(true, ordering: .releasing) }
 
-  /// Lets lines through to the output again. Any thread.
-  func releaseOutput() { held.store(false, ordering: .releasing) }
+  /// Lets lines through to the output again, after writing the newest `replaying` of the lines held back (with a
+  /// note of how many earlier ones are not repeated). Any thread.
+  func releaseOutput(replaying: Int = 20) {
+    held.store(false, ordering: .releasing)
+    let (events, count) = recent.withLock { state -> ([MonitorEvent], Int) in
+      defer { state.heldCount = 0 }
+      return (Array(state.events.suffix(min(state.heldCount, replaying))), state.heldCount)
+    }
+    guard count > 0 else { return }
+    lock.withLock { _ in
+      if count > events.count {
+        let note = MonitorEvent(
+          time: Date(), channel: nil, name: .notice,
+          message: "\(count - events.count) earlier events while the console was shown are not repeated here "
+            + "(plays and events are in the play log)")
+        write((format == .json ? note.jsonLine : note.textLine) + "\n")
+      }
+      for event in events { write((format == .json ? event.jsonLine : event.textLine) + "\n") }
+    }
+  }
 
   /// The newest events, oldest first.
-  var recentEvents: [MonitorEvent] { recent.withLock { $0 } }
+  var recentEvents: [MonitorEvent] { recent.withLock { $0.events } }
 
   /// The newest events as text lines, oldest first.
   var recentLines: [String] { recentEvents.map(\.textLine) }

@@ -37,10 +37,26 @@ struct MonitorLogTests {
     log.line("while the console shows")
     #expect(written.all.isEmpty)
     log.releaseOutput()
+    #expect(written.all.count == 1 && written.all[0].hasSuffix(" while the console shows\n"), "replayed")
     log.line("after")
-    #expect(written.all.count == 1)
+    #expect(written.all.count == 2)
     #expect(log.recentLines.count == 2)
     #expect(log.recentEvents.map(\.message) == ["while the console shows", "after"])
+  }
+
+  @Test("only the newest held lines are replayed, after a note of how many are not")
+  func replayLimit() {
+    let written = Lines()
+    let log = MonitorLog(write: { line in written.lines.withLock { $0.append(line) } })
+    log.holdOutput()
+    for n in 0..<30 { log.line("held \(n)") }
+    log.releaseOutput(replaying: 5)
+    #expect(written.all.count == 6)
+    #expect(written.all[0].contains("25 earlier events while the console was shown are not repeated"))
+    #expect(written.all.last?.hasSuffix(" held 29\n") == true)
+    log.holdOutput()
+    log.releaseOutput()
+    #expect(written.all.count == 6, "nothing held the second time, nothing replayed")
   }
 
   @Test("only the newest events are kept")

@@ -90,7 +90,8 @@ struct RunCommandConsoleTests {
     let after = try tmux.waitFor("the exit status") { screen in screen.contains { $0.hasPrefix("exit status") } }
     #expect(after.contains("exit status 0"), "\(after.joined(separator: "\n"))")
     #expect(!after.contains { $0.hasPrefix("broadcast-monitor  up ") }, "the console's screen is gone")
-    #expect(after.contains { $0.contains("q: stopping") }, "the log lines held during the console follow")
+    #expect(after.contains { $0.contains("q: stopping") }, "the log lines after the console")
+    #expect(after.contains { $0.contains("[a] play started: \"Armygeddon\"") }, "the held lines are replayed")
     #expect(after.joined().contains("plays recognized in this run. Play log: \(db)"), "the summary (wrapped by tmux)")
 
     let plays = try PlayLogStore(path: db).plays()
