@@ -14,7 +14,7 @@ struct MonitorEvent: Sendable, Equatable {
     /// A play ended. Fields: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`, `end`, `duration_s`.
     case playEnded = "play_ended"
     /// A play reported as started was a repeated section of a longer play and is not logged. Fields: `play_id`,
-    /// `title`, `artist`.
+    /// `title`, `artist`, `kind`, `isrc`.
     case playWithdrawn = "play_withdrawn"
     /// The source went away. Fields: `start` (the end of the last audio heard), `end` (or null), `detail`.
     case gap
