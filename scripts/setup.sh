@@ -27,7 +27,8 @@ ROOT=$(pwd)
 #   sqlite3             command-line access to the play log; the demo reads its CSV with it
 #   icecast2            a private local stream server for the network-stream tests (its system service is
 #                       disabled right after the install: it would listen on port 8000 with a default password)
-PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2)
+#   tmux                the console view's tests run the monitor in a tmux pane and read its screen
+PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux)
 
 STEP="start"
 step() {

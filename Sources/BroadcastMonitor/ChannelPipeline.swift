@@ -40,6 +40,9 @@ final class ChannelPipeline: @unchecked Sendable {
   private let playCount: PlayCount
   /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
   private let chunksPerPump = 16
+  /// The level meter (see `meterReading`). Worker thread.
+  private var meterDB: Float = -.infinity
+  private var meterTime: UInt64 = 0
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -98,6 +101,9 @@ final class ChannelPipeline: @unchecked Sendable {
       chunks += consume(maxChunks: .max, level: &level)
       if lane.matcher.state != .idle || retiring != nil { endSegment() }
       if ended { segment = nil }
+      // No audio now: the status must not show the ended plays or the last level as current.
+      updateStatus(level: -.infinity)
+      return true
     }
     let worked = chunks > 0 || noticed
     if worked { updateStatus(level: chunks > 0 ? level : nil) }
@@ -115,7 +121,8 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      level = max(level, lane.matcher.takePeakLevelDB())
+      _ = lane.matcher.takePeakLevelDB()
+      level = max(level, Self.peakDB(samples))
       if var old = retiring {
         feed(&old, samples, chunk)
         _ = old.matcher.takePeakLevelDB()
@@ -124,6 +131,24 @@ final class ChannelPipeline: @unchecked Sendable {
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
     }
     return chunks
+  }
+
+  /// The peak of `samples` in dBFS (−∞ for digital silence): the input's level, before any resampling.
+  private static func peakDB(_ samples: UnsafeBufferPointer<Float>) -> Float {
+    var peak: Float = 0
+    for sample in samples { peak = max(peak, abs(sample)) }
+    return peak > 0 ? 20 * log10(peak) : -.infinity
+  }
+
+  /// The level meter's reading for a new peak: the peak, or a louder earlier one falling back at 20 dB a second
+  /// (as a peak programme meter falls back), so that the console, which reads a few times a second, sees the peaks
+  /// between its reads.
+  private func meterReading(_ peakDB: Float) -> Float {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let fallen = meterDB - 20 * Float(Double(now &- meterTime) / 1e9)
+    meterDB = max(peakDB, fallen)
+    meterTime = now
+    return meterDB
   }
 
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread
@@ -199,7 +224,22 @@ final class ChannelPipeline: @unchecked Sendable {
         .event(
           channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
           detail: notice.detail))
-      if notice.logged { log.line("\(notice.kind.rawValue): \(notice.detail)", channel: name) }
+      if notice.logged {
+        let name: MonitorEvent.Name =
+          switch notice.kind {
+          case .gap: .gap
+          case .reconnect: .reconnect
+          case .overrun: .overrun
+          case .xrun: .xrun
+          }
+        log.record(
+          MonitorEvent(
+            time: Date(), channel: self.name, name: name, message: "\(notice.kind.rawValue): \(notice.detail)",
+            fields: [
+              ("start", .time(start)), ("end", notice.endTime.map { .time(Date(timeIntervalSince1970: $0)) } ?? .null),
+              ("detail", .string(notice.detail)),
+            ]))
+      }
       snapshot.withLock {
         switch notice.kind {
         case .gap: $0.gapCount += 1
@@ -223,12 +263,13 @@ final class ChannelPipeline: @unchecked Sendable {
     let xruns = input.xruns
     let matcherState = lane.matcher.state
     let started = playCount.value
+    let reading = level.map { $0 == -.infinity && input.status == .ended ? $0 : meterReading($0) }
     snapshot.withLock {
       $0.input = inputStatus
       $0.sourceSampleRate = sourceRate
       $0.xruns = xruns
       $0.matcher = matcherState
-      if let level { $0.peakLevelDB = level }
+      if let reading { $0.peakLevelDB = reading }
       $0.current = plays
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
       $0.playCount = started

@@ -2,6 +2,7 @@ import Foundation
 import JackInput
 import Matcher
 import Reports
+import Synchronization
 
 /// The live monitor, assembled in this one place from its configuration:
 ///
@@ -23,6 +24,8 @@ final class Monitor: @unchecked Sendable {
   let jack: JackSession?
   private let writer: PlayLogWriter
   private var workers: WorkerPool?
+  private let catalogInfo: Mutex<Catalog.Info>
+  private let startedAt = Mutex(Date())
 
   /// Loads the catalog, opens the play log (closing plays a previous run left open), and builds every channel.
   /// - Throws: an error that names the file or setting and the fix.
@@ -69,6 +72,7 @@ final class Monitor: @unchecked Sendable {
         writer: writer, log: log)
     }
     let info = catalog.info()
+    catalogInfo = Mutex(info)
     log.line(
       String(
         format: "catalog %@: %d items, %.1f min of audio; play log %@; %d channels on %d worker threads",
@@ -87,6 +91,7 @@ final class Monitor: @unchecked Sendable {
       throw error
     }
     jack?.start()
+    startedAt.withLock { $0 = Date() }
     for pipeline in pipelines {
       log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
     }
@@ -99,6 +104,7 @@ final class Monitor: @unchecked Sendable {
     do {
       let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath))
       for pipeline in pipelines { pipeline.reload(catalog: fresh) }
+      catalogInfo.withLock { $0 = fresh.info() }
       log.line("SIGHUP: catalog \(configuration.catalogPath) reloaded: \(fresh.tracks.count) items")
     } catch {
       log.line("SIGHUP: catalog not reloaded, the running one stays: \(error)")
@@ -107,6 +113,22 @@ final class Monitor: @unchecked Sendable {
 
   /// What every channel is doing. Any thread.
   var statuses: [ChannelStatus] { pipelines.map(\.status) }
+
+  /// The monitor as a whole: uptime, catalog, play log, JACK. Any thread.
+  var overview: MonitorOverview {
+    let info = catalogInfo.withLock { $0 }
+    let capture = jack?.current?.capture
+    return MonitorOverview(
+      startedAt: startedAt.withLock { $0 }, catalogPath: configuration.catalogPath, catalogItems: info.trackCount,
+      catalogHours: info.hours, databasePath: configuration.databasePath, storeBacklog: writer.backlog,
+      storeFailing: writer.isFailing,
+      jack: jack.map { session in
+        MonitorOverview.Jack(
+          serverName: session.settings.serverName, clientName: capture?.clientName ?? session.settings.clientName,
+          connected: capture != nil, sampleRateHz: capture?.sampleRate, bufferFrames: capture?.bufferSize,
+          xruns: capture?.xruns ?? 0)
+      })
+  }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
   /// heard, and the play log writes everything before this returns. Control thread.

@@ -33,6 +33,10 @@ extension MonitorConfiguration {
       --workers N            matcher threads, 1…64 (default: one per processor)
       --tz ZONE              time zone of the --channel channels, such as Europe/Berlin (default: the machine's)
       --settings FILE        global matcher settings (JSON5, as scan --settings; see config/matcher-settings.json5)
+      --log                  one line per event on standard error, even on a terminal (default without a terminal;
+                             on a terminal run shows the live console: Up/Down select, Enter details, Esc back, q quit)
+      --json                 one JSON object per event on standard output: time, channel, event, message and the
+                             event's data (see the README)
     """
 
   /// The configuration that `run` with `arguments` describes: the `--config` file, if any, with the command-line

@@ -41,26 +41,41 @@ final class PlayEventSink: MatchEventSink {
       onPlayStarted()
       let record = PlayRecord(play, channel: channel, status: .open) { self.clock.date(atStream: $0) }
       writer.submit(.start(token: token, play: record))
-      log.line(
-        "play started: \(Self.describe(play)) at \(ISO8601Millis.format(record.start)), "
-          + String(
-            format: "%@ into the reference, speed %.1f %%, confidence %.2f",
-            Self.clockText(play.referenceOffsetSeconds), play.speed * 100, play.confidence),
-        channel: channel)
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: channel, name: .playStarted,
+          message: "play started: \(Self.describe(play)) at \(ISO8601Millis.format(record.start)), "
+            + String(
+              format: "%@ into the reference, speed %.1f %%, confidence %.2f",
+              Self.clockText(play.referenceOffsetSeconds), play.speed * 100, play.confidence),
+          fields: Self.trackFields(token, play) + [
+            ("start", .time(record.start)), ("ref_offset_s", .number(play.referenceOffsetSeconds)),
+            ("speed", .number(play.speed)), ("confidence", .number(play.confidence)),
+          ]))
     case .playContinues(let play):
       guard let token = tokens[play.id] else { return }
       writer.submit(update(token, play, closed: false))
     case .playEnded(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(update(token, play, closed: true))
-      log.line(
-        "play ended: \(Self.describe(play)), \(Self.clockText(play.durationSeconds)) on air until "
-          + ISO8601Millis.format(clock.date(atStream: play.endSeconds)),
-        channel: channel)
+      let end = clock.date(atStream: play.endSeconds)
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: channel, name: .playEnded,
+          message: "play ended: \(Self.describe(play)), \(Self.clockText(play.durationSeconds)) on air until "
+            + ISO8601Millis.format(end),
+          fields: Self.trackFields(token, play) + [
+            ("start", .time(clock.date(atStream: play.startSeconds))), ("end", .time(end)),
+            ("duration_s", .number(play.durationSeconds)),
+          ]))
     case .playRetracted(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(.retract(token: token))
-      log.line("play withdrawn: \(Self.describe(play)) was a repeated section of a longer play", channel: channel)
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: channel, name: .playWithdrawn,
+          message: "play withdrawn: \(Self.describe(play)) was a repeated section of a longer play",
+          fields: Self.trackFields(token, play)))
     case .noMatch:
       break
     }
@@ -70,6 +85,15 @@ final class PlayEventSink: MatchEventSink {
     .update(
       token: token, end: clock.date(atStream: play.endSeconds), refOffsetSeconds: play.referenceOffsetSeconds,
       speed: play.speed, confidence: play.confidence, closed: closed)
+  }
+
+  /// The fields that name the play and its item in a `MonitorEvent`.
+  private static func trackFields(_ token: UInt64, _ play: MatchedPlay) -> [(String, MonitorEvent.Value)] {
+    let m = play.track.metadata
+    return [
+      ("play_id", .integer(Int(truncatingIfNeeded: token))), ("title", .string(m.title)),
+      ("artist", .string(m.artist)), ("kind", .string(m.kind.rawValue)), ("isrc", .string(m.isrc)),
+    ]
   }
 
   static func describe(_ play: MatchedPlay) -> String {

@@ -1,7 +1,11 @@
 import Foundation
 
-/// `broadcast-monitor run`: the daemon. Runs until SIGINT or SIGTERM, then ends every running play at the last
-/// audio heard and exits 0; SIGHUP reloads the catalog without losing running plays.
+/// `broadcast-monitor run`: the daemon. Runs until SIGINT or SIGTERM (or `q` in the console), then ends every running
+/// play at the last audio heard and exits 0; SIGHUP reloads the catalog without losing running plays.
+///
+/// What it shows is chosen here, once: on a terminal, the live console (`ConsoleView`); when standard output is not
+/// a terminal, or with `--log`, one line per event on standard error; with `--json`, one JSON object per event on
+/// standard output.
 enum RunCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     if words.contains("--help") || words.contains("-h") {
@@ -16,11 +20,18 @@ enum RunCommand {
     }
     let configuration = try MonitorConfiguration.load(
       arguments: arguments, currentDirectory: FileManager.default.currentDirectoryPath)
-    let log = MonitorLog()
+    let json = arguments.has("json")
+    let log =
+      json
+      ? MonitorLog(format: .json, write: { FileHandle.standardOutput.write(Data($0.utf8)) }) : MonitorLog()
+    let wantsConsole =
+      !json && !arguments.has("log") && isatty(STDOUT_FILENO) == 1
+      && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     let monitor = try Monitor(configuration: configuration, log: log)
     try monitor.start()
 
     let stop = DispatchSemaphore(value: 0)
+    let console = ConsoleHolder()
     var stopping = false  // touched only on the `signals` queue
     let signals = DispatchQueue(label: "signals")
     var sources: [DispatchSourceSignal] = []
@@ -33,15 +44,70 @@ enum RunCommand {
         } else if !stopping {
           stopping = true
           log.line("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; running plays end at the last audio heard")
+          console.view?.requestStop()
           stop.signal()
         }
       }
       source.resume()
       sources.append(source)
     }
+    if wantsConsole {
+      runConsole(monitor: monitor, log: log, holder: console, stop: stop)
+    }
     stop.wait()
     monitor.stop()
     for source in sources { source.cancel() }
+    if wantsConsole {
+      let plays = log.recentEvents.filter { $0.name == .playStarted }.count
+      printError(
+        "broadcast-monitor: stopped; \(plays) plays recognized in this run. Play log: \(configuration.databasePath)")
+    }
     return 0
+  }
+
+  /// Shows the console until it ends; then the terminal is restored and `stop` is signalled (a key, or the
+  /// terminal going away, stops the monitor exactly as SIGTERM does). A terminal that cannot be used falls back to
+  /// the log lines. Control thread.
+  private static func runConsole(monitor: Monitor, log: MonitorLog, holder: ConsoleHolder, stop: DispatchSemaphore) {
+    let terminal: TerminalMode
+    let view: ConsoleView
+    do {
+      terminal = try TerminalMode()
+      view = try ConsoleView(monitor: monitor, log: log, terminal: terminal)
+    } catch {
+      log.line("console not available (\(error)); logging one line per event instead")
+      return
+    }
+    let logOnTerminal = isatty(STDERR_FILENO) == 1
+    if logOnTerminal { log.holdOutput() }  // the console shows the log; lines on stderr would tear the screen
+    holder.view = view
+    let ending = view.run()
+    holder.view = nil
+    terminal.restore()
+    log.releaseOutput()
+    if view.framesDrawn > 0 {
+      log.line(
+        String(
+          format: "console: %d frames drawn, %.2f ms of CPU each on average", view.framesDrawn,
+          view.drawingCPUSeconds / Double(view.framesDrawn) * 1000))
+    }
+    switch ending {
+    case .stopRequested: return  // the signal handler logged it and signalled `stop`
+    case .quitKey: log.line("q: stopping; running plays end at the last audio heard")
+    case .interruptKey: log.line("Ctrl-C: stopping; running plays end at the last audio heard")
+    case .terminalLost(let reason):
+      log.line("terminal lost (\(reason)): stopping; running plays end at the last audio heard")
+    }
+    stop.signal()
+  }
+}
+
+/// The console while it runs, for the signal handler to stop it. Any thread.
+private final class ConsoleHolder: @unchecked Sendable {
+  private let lock = NSLock()
+  private var current: ConsoleView?
+  var view: ConsoleView? {
+    get { lock.withLock { current } }
+    set { lock.withLock { current = newValue } }
   }
 }

@@ -13,7 +13,7 @@ let usage = """
          broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
                                 [--csv OUT.csv] RECORDING
          broadcast-monitor signature CLIP --out FILE.bmsig
-         broadcast-monitor run --config monitor.json5 [--log]
+         broadcast-monitor run --config monitor.json5 [--log | --json]
          broadcast-monitor run --catalog FILE --db plays.sqlite --channel NAME=SOURCE... [--tz ZONE] [--workers N]
                                [--jack-client NAME] [--jack-server NAME]
            SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH

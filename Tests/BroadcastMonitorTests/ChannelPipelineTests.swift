@@ -60,6 +60,23 @@ final class ChannelPipelineTests {
     #expect(plays[0].detectedAt.timeIntervalSince(plays[0].start) < 8)
   }
 
+  @Test("the status shows the play on air while it plays, and neither play nor level once the input has ended")
+  func statusAfterTheEnd() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    _ = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      #expect(pipeline.status.current.map(\.title) == ["Armygeddon"])
+      #expect(pipeline.status.peakLevelDB > -60)
+      while pipeline.pump() {}
+      let status = pipeline.status
+      #expect(status.input == .ended)
+      #expect(status.current.isEmpty, "the ended play is not shown as on air: \(status.current)")
+      #expect(status.peakLevelDB == -.infinity)
+      #expect(status.playCount == 1)
+    }
+  }
+
   @Test("a play is in the play log, open, while it is still on air")
   func writesOpenPlayWhileOnAir() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])

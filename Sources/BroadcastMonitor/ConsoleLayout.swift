@@ -1,0 +1,317 @@
+import Foundation
+
+/// The console's screen as a pure function: a snapshot of the monitor, the selection and the terminal's size in,
+/// exactly `height` lines of exactly `width` columns out. `ConsoleView` writes them to the terminal; the tests read
+/// them.
+///
+/// The overview has a two-line header (uptime, catalog, CPU; play log and its health, JACK), one row per channel
+/// (two lines below 140 columns), a panel of the last plays across channels, and a footer with the keys. The detail
+/// view (`ConsoleLayout+Detail.swift`) shows one channel in full. Text is cut at its display width with "…", never
+/// inside a character; wide (CJK) characters and emoji count two columns.
+///
+/// Threads: pure functions; any thread.
+enum ConsoleLayout {
+  /// One line of the screen, and how it is shown.
+  struct Line: Equatable, Sendable {
+    enum Style: Sendable {
+      case plain, title, heading, selected, warning, dim
+    }
+    var text: String
+    var style: Style = .plain
+  }
+
+  /// Below this width a channel takes two lines.
+  static let oneLineRowWidth = 140
+
+  /// The whole screen.
+  static func lines(_ snapshot: ConsoleSnapshot, _ selection: ConsoleSelection, width: Int, height: Int) -> [Line] {
+    guard width > 0, height > 0 else { return [] }
+    var lines: [Line]
+    if selection.showsDetail, snapshot.channels.indices.contains(selection.channel) {
+      lines = detailLines(snapshot, snapshot.channels[selection.channel], width: width, height: height)
+    } else {
+      lines = overviewLines(snapshot, selection, width: width, height: height)
+    }
+    if lines.count > height { lines.removeLast(lines.count - height) }
+    lines += Array(repeating: Line(text: ""), count: height - lines.count)
+    return lines.map { Line(text: DisplayWidth.fit($0.text, to: width), style: $0.style) }
+  }
+
+  // MARK: Overview
+
+  private static func overviewLines(
+    _ snapshot: ConsoleSnapshot, _ selection: ConsoleSelection, width: Int, height: Int
+  ) -> [Line] {
+    var lines = header(snapshot, width: width)
+    let footer = Line(text: "q quit  Up/Down select  Enter details", style: .dim)
+    let oneLine = width >= oneLineRowWidth
+    let table = channelTable(oneLine: oneLine, width: width)
+    let detailTable = oneLine ? nil : playingTable(width: width)
+    let linesPerChannel = oneLine ? 1 : 2
+    let channels = snapshot.channels
+
+    // Channels first; the plays panel gets at least its heading and three plays when there is room for it.
+    let room = max(0, height - lines.count - 2)  // the table's heading and the footer
+    let panelMinimum = 4
+    let fitAll = channels.count * linesPerChannel
+    let channelLines = fitAll + panelMinimum <= room ? fitAll : max(min(fitAll, linesPerChannel), room - panelMinimum)
+    let visible = max(0, min(channels.count, channelLines / linesPerChannel))
+    let first = max(0, min(selection.channel - visible / 2, channels.count - visible))
+    let range = first..<(first + visible)
+
+    var heading = "  " + table.headingRow
+    if visible < channels.count {
+      // Which channels are shown, at the end of the heading (over the columns on the right when it must).
+      let note = " \(range.lowerBound + 1)-\(range.upperBound) of \(channels.count)"
+      var kept = heading
+      while kept.last == " " { kept.removeLast() }
+      heading =
+        DisplayWidth.of(kept) + DisplayWidth.of(note) <= width
+        ? kept + note : DisplayWidth.truncate(heading, to: max(0, width - DisplayWidth.of(note))) + note
+    }
+    lines.append(Line(text: heading, style: .heading))
+    for index in range {
+      let status = channels[index]
+      let selected = index == selection.channel
+      let marker = selected ? "> " : "  "
+      let style: Line.Style = selected ? .selected : (status.input == .reconnecting ? .warning : .plain)
+      lines.append(Line(text: marker + table.row(channelCells(status, snapshot.now, oneLine: oneLine)), style: style))
+      if let detailTable {
+        lines.append(Line(text: "    " + detailTable.row(playingCells(status, snapshot.now)), style: style))
+      }
+    }
+
+    let panelRoom = height - lines.count - 1
+    if panelRoom >= 2 {
+      lines.append(Line(text: String(repeating: "─", count: width), style: .dim))
+      lines.append(Line(text: "  Last plays", style: .heading))
+      let plays = recentPlays(snapshot.events).prefix(panelRoom - 2)
+      if plays.isEmpty {
+        lines.append(Line(text: "  none yet", style: .dim))
+      }
+      let playTable = playsTable(width: width - 2)
+      for play in plays {
+        lines.append(Line(text: "  " + playTable.row(playCells(play, snapshot.now))))
+      }
+    }
+    while lines.count < height - 1 { lines.append(Line(text: "")) }
+    lines.append(footer)
+    return lines
+  }
+
+  /// Uptime, catalog, CPU; play log and its health, JACK.
+  static func header(_ snapshot: ConsoleSnapshot, width: Int) -> [Line] {
+    let overview = snapshot.overview
+    let uptime = duration(snapshot.now.timeIntervalSince(overview.startedAt))
+    let cpu = snapshot.cpuPercent.map { String(format: "CPU %.0f %%", $0) } ?? "CPU -"
+    let catalog =
+      "catalog \(overview.catalogItems) items, "
+      + (overview.catalogHours < 1
+        ? String(format: "%.1f min", overview.catalogHours * 60) : String(format: "%.1f h", overview.catalogHours))
+    let clock = clockTime(snapshot.now) + " UTC"
+    let full = "broadcast-monitor  up \(uptime)  \(catalog)  \(cpu)"
+    let left = DisplayWidth.of(full) + 1 + DisplayWidth.of(clock) <= width ? full : "up \(uptime)  \(cpu)  \(catalog)"
+    let title = DisplayWidth.truncate(left, to: width - DisplayWidth.of(clock) - 1)
+    let gap = max(1, width - DisplayWidth.of(title) - DisplayWidth.of(clock))
+    let first =
+      DisplayWidth.of(title) + 1 + DisplayWidth.of(clock) <= width
+      ? title + String(repeating: " ", count: gap) + clock : DisplayWidth.truncate(left, to: width)
+
+    let store =
+      overview.storeFailing
+      ? "CANNOT BE WRITTEN, \(overview.storeBacklog) writes waiting"
+      : (overview.storeBacklog > 100 ? "ok, \(overview.storeBacklog) writes waiting" : "ok")
+    let jack: String
+    if let server = overview.jack {
+      if server.connected {
+        jack =
+          "JACK \(server.sampleRateHz.map(String.init) ?? "?") Hz, \(server.bufferFrames.map(String.init) ?? "?")"
+          + " frames, \(server.xruns) xruns"
+      } else {
+        jack = "JACK server \(server.serverName ?? "(default)") away, retrying"
+      }
+    } else {
+      jack = "JACK not used"
+    }
+    let jackText = "  " + jack
+    let storeText = ": \(store)"
+    let pathRoom = width - DisplayWidth.of("play log ") - DisplayWidth.of(storeText) - DisplayWidth.of(jackText)
+    let second = "play log " + truncateLeft(overview.databasePath, to: max(8, pathRoom)) + storeText + jackText
+    let warn = overview.storeFailing || overview.jack.map { !$0.connected } == true
+    return [Line(text: first, style: .title), Line(text: second, style: warn ? .warning : .plain)]
+  }
+
+  // MARK: Channel rows
+
+  private static func channelTable(oneLine: Bool, width: Int) -> ConsoleColumns {
+    var columns: [ConsoleColumns.Column] = [
+      .flexible("CHANNEL", min: 6, preferred: 10, priority: 100),
+      .flexible("SOURCE", min: 8, preferred: 28, priority: 10),
+      .fixed("STATE", 12, priority: 90),
+      .fixed("LEVEL", 10, priority: 30),
+      .fixed("dBFS", 6, right: true, priority: 50),
+    ]
+    if oneLine {
+      columns += playingColumns
+    }
+    columns.append(.fixed("OVR/GAP", 7, right: true, priority: 20))
+    if !oneLine { columns[1].takesRest = true }
+    return ConsoleColumns(columns, width: width - 2)
+  }
+
+  /// The current item's columns: on their own line below 140 columns, at the end of the row above.
+  private static let playingColumns: [ConsoleColumns.Column] = [
+    .flexible("NOW PLAYING", min: 12, preferred: 40, priority: 80, takesRest: true),
+    .fixed("ON AIR", 7, right: true, priority: 70),
+    .fixed("REF", 7, right: true, priority: 25),
+    .fixed("SPEED", 7, right: true, priority: 40),
+    .fixed("CONF", 4, right: true, priority: 35),
+  ]
+
+  private static func playingTable(width: Int) -> ConsoleColumns {
+    ConsoleColumns(playingColumns, width: width - 4)
+  }
+
+  private static func channelCells(_ status: ChannelStatus, _ now: Date, oneLine: Bool) -> [String] {
+    [
+      status.name, status.source, stateText(status), meter(status.peakLevelDB, width: 10),
+      levelText(status.peakLevelDB),
+    ]
+      + (oneLine ? playingCells(status, now) : []) + ["\(status.overrunCount)/\(status.gapCount)"]
+  }
+
+  /// Title – artist, on air, reference position, speed, confidence of the channel's current play.
+  private static func playingCells(_ status: ChannelStatus, _ now: Date) -> [String] {
+    guard let play = status.current.first else {
+      return [status.input == .reconnecting ? "(no audio)" : "-", "", "", "", ""]
+    }
+    let more = status.current.count > 1 ? " (+\(status.current.count - 1))" : ""
+    return [
+      itemText(title: play.title, artist: play.artist) + more,
+      duration(now.timeIntervalSince(play.start)),
+      duration(referencePosition(play)),
+      String(format: "%.1f%%", play.speed * 100),
+      String(format: "%.2f", play.confidence),
+    ]
+  }
+
+  /// Seconds into the reference at the play's newest matched audio.
+  static func referencePosition(_ play: ChannelStatus.CurrentPlay) -> Double {
+    play.referenceOffsetSeconds + play.end.timeIntervalSince(play.start) * play.speed
+  }
+
+  static func stateText(_ status: ChannelStatus) -> String {
+    switch status.input {
+    case .starting: "starting"
+    case .reconnecting: "reconnecting"
+    case .ended: "ended"
+    case .running: status.matcher.rawValue
+    }
+  }
+
+  /// A bar for a level in dBFS from −60 (empty) to 0 (full): `[|||||   ]`.
+  static func meter(_ db: Float, width: Int) -> String {
+    let inside = max(0, width - 2)
+    let fraction = db.isFinite ? Double(min(max((db + 60) / 60, 0), 1)) : 0
+    let filled = Int((fraction * Double(inside)).rounded())
+    return "[" + String(repeating: "|", count: filled) + String(repeating: " ", count: inside - filled) + "]"
+  }
+
+  static func levelText(_ db: Float) -> String {
+    db.isFinite ? String(format: "%.1f", db) : "-inf"
+  }
+
+  // MARK: Last plays
+
+  /// A play as the plays panel shows it, gathered from the log's play events.
+  struct RecentPlay: Equatable, Sendable {
+    var id: Int
+    var channel: String
+    var title: String
+    var artist: String
+    var start: Date
+    /// Nil while on air.
+    var end: Date?
+  }
+
+  /// The plays in `events`, newest start first; withdrawn plays left out.
+  static func recentPlays(_ events: [MonitorEvent]) -> [RecentPlay] {
+    var plays: [Int: RecentPlay] = [:]
+    for event in events {
+      guard case .integer(let id)? = event.field("play_id") else { continue }
+      switch event.name {
+      case .playStarted:
+        guard case .time(let start)? = event.field("start") else { continue }
+        plays[id] = RecentPlay(
+          id: id, channel: event.channel ?? "", title: event.stringField("title"),
+          artist: event.stringField("artist"), start: start)
+      case .playEnded:
+        if case .time(let end)? = event.field("end") { plays[id]?.end = end }
+      case .playWithdrawn:
+        plays[id] = nil
+      default:
+        break
+      }
+    }
+    return plays.values.sorted { ($0.start, $0.id) > ($1.start, $1.id) }
+  }
+
+  private static func playsTable(width: Int) -> ConsoleColumns {
+    ConsoleColumns(
+      [
+        .fixed("START", 8, priority: 90),
+        .flexible("CHANNEL", min: 6, preferred: 10, priority: 50),
+        .flexible("ITEM", min: 12, preferred: 40, priority: 100, takesRest: true),
+        .fixed("LENGTH", 8, right: true, priority: 60),
+      ], width: width)
+  }
+
+  private static func playCells(_ play: RecentPlay, _ now: Date) -> [String] {
+    let length = play.end.map { duration($0.timeIntervalSince(play.start)) } ?? "on air"
+    return [clockTime(play.start), play.channel, itemText(title: play.title, artist: play.artist), length]
+  }
+
+  // MARK: Text
+
+  /// `Title – Artist`, or the title alone.
+  static func itemText(title: String, artist: String) -> String {
+    artist.isEmpty ? title : "\(title) – \(artist)"
+  }
+
+  /// `m:ss` below an hour, `h:mm:ss` from an hour.
+  static func duration(_ seconds: Double) -> String {
+    let total = Int(max(0, seconds).rounded(.down))
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+    return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+  }
+
+  /// `HH:MM:SS` in UTC.
+  static func clockTime(_ date: Date) -> String {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let day = ((seconds % 86400) + 86400) % 86400
+    return String(format: "%02d:%02d:%02d", day / 3600, day / 60 % 60, day % 60)
+  }
+
+  /// `…` and the end of `text` in `width` columns: for paths, whose end says the most.
+  static func truncateLeft(_ text: String, to width: Int) -> String {
+    guard DisplayWidth.of(text) > width else { return text }
+    guard width > 1 else { return String(repeating: "…", count: max(0, width)) }
+    var kept: [Character] = []
+    var used = 0
+    for character in text.reversed() {
+      let w = DisplayWidth.of(character)
+      if used + w > width - 1 { break }
+      kept.append(character)
+      used += w
+    }
+    return "…" + String(kept.reversed())
+  }
+}
+
+extension MonitorEvent {
+  /// A string field's value, or "" when the event has none.
+  func stringField(_ key: String) -> String {
+    if case .string(let text)? = field(key) { return text }
+    return ""
+  }
+}

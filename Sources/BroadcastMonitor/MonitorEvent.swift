@@ -1,0 +1,61 @@
+import Foundation
+import Reports
+
+/// One thing the monitor reports: a play that started or ended, a gap, a reconnect, an overrun, or a notice for a
+/// person. `MonitorLog` writes it as a text line or as a JSON object, and the console reads the recent ones.
+///
+/// A value type: safe to pass between threads.
+struct MonitorEvent: Sendable, Equatable {
+  /// What happened; the `event` field of a JSON line.
+  enum Name: String, Sendable {
+    /// A catalog item went on air. Fields: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`,
+    /// `ref_offset_s`, `speed`, `confidence`.
+    case playStarted = "play_started"
+    /// A play ended. Fields: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`, `end`, `duration_s`.
+    case playEnded = "play_ended"
+    /// A play reported as started was a repeated section of a longer play and is not logged. Fields: `play_id`,
+    /// `title`, `artist`, `kind`, `isrc`.
+    case playWithdrawn = "play_withdrawn"
+    /// The source went away. Fields: `start` (the end of the last audio heard), `end` (or null), `detail`.
+    case gap
+    /// Audio flows again. Fields: `start`, `end`, `detail`.
+    case reconnect
+    /// Samples were dropped because the worker fell behind. Fields: `start`, `end`, `detail`.
+    case overrun
+    /// The audio server missed a deadline. Fields: `start`, `end`, `detail`.
+    case xrun
+    /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
+    case notice
+  }
+
+  /// A field's value in a JSON line.
+  enum Value: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case integer(Int)
+    case time(Date)
+    case null
+  }
+
+  var time: Date
+  /// The channel it is about, nil for the whole monitor.
+  var channel: String?
+  var name: Name
+  /// The text line's message, without time and channel.
+  var message: String
+  /// Per-event data, in the order they are written (see `Name`).
+  var fields: [(String, Value)] = []
+
+  static func == (a: MonitorEvent, b: MonitorEvent) -> Bool {
+    a.time == b.time && a.channel == b.channel && a.name == b.name && a.message == b.message
+      && a.fields.map(\.0) == b.fields.map(\.0) && a.fields.map(\.1) == b.fields.map(\.1)
+  }
+
+  /// The value of field `key`, if the event has it.
+  func field(_ key: String) -> Value? { fields.first { $0.0 == key }?.1 }
+
+  /// `2026-11-30T00:41:12.345Z [channel] message`.
+  var textLine: String {
+    ISO8601Millis.format(time) + (channel.map { " [\($0)] " } ?? " ") + message
+  }
+}

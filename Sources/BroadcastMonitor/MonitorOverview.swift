@@ -1,0 +1,33 @@
+import Foundation
+
+/// The monitor as a whole, for the console's header: how long it has run, the catalog, the play log's health and
+/// the JACK server. Per-channel state is in `ChannelStatus`.
+///
+/// A value type: safe to pass between threads.
+struct MonitorOverview: Sendable, Equatable {
+  /// When `Monitor.start()` ran.
+  var startedAt: Date
+  var catalogPath: String
+  var catalogItems: Int
+  /// Hours of reference audio in the catalog.
+  var catalogHours: Double
+  var databasePath: String
+  /// Plays and events waiting to be written (more than a few only while the play log cannot be written).
+  var storeBacklog: Int
+  /// True while the last write to the play log failed; the waiting writes are retried.
+  var storeFailing: Bool
+  /// The JACK server, nil when no channel uses JACK.
+  var jack: Jack?
+
+  struct Jack: Sendable, Equatable {
+    /// The server's name, nil for the default server.
+    var serverName: String?
+    var clientName: String
+    /// True while the client is open; false while the server is away.
+    var connected: Bool
+    var sampleRateHz: Int?
+    var bufferFrames: Int?
+    /// Xruns since the current client opened.
+    var xruns: Int
+  }
+}

@@ -1,0 +1,49 @@
+/// Turns screens of lines into the bytes that draw them without flicker: the first frame (and the first after a
+/// resize) clears the screen and draws every line; later frames rewrite only the lines that changed, each by moving
+/// the cursor to its row and overwriting it, in one string that the console writes at once.
+///
+/// Threads: the console's thread only.
+struct TerminalFrame {
+  private var previous: [ConsoleLayout.Line]?
+  /// Colours off: warnings in bold instead of yellow (the `NO_COLOR` convention).
+  let colors: Bool
+
+  init(colors: Bool = true) {
+    self.colors = colors
+  }
+
+  /// Forgets what is on the screen: the next frame redraws everything (after a resize).
+  mutating func invalidate() { previous = nil }
+
+  /// The bytes that turn the screen from the previous frame into `lines`; empty when nothing changed.
+  mutating func update(to lines: [ConsoleLayout.Line]) -> String {
+    var out = ""
+    let full = previous?.count != lines.count
+    if full { out += "\u{1B}[H\u{1B}[2J" }
+    for (row, line) in lines.enumerated() where full || previous?[row] != line {
+      out += "\u{1B}[\(row + 1);1H" + sgr(line.style)
+      if line.style == .selected || line.style == .title {
+        out += line.text + "\u{1B}[0m"  // the whole width, so that the highlight spans the row
+      } else {
+        // Trailing spaces become an erase to the end of the line. A line that fills the width is written whole
+        // and not erased after: with wrap off the cursor stays on the last column, which the erase would clear.
+        var text = Substring(line.text)
+        while text.last == " " { text.removeLast() }
+        out += text + "\u{1B}[0m" + (text.count < line.text.count ? "\u{1B}[K" : "")
+      }
+    }
+    previous = lines
+    return out
+  }
+
+  private func sgr(_ style: ConsoleLayout.Line.Style) -> String {
+    switch style {
+    case .plain: ""
+    case .title: "\u{1B}[1;7m"
+    case .heading: "\u{1B}[1m"
+    case .selected: "\u{1B}[7m"
+    case .warning: colors ? "\u{1B}[1;33m" : "\u{1B}[1m"
+    case .dim: "\u{1B}[2m"
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Matcher
+import Testing
+
+@testable import BroadcastMonitor
+
+@Suite("ConsoleLayout")
+struct ConsoleLayoutTests {
+  static let now = Date(timeIntervalSince1970: 1_796_000_472)
+
+  static func channel(
+    _ name: String, title: String = "Armygeddon", artist: String = "Muldjord", state: InputStatus = .running
+  ) -> ChannelStatus {
+    var status = ChannelStatus(name: name, source: "jack system:capture_1,system:capture_2")
+    status.input = state
+    status.matcher = .matching
+    status.peakLevelDB = -12.3
+    status.overrunCount = 2
+    status.gapCount = 1
+    status.current = [
+      .init(
+        title: title, artist: artist, start: now.addingTimeInterval(-75), end: now.addingTimeInterval(-1),
+        referenceOffsetSeconds: 20, speed: 1.04, confidence: 0.42)
+    ]
+    return status
+  }
+
+  static func snapshot(_ channels: [ChannelStatus], events: [MonitorEvent] = []) -> ConsoleSnapshot {
+    ConsoleSnapshot(
+      now: now,
+      overview: MonitorOverview(
+        startedAt: now.addingTimeInterval(-3723), catalogPath: "/srv/music.bmcat", catalogItems: 1234,
+        catalogHours: 81.5, databasePath: "/var/lib/broadcast-monitor/plays.sqlite", storeBacklog: 0,
+        storeFailing: false,
+        jack: .init(
+          serverName: nil, clientName: "bm", connected: true, sampleRateHz: 48000, bufferFrames: 1024, xruns: 3)),
+      channels: channels, events: events, cpuPercent: 12)
+  }
+
+  static func playEvents() -> [MonitorEvent] {
+    func started(_ id: Int, _ channel: String, _ title: String, at offset: Double) -> MonitorEvent {
+      MonitorEvent(
+        time: now, channel: channel, name: .playStarted, message: "play started",
+        fields: [
+          ("play_id", .integer(id)), ("title", .string(title)), ("artist", .string("Muldjord")),
+          ("start", .time(now.addingTimeInterval(offset))),
+        ])
+    }
+    return [
+      started(1, "fm", "Chaos God", at: -300),
+      MonitorEvent(
+        time: now, channel: "fm", name: .playEnded, message: "play ended",
+        fields: [("play_id", .integer(1)), ("end", .time(now.addingTimeInterval(-270)))]),
+      started(2, "web", "Internal Degeneration", at: -200),
+      started(3, "fm", "Armygeddon", at: -75),
+      MonitorEvent(
+        time: now, channel: "fm", name: .playWithdrawn, message: "withdrawn", fields: [("play_id", .integer(2))]),
+    ]
+  }
+
+  func text(_ lines: [ConsoleLayout.Line]) -> String { lines.map(\.text).joined(separator: "\n") }
+
+  @Test(
+    "every line is exactly the terminal's width, and there are exactly its height of lines",
+    arguments: [40, 80, 132, 200])
+  func exactSize(width: Int) {
+    let snapshot = Self.snapshot(
+      [Self.channel("fm"), Self.channel("夜のラジオ", title: "夜に駆ける 🎵", artist: "YOASOBI")],
+      events: Self.playEvents())
+    for selection in [ConsoleSelection(), ConsoleSelection(channel: 1, showsDetail: true)] {
+      let lines = ConsoleLayout.lines(snapshot, selection, width: width, height: 24)
+      #expect(lines.count == 24)
+      for line in lines { #expect(DisplayWidth.of(line.text) == width, "\(width): \(line.text)") }
+    }
+  }
+
+  @Test("at 200 columns a channel is one row with every field")
+  func wideRow() throws {
+    let lines = ConsoleLayout.lines(Self.snapshot([Self.channel("fm")]), ConsoleSelection(), width: 200, height: 24)
+    let row = try #require(lines.first { $0.text.hasPrefix("> fm") })
+    for field in [
+      "jack system:capture_1", "matching", "[||||||  ]", "-12.3", "Armygeddon – Muldjord", "1:15", "1:36", "104.0%",
+      "0.42", "2/1",
+    ] {
+      #expect(row.text.contains(field), "\(field) in \(row.text)")
+    }
+    #expect(row.style == .selected)
+    let header = text(lines)
+    for field in [
+      "up 1:02:03", "catalog 1234 items, 81.5 h", "CPU 12 %", "01:01:12 UTC",
+      "/var/lib/broadcast-monitor/plays.sqlite: ok", "JACK 48000 Hz, 1024 frames, 3 xruns",
+    ] {
+      #expect(header.contains(field), "\(field)")
+    }
+  }
+
+  @Test(
+    "at 80 and 132 columns a channel takes two lines: state and level, then the current item with its figures",
+    arguments: [80, 132])
+  func narrowRows(width: Int) throws {
+    let lines = ConsoleLayout.lines(Self.snapshot([Self.channel("fm")]), ConsoleSelection(), width: width, height: 24)
+    let index = try #require(lines.firstIndex { $0.text.hasPrefix("> fm") })
+    #expect(
+      lines[index].text.contains("matching") && lines[index].text.contains("-12.3") && lines[index].text.contains("2/1")
+    )
+    let second = lines[index + 1].text
+    for field in ["Armygeddon – Muldjord", "1:15", "1:36", "104.0%", "0.42"] {
+      #expect(second.contains(field), "\(field) in \(second)")
+    }
+  }
+
+  @Test("at 40 columns long titles are cut with an ellipsis and the state stays")
+  func tinyWidth() throws {
+    let title = "A Very Long Title That Goes On And On Forever"
+    let lines = ConsoleLayout.lines(
+      Self.snapshot([Self.channel("fm", title: title)]), ConsoleSelection(), width: 40, height: 24)
+    let index = try #require(lines.firstIndex { $0.text.hasPrefix("> fm") })
+    #expect(lines[index].text.contains("matching"))
+    #expect(lines[index + 1].text.contains("A Very Long"))
+    #expect(lines[index + 1].text.contains("…"))
+    #expect(!lines[index + 1].text.contains("Forever"))
+  }
+
+  @Test("CJK and emoji titles are cut at their display width, never inside a character", arguments: [40, 80, 132, 200])
+  func wideTitles(width: Int) throws {
+    let title = "夜に駆ける 👩‍👩‍👧 群青 🇯🇵 アイドル 怪物 ハルジオン たぶん もう少しだけ 三原色 ツバメ"
+    let lines = ConsoleLayout.lines(
+      Self.snapshot([Self.channel("fm", title: title, artist: "YOASOBI")]), ConsoleSelection(), width: width, height: 24
+    )
+    let row = try #require(lines.first { $0.text.contains("夜に駆ける") })
+    #expect(DisplayWidth.of(row.text) == width)
+    let shown = row.text.split(separator: "夜", maxSplits: 1).last.map(String.init) ?? ""
+    #expect(
+      row.text.contains(title + " – YOASOBI") || shown.contains("…"),
+      "a title longer than its column is cut: \(row.text)")
+    if width <= 80 { #expect(shown.contains("…"), "\(row.text)") }
+    for character in row.text
+    where character.unicodeScalars.count > 1 && character.unicodeScalars.first!.properties.isEmoji {
+      #expect(["👩‍👩‍👧", "🇯🇵"].contains(character), "whole grapheme clusters only: \(character)")
+    }
+  }
+
+  @Test("many channels: the rows that fit around the selection, and which ones they are")
+  func manyChannels() throws {
+    let channels = (1...40).map { Self.channel("ch\($0)", title: "Song \($0)") }
+    var selection = ConsoleSelection()
+    selection.channel = 29
+    let lines = ConsoleLayout.lines(Self.snapshot(channels), selection, width: 132, height: 24)
+    #expect(lines.count == 24)
+    let heading = try #require(lines.first { $0.text.contains("CHANNEL") })
+    #expect(heading.text.contains("of 40"), "\(heading.text)")
+    #expect(lines.contains { $0.text.hasPrefix("> ch30 ") }, "the selected channel is shown")
+    #expect(lines.contains { $0.text.contains("Last plays") }, "the plays panel keeps its place")
+    #expect(lines.last?.text.contains("q quit") == true)
+  }
+
+  @Test("the last plays across channels, newest first, without withdrawn ones; ended plays show their length")
+  func lastPlays() {
+    let plays = ConsoleLayout.recentPlays(Self.playEvents())
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"])
+    #expect(plays.map { $0.end == nil } == [true, false])
+    let screen = text(
+      ConsoleLayout.lines(
+        Self.snapshot([Self.channel("fm")], events: Self.playEvents()), ConsoleSelection(), width: 80, height: 24))
+    #expect(screen.contains("on air") && screen.contains("0:30"))
+    #expect(!screen.contains("Internal Degeneration"))
+  }
+
+  @Test("a reconnecting channel, a failing play log and a missing JACK server are shown as warnings")
+  func warnings() {
+    var snapshot = Self.snapshot([Self.channel("web", state: .reconnecting)])
+    snapshot.channels[0].current = []
+    snapshot.overview.storeFailing = true
+    snapshot.overview.storeBacklog = 17
+    snapshot.overview.jack?.connected = false
+    let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)
+    let screen = text(lines)
+    #expect(screen.contains("reconnecting") && screen.contains("(no audio)"))
+    #expect(screen.contains("CANNOT BE WRITTEN, 17 writes waiting"))
+    #expect(screen.contains("JACK server (default) away"))
+    #expect(lines[1].style == .warning)
+    snapshot.overview.jack = nil
+    #expect(text(ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)).contains("JACK not used"))
+  }
+
+  @Test("the detail view shows the selected channel in full, with its plays and log")
+  func detail() {
+    var events = Self.playEvents()
+    events.append(MonitorEvent(time: Self.now, channel: "fm", name: .gap, message: "gap: JACK source port gone"))
+    let snapshot = Self.snapshot([Self.channel("web"), Self.channel("fm")], events: events)
+    let screen = text(
+      ConsoleLayout.lines(snapshot, ConsoleSelection(channel: 1, showsDetail: true), width: 100, height: 40))
+    for field in [
+      "Channel fm", "matching", "-12.3 dBFS", "2 overruns", "1 gaps", "reference from 0:20, now at 1:36",
+      "speed 104.0 %", "confidence 0.42", "Last plays on fm", "Chaos God", "gap: JACK source port gone", "Esc back",
+    ] {
+      #expect(screen.contains(field), "\(field)")
+    }
+  }
+
+  @Test("a tiny terminal still gets exactly its size")
+  func tiny() {
+    for (width, height) in [(1, 1), (10, 3), (20, 5)] {
+      let lines = ConsoleLayout.lines(
+        Self.snapshot([Self.channel("fm")]), ConsoleSelection(), width: width, height: height)
+      #expect(lines.count == height)
+      #expect(lines.allSatisfy { DisplayWidth.of($0.text) == width })
+    }
+  }
+}
