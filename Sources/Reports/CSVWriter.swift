@@ -79,6 +79,11 @@ package final class CSVWriter {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// `text` with a single quote in front when it begins like a formula (see the type's comment), else unchanged.
+  package static func neutralized(_ text: String) -> String {
+    looksLikeFormula(text) ? "'" + text : text
+  }
+
   /// The characters that make a spreadsheet read a cell as a formula (or hide one): `=`, `+`, `-`, `@`, tab, CR.
   private static func looksLikeFormula(_ text: String) -> Bool {
     switch text.utf8.first {
