@@ -67,9 +67,9 @@ enum ReportCommand {
     let started = Date()
     let progress = ProgressReporter()
     let output = try ReportOutput(path: a.value("out"), pipeDelimited: a.value("format") == "pipe")
-    let report = { (playsRead: Int, fraction: Double) in
+    let report = { (fraction: Double) in
       progress.update(
-        String(format: "report %@: %d plays read, %.0f %%", kind, playsRead, fraction * 100))
+        String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
     }
     switch kind {
     case "plays":

@@ -66,8 +66,15 @@ final class CountingRowSink: ReportRowSink {
 
   init(_ next: any ReportRowSink) { self.next = next }
 
+  var rowStyle: ReportRowEncoder.Style { next.rowStyle }
+
   func writeRow(_ fields: [CSVField]) throws {
     rows += 1
     try next.writeRow(fields)
+  }
+
+  func writeEncodedRow(_ bytes: [UInt8]) throws {
+    rows += 1
+    try next.writeEncodedRow(bytes)
   }
 }

@@ -22,21 +22,13 @@ package struct AirplayReport: Sendable {
   /// One table the report writes rows for: a channel (by channel) or all of them, with its calendar and periods.
   private struct Table {
     var name: String
+    /// The channel's row id; nil for all channels.
+    var channelID: Int64?
     var calendar: LocalCalendar
+    /// The span asked for, `[from, to)`; the periods may reach beyond it and are clipped to it.
+    var fromMilliseconds: Int64
+    var toMilliseconds: Int64
     var periods: [ReportPeriod]
-  }
-
-  private struct Key: Hashable {
-    var table: Int
-    var period: Int
-    var item: Int64
-  }
-
-  private struct Tally {
-    var plays = 0
-    var totalMilliseconds: Int64 = 0
-    var firstStart = Int64.max
-    var lastStart = Int64.min
   }
 
   package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
@@ -50,73 +42,76 @@ package struct AirplayReport: Sendable {
 
     let channels = try scope.channels(in: reader, grouping: grouping)
     var tables: [Table] = []
-    var tableOfChannel: [Int] = []
     func periods(_ calendar: LocalCalendar, _ from: Int64, _ to: Int64) -> [ReportPeriod] {
+      guard from < to else { return [] }
       guard let grouping else { return [ReportPeriod(startMilliseconds: from, endMilliseconds: to)] }
       return calendar.periods(grouping, from: from, to: to)
     }
-    if byChannel {
+    if byChannel || channels.count == 1 {
       for channel in channels {
-        tableOfChannel.append(tables.count)
         tables.append(
           Table(
-            name: channel.name, calendar: channel.calendar,
+            name: channel.name, channelID: channel.id, calendar: channel.calendar,
+            fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds,
             periods: periods(channel.calendar, channel.fromMilliseconds, channel.toMilliseconds)))
       }
     } else if let calendar = try ReportScope.sharedCalendar(of: channels) {
       let from = channels.map(\.fromMilliseconds).min() ?? 0
       let to = channels.map(\.toMilliseconds).max() ?? 0
-      tables = [Table(name: "", calendar: calendar, periods: periods(calendar, from, to))]
-      tableOfChannel = Array(repeating: 0, count: channels.count)
-    }
-
-    var tallies: [Key: Tally] = [:]
-    var cursors = Array(repeating: 0, count: tables.count)
-    try ReportScope.forEachPlay(of: channels, in: reader, progress: progress) { play, channelIndex in
-      let table = tableOfChannel[channelIndex]
-      let periods = tables[table].periods
-      // Plays come in start order, so each table's period only moves forward.
-      var period = cursors[table]
-      while period < periods.count && play.startMilliseconds >= periods[period].endMilliseconds { period += 1 }
-      cursors[table] = period
-      guard period < periods.count, periods[period].contains(play.startMilliseconds) else { return }
-      let key = Key(table: table, period: period, item: play.itemID)
-      var tally = tallies[key] ?? Tally()
-      tally.plays += 1
-      tally.totalMilliseconds += play.durationMilliseconds
-      tally.firstStart = min(tally.firstStart, play.startMilliseconds)
-      tally.lastStart = max(tally.lastStart, play.startMilliseconds)
-      tallies[key] = tally
-    }
-
-    let rows = try tallies.map { key, tally in (key, tally, try reader.item(key.item)) }
-      .sorted { a, b in
-        if a.0.table != b.0.table { return tables[a.0.table].name < tables[b.0.table].name }
-        if a.0.period != b.0.period { return a.0.period < b.0.period }
-        if a.1.plays != b.1.plays { return a.1.plays > b.1.plays }
-        if a.1.totalMilliseconds != b.1.totalMilliseconds { return a.1.totalMilliseconds > b.1.totalMilliseconds }
-        if a.2.artist != b.2.artist { return a.2.artist < b.2.artist }
-        if a.2.title != b.2.title { return a.2.title < b.2.title }
-        return a.2.key < b.2.key
-      }
-    for (key, tally, item) in rows {
-      let table = tables[key.table]
-      var fields: [CSVField] = []
-      if grouping != nil {
-        let period = table.periods[key.period]
-        fields += [
-          .number(table.calendar.format(period.startMilliseconds)),
-          .number(table.calendar.format(period.endMilliseconds)),
-        ]
-      }
-      if byChannel { fields.append(.text(table.name)) }
-      fields += [
-        .text(item.title), .text(item.artist), .text(item.album), .text(item.isrc), .text(item.label),
-        .text(item.kind), .text(item.key), .number(String(tally.plays)),
-        .number(FixedDecimal.format(Double(tally.totalMilliseconds) / 1000, places: 3)),
-        .number(table.calendar.format(tally.firstStart)), .number(table.calendar.format(tally.lastStart)),
+      tables = [
+        Table(
+          name: "", channelID: nil, calendar: calendar, fromMilliseconds: from, toMilliseconds: to,
+          periods: periods(calendar, from, to))
       ]
-      try sink.writeRow(fields)
+    }
+
+    // SQLite adds up each period (a week at a time), clipped to the span asked for; its rows are written before
+    // the next period is read.
+    let total = max(tables.map(\.periods.count).reduce(0, +), 1)
+    var done = 0
+    var encoder = ReportRowEncoder(style: sink.rowStyle)
+    var itemCells: [Int64: [UInt8]] = [:]
+    for table in tables.sorted(by: { $0.name < $1.name }) {
+      let tableCell = encoder.encoded(table.name)
+      for period in table.periods {
+        var tallies: [Int64: ItemTally] = [:]
+        try reader.addTallies(
+          channelID: table.channelID, fromMilliseconds: max(period.startMilliseconds, table.fromMilliseconds),
+          toMilliseconds: min(period.endMilliseconds, table.toMilliseconds), into: &tallies)
+        let rows = try tallies.map { itemID, tally in (tally, try reader.item(itemID)) }
+          .sorted { a, b in
+            if a.0.plays != b.0.plays { return a.0.plays > b.0.plays }
+            if a.0.totalMilliseconds != b.0.totalMilliseconds { return a.0.totalMilliseconds > b.0.totalMilliseconds }
+            if a.1.artist != b.1.artist { return a.1.artist < b.1.artist }
+            if a.1.title != b.1.title { return a.1.title < b.1.title }
+            return a.1.key < b.1.key
+          }
+        for (tally, item) in rows {
+          encoder.reset()
+          if grouping != nil {
+            encoder.append(time: period.startMilliseconds, on: table.calendar)
+            encoder.append(time: period.endMilliseconds, on: table.calendar)
+          }
+          if byChannel { encoder.append(encoded: tableCell) }
+          if let cells = itemCells[item.id] {
+            encoder.append(encoded: cells)
+          } else {
+            var cells = ReportRowEncoder(style: encoder.style)
+            for text in [item.title, item.artist, item.album, item.isrc, item.label, item.kind, item.key] {
+              cells.append(text: text)
+            }
+            itemCells[item.id] = cells.bytes
+            encoder.append(encoded: cells.bytes)
+          }
+          encoder.append(number: String(tally.plays))
+          encoder.append(milliseconds: tally.totalMilliseconds)
+          encoder.append(time: tally.firstStartMilliseconds, on: table.calendar)
+          encoder.append(time: tally.lastStartMilliseconds, on: table.calendar)
+          try sink.writeEncodedRow(encoder.bytes)
+        }
+        done += 1
+        progress?(Double(done) / Double(total))
+      }
     }
   }
 }

@@ -54,6 +54,16 @@ package final class CSVWriter {
     }
   }
 
+  /// Writes one record already encoded by a ``ReportRowEncoder`` (style `.csv`), then CRLF.
+  /// - Throws: ``CSVWriteError`` when writing to the file fails.
+  package func writeEncodedRow(_ bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    buffer.append(contentsOf: Self.lineEnding.utf8)
+    if buffer.count >= bufferCapacity {
+      try flush()
+    }
+  }
+
   /// Writes a header record: each name as a text cell.
   package func writeHeader(_ names: [String]) throws {
     try writeRow(names.map(CSVField.text))

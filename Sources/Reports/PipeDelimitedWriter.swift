@@ -44,6 +44,14 @@ package final class PipeDelimitedWriter: ReportRowSink {
     if buffer.count >= 64 * 1024 { try flush() }
   }
 
+  package var rowStyle: ReportRowEncoder.Style { .pipe }
+
+  package func writeEncodedRow(_ bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    buffer.append(contentsOf: CSVWriter.lineEnding.utf8)
+    if buffer.count >= 64 * 1024 { try flush() }
+  }
+
   /// Writes what is pending to the file.
   package func flush() throws {
     guard let fileHandle, !buffer.isEmpty else { return }

@@ -83,15 +83,19 @@ public final class PlayLogReader {
   /// - Throws: ``PlayLogError/unreadableAttributes(itemKey:path:)`` for damaged attributes.
   package func items() throws -> [Int64: CatalogItem] {
     var items: [Int64: CatalogItem] = [:]
+    // Many items share their attributes (the same flags, language or advertiser): decode each text once.
+    var decoded: [String: [String: String]] = [:]
     try database.forEachRow(
       """
       SELECT id, item_key, title, artist, album, isrc, label, kind, attributes_json, duration_ms FROM catalog_items
       """
     ) { row in
       let key = try row.string(1)
-      guard let attributes = AttributesJSON.decode(try row.string(8)) else {
+      let json = try row.string(8)
+      guard let attributes = decoded[json] ?? AttributesJSON.decode(json) else {
         throw PlayLogError.unreadableAttributes(itemKey: key, path: path)
       }
+      decoded[json] = attributes
       let id = try row.int64(0)
       items[id] = CatalogItem(
         id: id, key: key, title: try row.string(2), artist: try row.string(3), album: try row.string(4),
@@ -128,57 +132,106 @@ public final class PlayLogReader {
 
   /// Hands `body` every play of `channelID` (all channels when nil) that starts in `[from, to)`, in air order (by
   /// start, then channel name, then id), a chunk at a time as the type's comment explains.
+  /// - Parameter itemKind: only plays of items of this kind (`ad`); all when nil.
   package func forEachPlay(
-    channelID: Int64?, fromMilliseconds: Int64, toMilliseconds: Int64, _ body: (PlaySpan) throws -> Void
+    channelID: Int64?, itemKind: String? = nil, fromMilliseconds: Int64, toMilliseconds: Int64,
+    _ body: (PlaySpan) throws -> Void
   ) throws {
-    let columns = """
-      SELECT p.id, p.channel_id, p.item_id, p.start_ms, p.end_ms, p.ref_offset_ms, p.speed, p.confidence,
-        p.detected_at_ms, p.status
+    // The start index gives the rows by start, then id, with no sort; plays that share a start time (on different
+    // channels) are put in channel-name order here.
+    let sql = """
+      SELECT id, channel_id, item_id, start_ms, end_ms, ref_offset_ms, speed, confidence, detected_at_ms, status
+      FROM plays
+      WHERE \(channelID == nil ? "?3 IS NULL" : "channel_id = ?3") AND start_ms >= ?1 AND start_ms < ?2
+        \(itemKind == nil ? "AND ?5 IS NULL" : "AND item_id IN (SELECT id FROM catalog_items WHERE kind = ?5)")
+      ORDER BY start_ms, id LIMIT ?4
       """
-    let oneChannel = """
-      \(columns) FROM plays AS p
-      WHERE p.channel_id = ?3 AND p.start_ms >= ?1 AND p.start_ms < ?2
-      ORDER BY p.start_ms, p.id LIMIT ?4
-      """
-    let allChannels = """
-      \(columns) FROM plays AS p JOIN channels AS c ON c.id = p.channel_id
-      WHERE p.start_ms >= ?1 AND p.start_ms < ?2 AND ?3 IS NULL
-      ORDER BY p.start_ms, c.name, p.id LIMIT ?4
-      """
-    let sql = channelID == nil ? allChannels : oneChannel
     var from = fromMilliseconds
     var chunk: [PlaySpan] = []
     chunk.reserveCapacity(chunkRows)
+    func values(_ from: Int64, _ to: Int64, limit: Int64) -> [SQLiteValue] {
+      [.integer(from), .integer(to), .integer(channelID), .integer(limit), .text(itemKind)]
+    }
     while from < toMilliseconds {
       chunk.removeAll(keepingCapacity: true)
-      let values: [SQLiteValue] = [
-        .integer(from), .integer(toMilliseconds), .integer(channelID), .integer(Int64(chunkRows)),
-      ]
-      try read(sql, values, into: &chunk)
+      try read(sql, values(from, toMilliseconds, limit: Int64(chunkRows)), into: &chunk)
       guard let last = chunk.last else { return }
-      if chunk.count < chunkRows {
-        for play in chunk { try body(play) }
-        return
-      }
-      // Keep only whole start times; the next chunk starts at the last one. When one start time fills the whole
-      // chunk, read all of its plays at once.
       var end = chunk.count
-      while end > 0 && chunk[end - 1].startMilliseconds == last.startMilliseconds { end -= 1 }
-      if end == 0 {
-        chunk.removeAll(keepingCapacity: true)
-        try read(
-          sql,
-          [
-            .integer(last.startMilliseconds), .integer(last.startMilliseconds + 1), .integer(channelID),
-            .integer(Int64.max),
-          ],
-          into: &chunk)
-        end = chunk.count
-        from = last.startMilliseconds + 1
+      if chunk.count == chunkRows {
+        // Keep only whole start times; the next chunk starts at the last one. When one start time fills the whole
+        // chunk, read all of its plays at once.
+        while end > 0 && chunk[end - 1].startMilliseconds == last.startMilliseconds { end -= 1 }
+        if end == 0 {
+          chunk.removeAll(keepingCapacity: true)
+          try read(
+            sql, values(last.startMilliseconds, last.startMilliseconds + 1, limit: Int64.max), into: &chunk)
+          end = chunk.count
+          from = last.startMilliseconds + 1
+        } else {
+          from = last.startMilliseconds
+        }
       } else {
-        from = last.startMilliseconds
+        from = toMilliseconds
       }
+      if channelID == nil { try sortTies(&chunk, count: end) }
       for play in chunk[..<end] { try body(play) }
+    }
+  }
+
+  /// Puts plays that share a start time in channel-name order (they are in id order).
+  private func sortTies(_ chunk: inout [PlaySpan], count: Int) throws {
+    var index = 0
+    while index < count {
+      var next = index + 1
+      while next < count && chunk[next].startMilliseconds == chunk[index].startMilliseconds { next += 1 }
+      if next - index > 1 {
+        let names = try chunk[index..<next].map { try channelName($0.channelID) }
+        let sorted = zip(names, chunk[index..<next]).enumerated().sorted { a, b in
+          a.element.0 != b.element.0 ? a.element.0 < b.element.0 : a.offset < b.offset
+        }
+        chunk.replaceSubrange(index..<next, with: sorted.map(\.element.1))
+      }
+      index = next
+    }
+  }
+
+  /// The longest span one ``forEachStart(channelID:fromMilliseconds:toMilliseconds:_:)`` query covers: a longer
+  /// span is read window by window, each window one short read transaction.
+  static let windowMilliseconds: Int64 = 7 * 86_400_000
+
+  /// Hands `body` the item, start and end of every play of `channelID` (all channels when nil) that starts in
+  /// `[from, to)`, by start time, a week at a time (one statement, so one read transaction, per week). With a
+  /// channel, SQLite reads only the channel index (`plays_by_channel_start_item` holds all three values). For
+  /// reports that add plays up; `body` must be quick, as it runs inside the read.
+  package func forEachStart(
+    channelID: Int64?, fromMilliseconds: Int64, toMilliseconds: Int64,
+    _ body: (_ itemID: Int64, _ startMilliseconds: Int64, _ endMilliseconds: Int64) throws -> Void
+  ) throws {
+    let sql = """
+      SELECT item_id, start_ms, end_ms FROM plays
+      WHERE \(channelID == nil ? "?3 IS NULL" : "channel_id = ?3") AND start_ms >= ?1 AND start_ms < ?2
+      ORDER BY start_ms
+      """
+    var from = fromMilliseconds
+    while from < toMilliseconds {
+      let to = min(toMilliseconds, from + Self.windowMilliseconds)
+      try database.withStatement(sql, [.integer(from), .integer(to), .integer(channelID)]) { statement in
+        while try statement.step() {
+          try body(statement.int64(0), statement.int64(1), statement.int64(2))
+        }
+      }
+      from = to
+    }
+  }
+
+  /// Adds up, per item, the plays of `channelID` (all channels when nil) that start in `[from, to)`, into
+  /// `tallies`.
+  package func addTallies(
+    channelID: Int64?, fromMilliseconds: Int64, toMilliseconds: Int64, into tallies: inout [Int64: ItemTally]
+  ) throws {
+    try forEachStart(channelID: channelID, fromMilliseconds: fromMilliseconds, toMilliseconds: toMilliseconds) {
+      item, start, end in
+      tallies[item, default: ItemTally()].add(start: start, end: end)
     }
   }
 

@@ -26,33 +26,51 @@ package struct ProofOfPlayReport: Sendable {
   package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
     try sink.writeRow(Self.header.map(CSVField.text))
     let channels = try scope.channels(in: reader)
-    var isListed: [Int64: Bool] = [:]
     var airings: [(advertiser: String, play: PlaySpan, channel: Int)] = []
-    try ReportScope.forEachPlay(of: channels, in: reader, progress: progress) { play, channel in
-      let listed: Bool
-      if let known = isListed[play.itemID] {
-        listed = known
-      } else {
-        listed = try reader.item(play.itemID).kind == kind
-        isListed[play.itemID] = listed
-      }
-      guard listed else { return }
+    try ReportScope.forEachPlay(of: channels, in: reader, itemKind: kind, progress: progress) { play, channel in
       airings.append((try reader.item(play.itemID).attribute(advertiserAttribute) ?? "", play, channel))
     }
     // Plays arrive in air order; a stable sort by advertiser keeps it within each advertiser.
-    let ordered = airings.enumerated().sorted { a, b in
-      a.element.advertiser != b.element.advertiser ? a.element.advertiser < b.element.advertiser : a.offset < b.offset
+    let ordered = airings.indices.sorted { a, b in
+      airings[a].advertiser != airings[b].advertiser ? airings[a].advertiser < airings[b].advertiser : a < b
     }
-    for (_, airing) in ordered {
-      let channel = channels[airing.channel]
-      let item = try reader.item(airing.play.itemID)
-      try sink.writeRow([
-        .text(airing.advertiser), .text(channel.name), .number(channel.calendar.format(airing.play.startMilliseconds)),
-        .number(channel.calendar.format(airing.play.endMilliseconds)),
-        .number(FixedDecimal.format(Double(airing.play.durationMilliseconds) / 1000, places: 3)),
-        .number(item.durationMilliseconds.map { FixedDecimal.format(Double($0) / 1000, places: 3) } ?? ""),
-        .text(item.title), .text(item.artist), .text(item.key), .text(airing.play.status.rawValue),
-      ])
+    var encoder = ReportRowEncoder(style: sink.rowStyle)
+    var advertiserCells: [String: [UInt8]] = [:]
+    var itemCells: [Int64: [UInt8]] = [:]
+    let channelCells = channels.map { encoder.encoded($0.name) }
+    for index in ordered {
+      let airing = airings[index]
+      let calendar = channels[airing.channel].calendar
+      encoder.reset()
+      if let cell = advertiserCells[airing.advertiser] {
+        encoder.append(encoded: cell)
+      } else {
+        let cell = encoder.encoded(airing.advertiser)
+        advertiserCells[airing.advertiser] = cell
+        encoder.append(encoded: cell)
+      }
+      encoder.append(encoded: channelCells[airing.channel])
+      encoder.append(time: airing.play.startMilliseconds, on: calendar)
+      encoder.append(time: airing.play.endMilliseconds, on: calendar)
+      encoder.append(milliseconds: airing.play.durationMilliseconds)
+      if let cells = itemCells[airing.play.itemID] {
+        encoder.append(encoded: cells)
+      } else {
+        let item = try reader.item(airing.play.itemID)
+        var cells = ReportRowEncoder(style: encoder.style)
+        if let duration = item.durationMilliseconds {
+          cells.append(milliseconds: duration)
+        } else {
+          cells.append(number: "")
+        }
+        cells.append(text: item.title)
+        cells.append(text: item.artist)
+        cells.append(text: item.key)
+        itemCells[airing.play.itemID] = cells.bytes
+        encoder.append(encoded: cells.bytes)
+      }
+      encoder.append(text: airing.play.status.rawValue)
+      try sink.writeEncodedRow(encoder.bytes)
     }
   }
 }

@@ -45,34 +45,45 @@ package struct QuotaReport: Sendable {
         Array(repeating: Array(repeating: Count(), count: rules[rule].dayParts.count), count: periods.count)
       }
     }
-    var cursors = channels.map { _ in Array(repeating: 0, count: rules.count) }
     // Whether each item counts and qualifies, per rule, worked out once per item.
     var verdicts: [Int64: [(counts: Bool, qualifies: Bool)]] = [:]
+    func verdict(_ itemID: Int64) throws -> [(counts: Bool, qualifies: Bool)] {
+      if let known = verdicts[itemID] { return known }
+      let item = try reader.item(itemID)
+      let verdict = rules.map { ($0.counts(item), $0.qualifies(item)) }
+      verdicts[itemID] = verdict
+      return verdict
+    }
 
-    try ReportScope.forEachPlay(of: channels, in: reader, progress: progress) { play, channelIndex in
-      let verdict: [(counts: Bool, qualifies: Bool)]
-      if let known = verdicts[play.itemID] {
-        verdict = known
-      } else {
-        let item = try reader.item(play.itemID)
-        verdict = rules.map { ($0.counts(item), $0.qualifies(item)) }
-        verdicts[play.itemID] = verdict
-      }
-      let calendar = channels[channelIndex].calendar
-      let weekday = LocalCalendar.weekdayIndex(ofDay: calendar.day(of: play.startMilliseconds))
-      let timeOfDay = calendar.timeOfDayMilliseconds(play.startMilliseconds)
-      for (ruleIndex, rule) in rules.enumerated() where verdict[ruleIndex].counts {
-        let rulePeriods = periods[channelIndex][ruleIndex]
-        var period = cursors[channelIndex][ruleIndex]
-        while period < rulePeriods.count && play.startMilliseconds >= rulePeriods[period].endMilliseconds {
-          period += 1
+    // One pass over each channel's plays (by start time, a week per read); each play is placed by its local
+    // weekday and time of day.
+    for (channelIndex, channel) in channels.enumerated() {
+      let calendar = channel.calendar
+      var cursors = Array(repeating: 0, count: rules.count)
+      let width = Double(max(channel.toMilliseconds - channel.fromMilliseconds, 1))
+      var count = 0
+      try reader.forEachStart(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds
+      ) { itemID, start, _ in
+        let verdict = try verdict(itemID)
+        let weekday = LocalCalendar.weekdayIndex(ofDay: calendar.day(of: start))
+        let timeOfDay = calendar.timeOfDayMilliseconds(start)
+        for (ruleIndex, rule) in rules.enumerated() where verdict[ruleIndex].counts {
+          let rulePeriods = periods[channelIndex][ruleIndex]
+          while cursors[ruleIndex] < rulePeriods.count && start >= rulePeriods[cursors[ruleIndex]].endMilliseconds {
+            cursors[ruleIndex] += 1
+          }
+          let period = cursors[ruleIndex]
+          guard period < rulePeriods.count, rulePeriods[period].contains(start) else { continue }
+          for (partIndex, part) in rule.dayParts.enumerated()
+          where part.contains(weekday: weekday, timeOfDayMilliseconds: timeOfDay) {
+            counts[channelIndex][ruleIndex][period][partIndex].total += 1
+            if verdict[ruleIndex].qualifies { counts[channelIndex][ruleIndex][period][partIndex].qualifying += 1 }
+          }
         }
-        cursors[channelIndex][ruleIndex] = period
-        guard period < rulePeriods.count, rulePeriods[period].contains(play.startMilliseconds) else { continue }
-        for (partIndex, part) in rule.dayParts.enumerated()
-        where part.contains(weekday: weekday, timeOfDayMilliseconds: timeOfDay) {
-          counts[channelIndex][ruleIndex][period][partIndex].total += 1
-          if verdict[ruleIndex].qualifies { counts[channelIndex][ruleIndex][period][partIndex].qualifying += 1 }
+        count += 1
+        if count % ReportScope.progressInterval == 0, let progress {
+          progress((Double(channelIndex) + Double(start - channel.fromMilliseconds) / width) / Double(channels.count))
         }
       }
     }

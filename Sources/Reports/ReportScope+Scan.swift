@@ -3,11 +3,11 @@ extension ReportScope {
   /// How often a scan reports progress, in plays.
   static let progressInterval = 4096
 
-  /// Hands `body` every play of `channels` that starts in its channel's span, in air order, with the index of its
-  /// channel in `channels`. One channel is read through its index; several in one pass over their joint span.
-  /// - Parameter progress: called every few thousand plays with the plays read and the fraction of the span done.
+  /// Hands `body` every play of `channels` (of items of `itemKind` only, when given) that starts in its channel's
+  /// span, in air order, with the index of its channel in `channels`. One channel is read through its index; several in one pass over their joint span.
+  /// - Parameter progress: called every few thousand plays with the fraction of the span done.
   package static func forEachPlay(
-    of channels: [Channel], in reader: PlayLogReader, progress: ReportProgress?,
+    of channels: [Channel], in reader: PlayLogReader, itemKind: String? = nil, progress: ReportProgress?,
     _ body: (PlaySpan, Int) throws -> Void
   ) throws {
     let spans = channels.filter { $0.fromMilliseconds < $0.toMilliseconds }
@@ -17,11 +17,12 @@ extension ReportScope {
     var count = 0
     let width = Double(max(to - from, 1))
     try reader.forEachPlay(
-      channelID: channels.count == 1 ? channels[0].id : nil, fromMilliseconds: from, toMilliseconds: to
+      channelID: channels.count == 1 ? channels[0].id : nil, itemKind: itemKind, fromMilliseconds: from,
+      toMilliseconds: to
     ) { play in
       count += 1
       if count % progressInterval == 0, let progress {
-        progress(count, Double(play.startMilliseconds - from) / width)
+        progress(Double(play.startMilliseconds - from) / width)
       }
       guard let index = indexOfChannel[play.channelID] else { return }
       let channel = channels[index]
@@ -29,7 +30,7 @@ extension ReportScope {
       else { return }
       try body(play, index)
     }
-    progress?(count, 1)
+    progress?(1)
   }
 
   /// The one calendar of a table that mixes `channels`: theirs when they share a time zone.
@@ -50,5 +51,5 @@ extension ReportScope {
   }
 }
 
-/// Progress of a long report: plays read so far, and the fraction (0…1) of its span done.
-package typealias ReportProgress = (_ playsRead: Int, _ fraction: Double) -> Void
+/// Progress of a long report: the fraction (0…1) of its work done.
+package typealias ReportProgress = (_ fraction: Double) -> Void

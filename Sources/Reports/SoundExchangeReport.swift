@@ -36,13 +36,18 @@ package struct SoundExchangeReport: Sendable {
   package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
     try sink.writeRow(header.map(CSVField.text))
     let channels = try scope.channels(in: reader)
-    var playsByItem: [Int64: Int] = [:]
-    try ReportScope.forEachPlay(of: channels, in: reader, progress: progress) { play, _ in
-      playsByItem[play.itemID, default: 0] += 1
+    // SQLite counts each channel's plays over its span.
+    var tallies: [Int64: ItemTally] = [:]
+    for (index, channel) in channels.enumerated() {
+      try reader.addTallies(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds,
+        into: &tallies)
+      progress?(Double(index + 1) / Double(channels.count))
     }
     // Songs only, merged by ISRC (or kept apart by item when they have none).
     var recordings: [String: (item: CatalogItem, plays: Int)] = [:]
-    for (itemID, plays) in playsByItem {
+    for (itemID, tally) in tallies {
+      let plays = tally.plays
       let item = try reader.item(itemID)
       guard item.kind == "song" else { continue }
       let key = item.isrc.isEmpty ? "item:" + item.key : "isrc:" + item.isrc

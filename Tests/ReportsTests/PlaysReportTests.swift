@@ -71,6 +71,20 @@ struct PlaysReportTests {
             + "Label Bleu,song,0.000,1.0000,0.900,2026-01-16T04:58:07.000Z,recovered"))
   }
 
+  @Test("Under UTC every row is exactly what PlayCSVFormat (the scan --csv columns) writes, then the status")
+  func sameAsScanCSV() throws {
+    let fixture = try Self.fixture()
+    defer { fixture.remove() }
+    var scope = Self.scope
+    scope.timeZoneOverride = .utc
+    let text = try fixture.csv { try PlaysReport(scope: scope).write(from: $0, to: $1) }
+    let writer = CSVWriter()
+    let format = PlayCSVFormat(extraColumns: [.status])
+    try writer.writeHeader(format.header)
+    for play in try PlayLogStore(path: fixture.path).plays() { try writer.writeRow(format.row(play)) }
+    #expect(text == writer.text)
+  }
+
   @Test("An unknown channel is an error that lists the channels the log has")
   func unknownChannel() throws {
     let fixture = try Self.fixture()
