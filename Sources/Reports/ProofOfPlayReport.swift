@@ -26,20 +26,34 @@ package struct ProofOfPlayReport: Sendable {
   package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
     try sink.writeRow(Self.header.map(CSVField.text))
     let channels = try scope.channels(in: reader)
-    var airings: [(advertiser: String, play: PlaySpan, channel: Int)] = []
-    try ReportScope.forEachPlay(of: channels, in: reader, itemKind: kind, progress: progress) { play, channel in
-      airings.append((try reader.item(play.itemID).attribute(advertiserAttribute) ?? "", play, channel))
+    // Each channel through its own index (which holds the item, so other plays are skipped before the table is
+    // read), gathered per advertiser, then put in air order within each advertiser.
+    var airingsByAdvertiser: [String: [(play: PlaySpan, channel: Int)]] = [:]
+    for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
+      try reader.forEachPlay(
+        channelID: channel.id, itemKind: kind, fromMilliseconds: channel.fromMilliseconds,
+        toMilliseconds: channel.toMilliseconds
+      ) { play in
+        airingsByAdvertiser[try reader.item(play.itemID).attribute(advertiserAttribute) ?? "", default: []].append(
+          (play, index))
+      }
+      progress?(Double(index + 1) / Double(channels.count))
     }
-    // Plays arrive in air order; a stable sort by advertiser keeps it within each advertiser.
-    let ordered = airings.indices.sorted { a, b in
-      airings[a].advertiser != airings[b].advertiser ? airings[a].advertiser < airings[b].advertiser : a < b
+    var ordered: [(advertiser: String, play: PlaySpan, channel: Int)] = []
+    for advertiser in airingsByAdvertiser.keys.sorted() {
+      let airings = airingsByAdvertiser[advertiser]!.sorted { a, b in
+        if a.play.startMilliseconds != b.play.startMilliseconds {
+          return a.play.startMilliseconds < b.play.startMilliseconds
+        }
+        return a.channel != b.channel ? a.channel < b.channel : a.play.id < b.play.id
+      }
+      ordered += airings.map { (advertiser, $0.play, $0.channel) }
     }
     var encoder = ReportRowEncoder(style: sink.rowStyle)
     var advertiserCells: [String: [UInt8]] = [:]
     var itemCells: [Int64: [UInt8]] = [:]
     let channelCells = channels.map { encoder.encoded($0.name) }
-    for index in ordered {
-      let airing = airings[index]
+    for airing in ordered {
       let calendar = channels[airing.channel].calendar
       encoder.reset()
       if let cell = advertiserCells[airing.advertiser] {
