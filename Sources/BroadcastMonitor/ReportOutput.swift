@@ -58,23 +58,3 @@ final class ReportOutput {
     }
   }
 }
-
-/// Passes rows on and counts them.
-final class CountingRowSink: ReportRowSink {
-  private let next: any ReportRowSink
-  private(set) var rows = 0
-
-  init(_ next: any ReportRowSink) { self.next = next }
-
-  var rowStyle: ReportRowEncoder.Style { next.rowStyle }
-
-  func writeRow(_ fields: [CSVField]) throws {
-    rows += 1
-    try next.writeRow(fields)
-  }
-
-  func writeEncodedRow(_ bytes: [UInt8]) throws {
-    rows += 1
-    try next.writeEncodedRow(bytes)
-  }
-}

@@ -50,6 +50,3 @@ extension ReportScope {
       toMilliseconds: to + 40 * LocalCalendar.millisecondsPerDay)
   }
 }
-
-/// Progress of a long report: the fraction (0…1) of its work done.
-package typealias ReportProgress = (_ fraction: Double) -> Void
