@@ -33,12 +33,18 @@ package struct QuotaReport: Sendable {
     try sink.writeRow(Self.header.map(CSVField.text))
     guard !rules.isEmpty else { return }
     let groupings = rules.map { grouping ?? $0.period }
-    // Open spans widen to whole periods of the longest grouping among the rules.
-    let widest: ReportGrouping = groupings.contains(.month) ? .month : groupings.contains(.week) ? .week : .day
-    let channels = try scope.channels(in: reader, grouping: widest)
-    // periods[channel][rule], counts[channel][rule][period][dayPart]
+    var channels = try scope.channels(in: reader)
+    // periods[channel][rule], counts[channel][rule][period][dayPart]. Each rule's periods hold the span; an open
+    // end of the span is widened to the edge of the periods, so every period reported is whole.
     let periods = channels.map { channel in
       groupings.map { channel.calendar.periods($0, from: channel.fromMilliseconds, to: channel.toMilliseconds) }
+    }
+    for index in channels.indices {
+      let all = periods[index].joined()
+      if scope.from == nil, let first = all.map(\.startMilliseconds).min() {
+        channels[index].fromMilliseconds = first
+      }
+      if scope.to == nil, let last = all.map(\.endMilliseconds).max() { channels[index].toMilliseconds = last }
     }
     var counts = periods.map { perRule in
       perRule.enumerated().map { rule, periods in

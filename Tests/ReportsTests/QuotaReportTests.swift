@@ -75,6 +75,34 @@ struct QuotaReportTests {
             + "1,3,33.3,40.0,fail"))
   }
 
+  @Test("Rules with different periods each get whole periods: a week and a month that start on different days")
+  func mixedPeriods() throws {
+    // Tuesday 2026-03-03 and Wednesday 2026-04-01 in Paris; March starts on a Sunday.
+    let fixture = try ReportFixture([
+      .init(channel: "fip", item: "mer", start: "2026-03-03T08:00:00Z", seconds: 150),
+      .init(channel: "fip", item: "hit", start: "2026-03-01T08:00:00Z", seconds: 200),
+      .init(channel: "fip", item: "hit", start: "2026-04-01T08:00:00Z", seconds: 200),
+    ])
+    defer { fixture.remove() }
+    var monthly = Self.france
+    monthly.name = "monthly"
+    monthly.period = .month
+    let scope = ReportScope(channelTimeZones: ["fip": .paris])
+    let text = try fixture.csv { try QuotaReport(scope: scope, rules: [Self.france, monthly]).write(from: $0, to: $1) }
+    let rows = try StrictCSVParser.parse(text).dropFirst().map { [$0[1], $0[3], $0[5], $0[6]] }
+    #expect(
+      rows == [
+        ["France 40% francophone", "2026-02-23T00:00:00.000+01:00", "0", "1"],
+        ["France 40% francophone", "2026-03-02T00:00:00.000+01:00", "1", "1"],
+        ["France 40% francophone", "2026-03-09T00:00:00.000+01:00", "0", "0"],
+        ["France 40% francophone", "2026-03-16T00:00:00.000+01:00", "0", "0"],
+        ["France 40% francophone", "2026-03-23T00:00:00.000+01:00", "0", "0"],
+        ["France 40% francophone", "2026-03-30T00:00:00.000+02:00", "0", "1"],
+        ["monthly", "2026-03-01T00:00:00.000+01:00", "1", "2"],
+        ["monthly", "2026-04-01T00:00:00.000+02:00", "0", "1"],
+      ])
+  }
+
   @Test("A period without counted plays says so instead of passing or failing")
   func noPlays() throws {
     let fixture = try ReportFixture([
