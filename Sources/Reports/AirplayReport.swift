@@ -4,8 +4,8 @@
 /// Columns: `period_start,period_end` (with a grouping), `channel` (by channel), then
 /// `title,artist,album,isrc,label,kind,item_key,plays,total_s,first_aired,last_aired`. `total_s` is the sum of the
 /// plays' durations, in seconds with 3 decimals; `first_aired` and `last_aired` are the start times of the first and
-/// last play in the period. Rows: by period, channel, then most played first (ties: longest total, artist, title,
-/// key).
+/// last play in the period; a period cut by `--from` or `--to` shows the part it covers. Rows: by channel, period,
+/// then most played first (ties: longest total, artist, title, key).
 ///
 /// Thread: any one thread (the reader's).
 package struct AirplayReport: Sendable {
@@ -89,8 +89,9 @@ package struct AirplayReport: Sendable {
         for (tally, item) in rows {
           encoder.reset()
           if grouping != nil {
-            encoder.append(time: period.startMilliseconds, on: table.calendar)
-            encoder.append(time: period.endMilliseconds, on: table.calendar)
+            // A period cut by --from or --to shows the part it covers.
+            encoder.append(time: max(period.startMilliseconds, table.fromMilliseconds), on: table.calendar)
+            encoder.append(time: min(period.endMilliseconds, table.toMilliseconds), on: table.calendar)
           }
           if byChannel { encoder.append(encoded: tableCell) }
           if let cells = itemCells[item.id] {

@@ -5,7 +5,8 @@
 /// part and the period; `share_percent` is `qualifying_plays / total_plays` in percent with one decimal;
 /// `result` is `pass` when the share reaches the target (compared exactly, before rounding), `fail` when it does
 /// not, and `no plays` when nothing counted. Periods are the rule's (weeks from Monday by default) unless
-/// `grouping` is given, on each station's local calendar.
+/// `grouping` is given, on each station's local calendar; a period cut by `--from` or `--to` shows the part it
+/// covers.
 ///
 /// Thread: any one thread (the reader's).
 package struct QuotaReport: Sendable {
@@ -109,8 +110,10 @@ package struct QuotaReport: Sendable {
               ? "no plays" : rule.isMet(qualifying: count.qualifying, total: count.total) ? "pass" : "fail"
             try sink.writeRow([
               .text(channel.name), .text(rule.name), .text(part.name),
-              .number(channel.calendar.format(period.startMilliseconds)),
-              .number(channel.calendar.format(period.endMilliseconds)), .number(String(count.qualifying)),
+              // A period cut by --from or --to shows the part it covers.
+              .number(channel.calendar.format(max(period.startMilliseconds, channel.fromMilliseconds))),
+              .number(channel.calendar.format(min(period.endMilliseconds, channel.toMilliseconds))),
+              .number(String(count.qualifying)),
               .number(String(count.total)), .number(share), .number(FixedDecimal.format(rule.targetPercent, places: 1)),
               .text(result),
             ])

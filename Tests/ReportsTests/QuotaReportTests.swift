@@ -103,6 +103,25 @@ struct QuotaReportTests {
       ])
   }
 
+  @Test("A week cut by --from and --to shows the part it covers and counts only the plays in it")
+  func cutPeriods() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "fip", item: "mer", start: "2026-10-20T08:00:00Z", seconds: 150),  // Tue
+      .init(channel: "fip", item: "hit", start: "2026-10-22T08:00:00Z", seconds: 200),  // Thu
+      .init(channel: "fip", item: "hit", start: "2026-10-24T08:00:00Z", seconds: 200),  // Sat
+    ])
+    defer { fixture.remove() }
+    let scope = ReportScope(
+      from: ReportBound("2026-10-21"), to: ReportBound("2026-10-24"), channelTimeZones: ["fip": .paris])
+    let text = try fixture.csv { try QuotaReport(scope: scope, rules: [Self.france]).write(from: $0, to: $1) }
+    #expect(
+      text
+        == crlf(
+          Self.header,
+          "fip,France 40% francophone,whole week,2026-10-21T00:00:00.000+02:00,2026-10-24T00:00:00.000+02:00,"
+            + "0,1,0.0,40.0,fail"))
+  }
+
   @Test("A period without counted plays says so instead of passing or failing")
   func noPlays() throws {
     let fixture = try ReportFixture([
