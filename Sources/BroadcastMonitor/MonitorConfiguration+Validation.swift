@@ -71,6 +71,7 @@ extension MonitorConfiguration {
       }
     }
 
+    try reports.validate(origin: origin)
     try validateFiles(origin: origin, checks: checks)
   }
 

@@ -22,6 +22,9 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   var matcher = MatcherSettings()
   /// The channels to monitor: at least one.
   var channels: [ChannelConfiguration]
+  /// The settings of `broadcast-monitor report` (SoundExchange, proof of play, quota rules). Optional section; see
+  /// `ReportSettings` for its defaults.
+  var reports = ReportSettings()
 
   /// The allowed number of worker threads.
   static let workerThreadRange = 1...64
@@ -45,6 +48,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case workerThreads
     case matcher
     case channels
+    case reports
   }
 
   /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
@@ -54,7 +58,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   init(
     catalogPath: String, databasePath: String, jack: JackSettings = JackSettings(),
     workerThreads: Int = MonitorConfiguration.defaultWorkerThreads, matcher: MatcherSettings = MatcherSettings(),
-    channels: [ChannelConfiguration]
+    channels: [ChannelConfiguration], reports: ReportSettings = ReportSettings()
   ) {
     self.catalogPath = catalogPath
     self.databasePath = databasePath
@@ -62,6 +66,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     self.workerThreads = workerThreads
     self.matcher = matcher
     self.channels = channels
+    self.reports = reports
   }
 
   init(from decoder: any Decoder) throws {
@@ -77,5 +82,6 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     workerThreads = try c.value(.workerThreads, or: Self.defaultWorkerThreads)
     matcher = try c.value(.matcher, or: MatcherSettings())
     channels = try required(.channels, or: [])
+    reports = try c.value(.reports, or: ReportSettings())
   }
 }

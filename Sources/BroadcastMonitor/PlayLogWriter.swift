@@ -93,7 +93,12 @@ final class PlayLogWriter: @unchecked Sendable {
     do {
       switch command {
       case .start(let token, let play):
-        rowIDs[token] = try store.record(play)
+        // A retry first looks for the play: the failed attempt may have been committed after all.
+        if failing.load(ordering: .relaxed), let recorded = try store.recordedPlayID(matching: play) {
+          rowIDs[token] = recorded
+        } else {
+          rowIDs[token] = try store.record(play)
+        }
       case .update(let token, let end, let refOffsetSeconds, let speed, let confidence, let closed):
         guard let row = rowIDs[token] else { return true }  // its start was retracted or never recognized
         try store.update(
@@ -111,7 +116,8 @@ final class PlayLogWriter: @unchecked Sendable {
       log.line("play log refused a write and skipped it: \(error)")
       return true
     } catch {
-      let message = "\(error)"
+      var message = "\(error)"
+      if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
       if message != lastError {
         lastError = message
         log.line(

@@ -1,5 +1,6 @@
 import Foundation
 import Matcher
+import Reports
 
 // broadcast-monitor: airplay monitoring for radio. Each command lives in its own file; this one only dispatches.
 
@@ -19,6 +20,9 @@ let usage = """
            SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH
          broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
                                 --connect DST_L,DST_R|DST FILE
+         broadcast-monitor report plays|airplay|soundexchange|quota|proof-of-play --db plays.sqlite
+                                  [--config monitor.json5] [--from DATE] [--to DATE] [--channel NAME] [--tz ZONE]
+                                  [--out FILE] (report --help for each kind's options)
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -31,6 +35,7 @@ do {
   case "run": status = try RunCommand.run(arguments.dropFirst())
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
   case "feed": status = try FeedCommand.run(arguments.dropFirst())
+  case "report": status = try ReportCommand.run(arguments.dropFirst())
   case "help", "--help", "-h":
     print(usage)
     status = 0
@@ -39,6 +44,9 @@ do {
     status = 64
   }
 } catch let error as UsageError {
+  printError("broadcast-monitor: \(error)")
+  status = 64
+} catch let error as ReportError {
   printError("broadcast-monitor: \(error)")
   status = 64
 } catch let error as ConfigurationError {

@@ -7,6 +7,11 @@ package struct CSVWriteError: Error, CustomStringConvertible, Sendable {
   /// What the system said.
   package let reason: String
 
+  package init(destination: String, reason: String) {
+    self.destination = destination
+    self.reason = reason
+  }
+
   package var description: String {
     "cannot write CSV to \(destination): \(reason). Check that the disk has space and the file is writable; "
       + "the CSV is incomplete."

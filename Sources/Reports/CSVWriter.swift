@@ -54,6 +54,16 @@ package final class CSVWriter {
     }
   }
 
+  /// Writes one record already encoded by a ``ReportRowEncoder`` (style `.csv`), then CRLF.
+  /// - Throws: ``CSVWriteError`` when writing to the file fails.
+  package func writeEncodedRow(_ bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    buffer.append(contentsOf: Self.lineEnding.utf8)
+    if buffer.count >= bufferCapacity {
+      try flush()
+    }
+  }
+
   /// Writes a header record: each name as a text cell.
   package func writeHeader(_ names: [String]) throws {
     try writeRow(names.map(CSVField.text))
@@ -77,6 +87,11 @@ package final class CSVWriter {
     var bytes: [UInt8] = []
     append(field, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `text` with a single quote in front when it begins like a formula (see the type's comment), else unchanged.
+  package static func neutralized(_ text: String) -> String {
+    looksLikeFormula(text) ? "'" + text : text
   }
 
   /// The characters that make a spreadsheet read a cell as a formula (or hide one): `=`, `+`, `-`, `@`, tab, CR.

@@ -38,22 +38,49 @@ public final class PlayLogStore {
   public func record(_ play: PlayRecord) throws -> Int64 {
     try validate(play)
     let attributesJSON = try AttributesJSON.encode(play.attributes)
-    return try database.transaction {
-      let channelRowID = try channelID(named: play.channel)
-      let itemRowID = try catalogItemID(for: play, attributesJSON: attributesJSON)
-      try database.run(
-        """
-        INSERT INTO plays(channel_id, item_id, start_ms, end_ms, ref_offset_ms, speed, confidence, detected_at_ms,
-          status, updated_at_ms)
-        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .integer(channelRowID), .integer(itemRowID), .date(play.start), .date(play.end),
-          .integer(Date.milliseconds(fromSeconds: play.refOffsetSeconds)), .real(play.speed),
-          .real(play.confidence), .date(play.detectedAt), .text(play.status.rawValue), .date(Date()),
-        ])
-      return database.lastInsertRowID
+    return try database.transaction { try insert(play, attributesJSON: attributesJSON) }
+  }
+
+  /// Records `plays` in one transaction, synced once: all of them or, when one is refused or the file cannot be
+  /// written, none. The same checks and SQL as ``record(_:)``, for imports and generated logs (the benchmark); the
+  /// monitor records each play in its own transaction as it is heard.
+  /// - Returns: the plays' ids, in order.
+  @discardableResult
+  public func record(contentsOf plays: [PlayRecord]) throws -> [Int64] {
+    var attributes: [[String: String]: String] = [:]
+    var encoded: [String] = []
+    encoded.reserveCapacity(plays.count)
+    for play in plays {
+      try validate(play)
+      if let known = attributes[play.attributes] {
+        encoded.append(known)
+      } else {
+        let json = try AttributesJSON.encode(play.attributes)
+        attributes[play.attributes] = json
+        encoded.append(json)
+      }
     }
+    return try database.transaction {
+      try zip(plays, encoded).map { try insert($0, attributesJSON: $1) }
+    }
+  }
+
+  /// Inserts one play (and its channel and item, if new) inside the caller's transaction; returns its id.
+  private func insert(_ play: PlayRecord, attributesJSON: String) throws -> Int64 {
+    let channelRowID = try channelID(named: play.channel)
+    let itemRowID = try catalogItemID(for: play, attributesJSON: attributesJSON)
+    try database.run(
+      """
+      INSERT INTO plays(channel_id, item_id, start_ms, end_ms, ref_offset_ms, speed, confidence, detected_at_ms,
+        status, updated_at_ms)
+      VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .integer(channelRowID), .integer(itemRowID), .date(play.start), .date(play.end),
+        .integer(Date.milliseconds(fromSeconds: play.refOffsetSeconds)), .real(play.speed),
+        .real(play.confidence), .date(play.detectedAt), .text(play.status.rawValue), .date(Date()),
+      ])
+    return database.lastInsertRowID
   }
 
   /// Moves a recorded play's end and refreshes its match values and status (an open play as it goes on, then

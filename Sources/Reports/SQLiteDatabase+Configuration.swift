@@ -3,8 +3,11 @@ import CSQLite
 /// The settings applied on open, each checked against SQLite's answer.
 extension SQLiteDatabase {
   /// Sets the busy timeout, WAL journal, FULL synchronous writes and foreign keys on `connection`;
-  /// returns the journal mode SQLite answered.
-  static func configure(_ connection: OpaquePointer, path: String, name: String) throws -> String {
+  /// returns the journal mode SQLite answered. A read-only connection only gets the busy timeout and a check that
+  /// the file's journal is WAL (it cannot change it).
+  static func configure(_ connection: OpaquePointer, path: String, name: String, readOnly: Bool = false) throws
+    -> String
+  {
     func fail(_ code: Int32, _ message: String, sql: String?, advice: String? = nil) -> SQLiteError {
       SQLiteError(.open, code: code, message: message, sql: sql, path: path, databaseName: name, advice: advice)
     }
@@ -32,6 +35,17 @@ extension SQLiteDatabase {
     }
 
     let isInMemory = path == ":memory:"
+    if readOnly {
+      let journalSQL = "PRAGMA journal_mode"
+      let journalMode = try answer(journalSQL)?.lowercased() ?? ""
+      guard journalMode == "wal" || isInMemory else {
+        throw fail(
+          SQLITE_ERROR, "journal_mode is \"\(journalMode)\", not \"wal\"", sql: journalSQL,
+          advice: "This is not a play log written by broadcast-monitor, or an old copy: open it once with "
+            + "`broadcast-monitor scan --db` or `run`, which switch it to write-ahead logging.")
+      }
+      return journalMode
+    }
     let journalSQL = "PRAGMA journal_mode=WAL"
     let journalMode = try answer(journalSQL)?.lowercased() ?? ""
     guard journalMode == "wal" || (isInMemory && journalMode == "memory") else {

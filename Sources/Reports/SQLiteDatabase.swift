@@ -8,6 +8,10 @@ import CSQLite
 /// - `PRAGMA foreign_keys=ON`, checked.
 /// - a 5 s busy timeout, for when another connection (a report, a backup) holds a lock.
 ///
+/// A read-only connection (``init(path:name:readOnly:)`` with `readOnly: true`, for reports) opens the file with
+/// `SQLITE_OPEN_READONLY`, never creates it, and checks that its journal is already WAL: it cannot write, so it can
+/// never take the write lock the monitor needs.
+///
 /// Statements are prepared once and cached by their SQL text; a statement whose run fails is dropped from the
 /// cache and finalized. ``close()`` (or `deinit`) finalizes every statement.
 ///
@@ -28,14 +32,21 @@ final class SQLiteDatabase {
   /// Prepared statements by SQL text.
   private var statements: [String: PreparedStatement] = [:]
 
+  /// True for a connection opened read-only.
+  let isReadOnly: Bool
+
   /// Opens (creating if needed) the database at `path`, or a private in-memory database for ":memory:".
-  /// - Parameter name: what the database is to the user, for error messages ("play log").
+  /// - Parameters:
+  ///   - name: what the database is to the user, for error messages ("play log").
+  ///   - readOnly: open an existing file for reading only (reports).
   /// - Throws: ``SQLiteError`` with operation `.open`, naming the file and what to do.
-  init(path: String, name: String = "database") throws {
+  init(path: String, name: String = "database", readOnly: Bool = false) throws {
     self.path = path
     self.name = name
+    isReadOnly = readOnly
     var handle: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -44,7 +55,7 @@ final class SQLiteDatabase {
     }
     connection = handle
     do {
-      journalMode = try Self.configure(handle, path: path, name: name)
+      journalMode = try Self.configure(handle, path: path, name: name, readOnly: readOnly)
     } catch {
       sqlite3_close_v2(handle)
       connection = nil

@@ -17,16 +17,43 @@ struct MigrationsTests {
       let appliedAt = Date(timeIntervalSince1970: 1_767_225_600)
       do {
         let database = try SQLiteDatabase(path: path)
-        #expect(try Migrations.playLog.apply(to: database, now: appliedAt) == ["001_initial"])
+        #expect(try Migrations.playLog.apply(to: database, now: appliedAt) == ["001_initial", "002_report_index"])
       }
       let database = try SQLiteDatabase(path: path)
       #expect(try Migrations.playLog.apply(to: database) == [])
       #expect(
         try database.query("SELECT id, applied_at_ms FROM schema_migrations").map(\.values) == [
-          [.text("001_initial"), .integer(1_767_225_600_000)]
+          [.text("001_initial"), .integer(1_767_225_600_000)],
+          [.text("002_report_index"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == ["catalog_items", "channels", "events", "plays", "schema_migrations"])
+    }
+  }
+
+  @Test("A play log of the first schema gets the report index on open, its plays kept")
+  func reportIndexIsAdded() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        try Migrations(Array(Migrations.playLog.list.prefix(1))).apply(to: database)
+        try database.run("INSERT INTO channels(name) VALUES('fm')")
+        try database.run("INSERT INTO catalog_items(item_key, kind) VALUES('k', 'song')")
+        try database.run(
+          "INSERT INTO plays VALUES(NULL, 1, 1, 0, 1000, 0, 1, 0.9, 500, 'closed', 0)")
+      }
+      let store = try PlayLogStore(path: path)
+      #expect(try store.plays().count == 1)
+      let indexes = try store.database.query(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'plays' ORDER BY name"
+      ).map { try $0.string(0) }
+      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start"])
+      let plan = try store.database.query(
+        "EXPLAIN QUERY PLAN SELECT item_id, count(*), sum(end_ms - start_ms) FROM plays "
+          + "WHERE channel_id = 1 AND start_ms >= 0 AND start_ms < 10 GROUP BY item_id"
+      ).map { try $0.string(3) }
+      #expect(plan.contains { $0.contains("COVERING INDEX plays_by_channel_start_item") }, "\(plan)")
     }
   }
 
@@ -60,17 +87,18 @@ struct MigrationsTests {
       do {
         let database = try SQLiteDatabase(path: path)
         try Migrations.playLog.apply(to: database)
-        try database.run("INSERT INTO schema_migrations(id, applied_at_ms) VALUES('002_future', 0)")
+        try database.run("INSERT INTO schema_migrations(id, applied_at_ms) VALUES('999_future', 0)")
       }
       let error = #expect(throws: MigrationError.self) { try PlayLogStore(path: path) }
-      #expect(error?.unknownIDs == ["002_future"])
+      #expect(error?.unknownIDs == ["999_future"])
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 002_future; this version knows up to 001_initial). "
+          + "(unknown schema migrations: 999_future; this version knows up to 002_report_index). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
-      #expect(try Migrations.playLog.appliedIDs(in: database) == ["001_initial", "002_future"])
+      #expect(
+        try Migrations.playLog.appliedIDs(in: database) == ["001_initial", "002_report_index", "999_future"])
     }
   }
 

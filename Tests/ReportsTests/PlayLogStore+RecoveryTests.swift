@@ -9,6 +9,21 @@ struct PlayLogStoreRecoveryTests {
     PlayLogStoreTests.play(itemKey: "key-\(title)", title: title, start: start, status: status)
   }
 
+  @Test("A play already recorded is found by channel, item, start and detection time, so a retry never adds it twice")
+  func recordedPlayIsFound() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let play = Self.play("one", start: 1_000, status: .open)
+    #expect(try store.recordedPlayID(matching: play) == nil)
+    let id = try store.record(play)
+    #expect(try store.recordedPlayID(matching: play) == id)
+    var later = play
+    later.start = PlayLogStoreTests.time(1_001)
+    #expect(try store.recordedPlayID(matching: later) == nil)
+    var elsewhere = play
+    elsewhere.channel = "other"
+    #expect(try store.recordedPlayID(matching: elsewhere) == nil)
+  }
+
   @Test("Plays a stopped monitor left open are marked recovered, keeping their last confirmed end")
   func recoverOpenPlays() throws {
     try StorageLocation.file.withPath { path in

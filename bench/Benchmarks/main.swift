@@ -11,6 +11,9 @@ import Matcher
 //   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
 //                                                many stereo channels of music into a monitor's JACK ports
 //                                                (bench/capacity.sh)
+//   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]
+//                                                a year of plays for 50 channels: report times, insert throughput
+//                                                (bench/reports.sh; see ReportsBench.swift)
 
 func cpuSeconds() -> Double {
   var usage = rusage()
@@ -161,6 +164,8 @@ do {
     try benchImport(files: Array(args.dropFirst()), runs: 3)
   case "catalog-load" where args.count >= 2:
     try benchCatalogLoad(hours: Double(args[1]) ?? 100, runs: args.count > 2 ? Int(args[2]) ?? 5 : 5)
+  case "reports" where args.count >= 2:
+    try benchReports(Array(args.dropFirst()))
   case "jack-source" where args.count >= 5:
     try benchJackSource(
       server: args[1], channels: Int(args[2]) ?? 64, destinationClient: args[3], file: args[4],
@@ -168,7 +173,8 @@ do {
   default:
     print(
       "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
-        + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]")
+        + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
+        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]")
     exit(64)
   }
 } catch {

@@ -1,0 +1,74 @@
+import Matcher
+import Reports
+
+/// One content quota of `reports.quotaRules`, as written in the configuration; `rule()` turns it into the
+/// `QuotaRule` the report checks (`QuotaRuleSettings+Validation.swift`).
+///
+/// JSON: `{name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
+/// kinds: ["song"], targetPercent: 35, period: "week", dayParts: [{name: "Mon-Fri 6-18",
+/// days: ["mon", "tue", "wed", "thu", "fri"], startTime: "06:00", endTime: "18:00"}]}`.
+///
+/// Threads: a value; any thread.
+struct QuotaRuleSettings: Codable, Sendable, Equatable {
+  /// The rule's name in the report. Required.
+  var name: String
+  /// The catalog metadata column (item attribute) that qualifies an item. Required.
+  var attribute: String
+  /// Values of the attribute that qualify (case-insensitive), such as `["fr"]`. Either these or `flags`.
+  var qualifyingValues: [String] = []
+  /// Flags the attribute lists, such as `["M", "A", "P", "L"]`. Either these or `qualifyingValues`.
+  var flags: [String] = []
+  /// How many of `flags` qualify an item. Default 1.
+  var minimumFlags = 1
+  /// The item kinds that count. Default `["song"]`.
+  var kinds = ["song"]
+  /// The share of counted plays that must qualify, in percent (0…100). Required.
+  var targetPercent: Double
+  /// The period the share is measured over: `day`, `week` (Monday to Sunday) or `month`. Default `week`.
+  var period = ReportGrouping.week
+  /// The parts of the week checked, each on its own. Default: one part, the whole week.
+  var dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")]
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case name
+    case attribute
+    case qualifyingValues
+    case flags
+    case minimumFlags
+    case kinds
+    case targetPercent
+    case period
+    case dayParts
+  }
+
+  init(
+    name: String, attribute: String, qualifyingValues: [String] = [], flags: [String] = [], minimumFlags: Int = 1,
+    kinds: [String] = ["song"], targetPercent: Double, period: ReportGrouping = .week,
+    dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")]
+  ) {
+    self.name = name
+    self.attribute = attribute
+    self.qualifyingValues = qualifyingValues
+    self.flags = flags
+    self.minimumFlags = minimumFlags
+    self.kinds = kinds
+    self.targetPercent = targetPercent
+    self.period = period
+    self.dayParts = dayParts
+  }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = QuotaRuleSettings(name: "", attribute: "", targetPercent: 0)
+    name = try c.decode(String.self, forKey: .name)
+    attribute = try c.decode(String.self, forKey: .attribute)
+    qualifyingValues = try c.value(.qualifyingValues, or: defaults.qualifyingValues)
+    flags = try c.value(.flags, or: defaults.flags)
+    minimumFlags = try c.value(.minimumFlags, or: defaults.minimumFlags)
+    kinds = try c.value(.kinds, or: defaults.kinds)
+    targetPercent = try c.decode(Double.self, forKey: .targetPercent)
+    period = try c.value(.period, or: defaults.period)
+    dayParts = try c.value(.dayParts, or: defaults.dayParts)
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Matcher
+import Reports
+
+/// `broadcast-monitor report KIND`: airplay and compliance reports from the play log, as CSV (RFC 4180, UTF-8, one
+/// header row). It reads through its own read-only connection, so it runs while the monitor writes.
+///
+/// A station's time zone is `--tz` when given, else the channel's `timeZone` in `--config`, else the machine's
+/// time zone (the same default the monitor configuration uses); `--tz UTC` prints times with `Z`.
+enum ReportCommand {
+  static let usage = """
+    usage: broadcast-monitor report KIND --db FILE [--config monitor.json5] [--from DATE] [--to DATE]
+                                    [--channel NAME] [--tz ZONE] [--out FILE]
+      KIND: plays                  every play in air order (the scan --csv columns, then status)
+            airplay [--by-channel] [--group day|week|month]
+                                   plays, seconds aired, first and last air time per item
+            soundexchange [--format csv|pipe]
+                                   SoundExchange Report of Use (reports.soundExchange in --config)
+            quota [--group day|week|month]
+                                   content quotas (reports.quotaRules in --config)
+            proof-of-play [--kind KIND]
+                                   every airing of ads (or KIND), per advertiser
+      DATE: YYYY-MM-DD (local midnight of that broadcast day) or an ISO 8601 time with its zone; [from, to)
+    """
+
+  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play"]
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let a = try CommandLineArguments(
+      args,
+      valueOptions: ["db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format"],
+      flagOptions: ["by-channel", "help"])
+    if a.has("help") {
+      print(usage)
+      return 0
+    }
+    guard a.positionals.count == 1, let kind = a.positionals.first, kinds.contains(kind) else {
+      let given = a.positionals.isEmpty ? "no report kind" : "`\(a.positionals.joined(separator: " "))`"
+      throw UsageError("\(given): name one report kind (\(kinds.joined(separator: ", ")))\n\(usage)")
+    }
+    try checkOptions(a, kind: kind)
+
+    let configuration = try a.value("config").map(loadConfiguration)
+    guard let database = a.value("db") ?? configuration?.databasePath, !database.isEmpty else {
+      throw UsageError("--db is required (or --config with databasePath)")
+    }
+    var scope = ReportScope(
+      channelName: a.value("channel"), from: try bound(a, "from"), to: try bound(a, "to"),
+      timeZoneOverride: try a.value("tz").map(timeZone), defaultTimeZone: .current)
+    for channel in configuration?.channels ?? [] {
+      scope.channelTimeZones[channel.name] = TimeZone(identifier: channel.timeZone)
+    }
+    if scope.timeZoneOverride == nil && configuration == nil {
+      printError(
+        "report: times in the machine's time zone, \(TimeZone.current.identifier); pass --config (the channels' "
+          + "timeZone) or --tz ZONE for another")
+    }
+    let grouping = try a.value("group").map { text throws(UsageError) -> ReportGrouping in
+      guard let grouping = ReportGrouping(rawValue: text) else {
+        throw UsageError("--group \(text): use day, week or month")
+      }
+      return grouping
+    }
+    let settings = configuration?.reports ?? ReportSettings()
+
+    let reader = try PlayLogReader(path: database)
+    let started = Date()
+    let progress = ProgressReporter()
+    let output = try ReportOutput(path: a.value("out"), pipeDelimited: a.value("format") == "pipe")
+    let report = { (fraction: Double) in
+      progress.update(
+        String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
+    }
+    switch kind {
+    case "plays":
+      try PlaysReport(scope: scope).write(from: reader, to: output.sink, progress: report)
+    case "airplay":
+      try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
+        .write(from: reader, to: output.sink, progress: report)
+    case "soundexchange":
+      guard let soundExchange = settings.soundExchange else {
+        throw ReportError.missingSetting(
+          key: "reports.soundExchange",
+          example: "soundExchange: {serviceName: \"Example FM\", transmissionCategory: \"B\"}")
+      }
+      try SoundExchangeReport(
+        scope: scope, serviceName: soundExchange.serviceName,
+        transmissionCategory: soundExchange.transmissionCategory, audiencePerPlay: soundExchange.listenersPerPlay
+      ).write(from: reader, to: output.sink, progress: report)
+    case "quota":
+      let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
+      guard !rules.isEmpty else {
+        throw ReportError.missingSetting(
+          key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
+      }
+      try QuotaReport(scope: scope, rules: rules, grouping: grouping)
+        .write(from: reader, to: output.sink, progress: report)
+    default:
+      try ProofOfPlayReport(
+        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: output.sink, progress: report)
+    }
+    try output.finish()
+    progress.finish()
+    printError(
+      String(
+        format: "report %@: %d rows written to %@ in %.1f s", kind, output.rows - 1, a.value("out") ?? "stdout",
+        Date().timeIntervalSince(started)))
+    return 0
+  }
+
+  /// Refuses options that the report kind does not take.
+  private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
+    let only: [(option: String, kinds: Set<String>)] = [
+      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play"]),
+      ("format", ["soundexchange"]),
+    ]
+    for (option, kinds) in only where (a.value(option) != nil || a.has(option)) && !kinds.contains(kind) {
+      throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
+    }
+    if let format = a.value("format"), format != "csv" && format != "pipe" {
+      throw UsageError("--format \(format): use csv or pipe")
+    }
+  }
+
+  /// The configuration file, for the channels' time zones, the play log and the `reports` section. The catalog,
+  /// the channels' sources and the other sections are not needed by reports, so they are not checked here.
+  private static func loadConfiguration(_ path: String) throws(ConfigurationError) -> MonitorConfiguration {
+    let configuration = try MonitorConfiguration.decode(
+      file: path, currentDirectory: FileManager.default.currentDirectoryPath,
+      suppliedElsewhere: [.catalogPath, .databasePath, .channels])
+    let origin = ConfigurationOrigin(file: path)
+    for (i, channel) in configuration.channels.enumerated() where TimeZone(identifier: channel.timeZone) == nil {
+      throw ConfigurationError(
+        keyPath: origin.place(ofChannel: i, "timeZone"),
+        reason: "unknown time zone `\(channel.timeZone)`; use an IANA name such as Europe/Berlin or UTC")
+    }
+    try configuration.reports.validate(origin: origin)
+    return configuration
+  }
+
+  private static func bound(_ a: CommandLineArguments, _ option: String) throws(UsageError) -> ReportBound? {
+    guard let text = a.value(option) else { return nil }
+    guard let bound = ReportBound(text) else {
+      throw UsageError(
+        "--\(option) \(text): use a date YYYY-MM-DD (local midnight) or an ISO 8601 time with its zone such as "
+          + "2026-03-01T06:00:00-05:00")
+    }
+    return bound
+  }
+
+  private static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
+    guard let zone = TimeZone(identifier: name) else {
+      throw UsageError("--tz \(name): unknown time zone; use an IANA name such as America/Toronto or UTC")
+    }
+    return zone
+  }
+}

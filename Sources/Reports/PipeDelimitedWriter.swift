@@ -1,0 +1,68 @@
+import Foundation
+
+/// Writes a table as pipe-delimited text, the plain variant SoundExchange accepts for a Report of Use: fields
+/// separated by `|`, records ended by CRLF, UTF-8, no quoting. The format cannot escape, so a `|`, CR, LF or tab
+/// inside a field becomes a space. A `text` field that begins with `=`, `+`, `-` or `@` is prefixed with a single
+/// quote, as in the CSV reports, so a spreadsheet that opens the file shows it instead of running it.
+///
+/// Thread: one thread at a time; it is not Sendable.
+package final class PipeDelimitedWriter: ReportRowSink {
+  private let fileHandle: FileHandle?
+  private let destination: String
+  private var buffer: [UInt8] = []
+
+  /// A writer that builds the text in memory; read it with ``text``.
+  package init() {
+    fileHandle = nil
+    destination = "memory"
+  }
+
+  /// A writer to `fileHandle`; call ``flush()`` at the end.
+  package init(fileHandle: FileHandle, destination: String) {
+    self.fileHandle = fileHandle
+    self.destination = destination
+  }
+
+  /// Everything written so far, for a writer built with ``init()``.
+  package var text: String { String(decoding: buffer, as: UTF8.self) }
+
+  package func writeRow(_ fields: [CSVField]) throws {
+    for (index, field) in fields.enumerated() {
+      if index > 0 { buffer.append(UInt8(ascii: "|")) }
+      // Neutralized as in CSV (a leading tab or CR becomes a space below, so it cannot hide a formula).
+      let encoded = field.kind == .text ? CSVWriter.neutralized(field.value) : field.value
+      for byte in encoded.utf8 {
+        switch byte {
+        case UInt8(ascii: "|"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"):
+          buffer.append(UInt8(ascii: " "))
+        default:
+          buffer.append(byte)
+        }
+      }
+    }
+    buffer.append(contentsOf: CSVWriter.lineEnding.utf8)
+    if buffer.count >= 64 * 1024 { try flush() }
+  }
+
+  package var rowStyle: ReportRowEncoder.Style { .pipe }
+
+  package func writeEncodedRow(_ bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    buffer.append(contentsOf: CSVWriter.lineEnding.utf8)
+    if buffer.count >= 64 * 1024 { try flush() }
+  }
+
+  /// Writes what is pending to the file.
+  package func flush() throws {
+    guard let fileHandle, !buffer.isEmpty else { return }
+    do {
+      try fileHandle.write(contentsOf: buffer)
+    } catch {
+      throw CSVWriteError(destination: destination, reason: error.localizedDescription)
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+@available(*, unavailable, message: "a PipeDelimitedWriter is used by one thread at a time")
+extension PipeDelimitedWriter: Sendable {}

@@ -1,0 +1,90 @@
+/// The `proof-of-play` report: every airing of the items of one kind (ads by default) with exact times and
+/// durations, per advertiser, for spot verification.
+///
+/// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,status`. `advertiser` is
+/// the item's advertiser attribute (`advertiserAttribute`, a column of the catalog metadata); `item_duration_s` is
+/// the spot's length in the catalog, so a spot cut short shows. Rows: by advertiser, then air time, then channel.
+///
+/// Thread: any one thread (the reader's).
+package struct ProofOfPlayReport: Sendable {
+  package let scope: ReportScope
+  /// The item kind listed (`ad`).
+  package let kind: String
+  /// The attribute that names the advertiser.
+  package let advertiserAttribute: String
+
+  package init(scope: ReportScope, kind: String = "ad", advertiserAttribute: String = "advertiser") {
+    self.scope = scope
+    self.kind = kind
+    self.advertiserAttribute = advertiserAttribute
+  }
+
+  package static let header = [
+    "advertiser", "channel", "start", "end", "duration_s", "item_duration_s", "title", "artist", "item_key", "status",
+  ]
+
+  package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
+    try sink.writeRow(Self.header.map(CSVField.text))
+    let channels = try scope.channels(in: reader)
+    // Each channel through its own index (which holds the item, so other plays are skipped before the table is
+    // read), gathered per advertiser, then put in air order within each advertiser.
+    var airingsByAdvertiser: [String: [(play: PlaySpan, channel: Int)]] = [:]
+    for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
+      try reader.forEachPlay(
+        channelID: channel.id, itemKind: kind, fromMilliseconds: channel.fromMilliseconds,
+        toMilliseconds: channel.toMilliseconds
+      ) { play in
+        airingsByAdvertiser[try reader.item(play.itemID).attribute(advertiserAttribute) ?? "", default: []].append(
+          (play, index))
+      }
+      progress?(Double(index + 1) / Double(channels.count))
+    }
+    var ordered: [(advertiser: String, play: PlaySpan, channel: Int)] = []
+    for advertiser in airingsByAdvertiser.keys.sorted() {
+      let airings = airingsByAdvertiser[advertiser]!.sorted { a, b in
+        if a.play.startMilliseconds != b.play.startMilliseconds {
+          return a.play.startMilliseconds < b.play.startMilliseconds
+        }
+        return a.channel != b.channel ? a.channel < b.channel : a.play.id < b.play.id
+      }
+      ordered += airings.map { (advertiser, $0.play, $0.channel) }
+    }
+    var encoder = ReportRowEncoder(style: sink.rowStyle)
+    var advertiserCells: [String: [UInt8]] = [:]
+    var itemCells: [Int64: [UInt8]] = [:]
+    let channelCells = channels.map { encoder.encoded($0.name) }
+    for airing in ordered {
+      let calendar = channels[airing.channel].calendar
+      encoder.reset()
+      if let cell = advertiserCells[airing.advertiser] {
+        encoder.append(encoded: cell)
+      } else {
+        let cell = encoder.encoded(airing.advertiser)
+        advertiserCells[airing.advertiser] = cell
+        encoder.append(encoded: cell)
+      }
+      encoder.append(encoded: channelCells[airing.channel])
+      encoder.append(time: airing.play.startMilliseconds, on: calendar)
+      encoder.append(time: airing.play.endMilliseconds, on: calendar)
+      encoder.append(milliseconds: airing.play.durationMilliseconds)
+      if let cells = itemCells[airing.play.itemID] {
+        encoder.append(encoded: cells)
+      } else {
+        let item = try reader.item(airing.play.itemID)
+        var cells = ReportRowEncoder(style: encoder.style)
+        if let duration = item.durationMilliseconds {
+          cells.append(milliseconds: duration)
+        } else {
+          cells.append(number: "")
+        }
+        cells.append(text: item.title)
+        cells.append(text: item.artist)
+        cells.append(text: item.key)
+        itemCells[airing.play.itemID] = cells.bytes
+        encoder.append(encoded: cells.bytes)
+      }
+      encoder.append(text: airing.play.status.rawValue)
+      try sink.writeEncodedRow(encoder.bytes)
+    }
+  }
+}

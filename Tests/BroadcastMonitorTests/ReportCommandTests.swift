@@ -1,0 +1,114 @@
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+@testable import BroadcastMonitor
+
+@Suite("report command", .enabled(if: CLI.isBuilt, CLI.notBuilt))
+struct ReportCommandTests {
+  let folder: TemporaryDirectory
+  let database: String
+
+  /// A play log with a Toronto channel's plays around local midnight and an ad, and a configuration with the
+  /// channel's time zone and the report settings.
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "report-command")
+    database = folder.file("plays.sqlite").path
+    let store = try PlayLogStore(path: database)
+    func play(
+      _ key: String, _ title: String, _ start: String, seconds: Double, kind: String = "song",
+      attributes: [String: String] = [:]
+    ) throws {
+      let date = try #require(ISO8601Millis.parse(start))
+      try store.record(
+        PlayRecord(
+          channel: "ckua", itemKey: key, title: title, artist: "Artist", isrc: "CA\(key)", kind: kind,
+          attributes: attributes, start: date, end: date.addingTimeInterval(seconds), confidence: 0.9,
+          detectedAt: date.addingTimeInterval(5), status: .closed))
+    }
+    try play("north", "Northern Lights", "2026-01-12T12:00:00Z", seconds: 180, attributes: ["mapl": "MAPL"])
+    try play("hit", "=Summer Hit", "2026-01-13T04:58:00Z", seconds: 240)
+    try play("sale", "Sale", "2026-01-13T15:00:00Z", seconds: 30, kind: "ad", attributes: ["advertiser": "Shop"])
+    try store.close()
+    try Data(
+      """
+      {channels: [{name: "ckua", source: "jack", timeZone: "America/Toronto"}],
+       reports: {soundExchange: {serviceName: "CKUA", transmissionCategory: "B"},
+         quotaRules: [{name: "CanCon", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
+           targetPercent: 35}]}}
+      """.utf8
+    ).write(to: folder.file("monitor.json5"))
+  }
+
+  /// The CRLF-ended records of a report.
+  static func records(_ text: String) -> [String] {
+    Array(text.components(separatedBy: "\r\n").dropLast())
+  }
+
+  func report(_ arguments: [String]) throws -> Subprocess.Result {
+    try CLI.run(["report"] + arguments, in: folder.url)
+  }
+
+  @Test("plays to a file in the channel's time zone from --config; the summary on stderr")
+  func playsToFile() throws {
+    let out = folder.file("plays.csv").path
+    let result = try report(["plays", "--db", database, "--config", "monitor.json5", "--out", out])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("report plays: 3 rows written to \(out)"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    let lines = text.components(separatedBy: "\r\n")
+    #expect(lines[0] == PlaysReport.format.header.joined(separator: ","))
+    #expect(lines[2].hasPrefix("ckua,2026-01-12T23:58:00.000-05:00,2026-01-13T00:02:00.000-05:00,240.000,'=Summer Hit"))
+  }
+
+  @Test("airplay by local day on stdout; --tz UTC moves the play across midnight to the next day")
+  func airplayByDay() throws {
+    let local = try report(["airplay", "--db", database, "--config", "monitor.json5", "--group", "day", "--kind", "x"])
+    #expect(local.status == 64 && local.stderr.contains("--kind is for the proof-of-play report"), "\(local)")
+    let toronto = try report(["airplay", "--db", database, "--config", "monitor.json5", "--group", "day"])
+    #expect(toronto.status == 0, "\(toronto)")
+    let days = Self.records(toronto.stdout).dropFirst().map { String($0.prefix(29)) }
+    #expect(
+      days == ["2026-01-12T00:00:00.000-05:00", "2026-01-12T00:00:00.000-05:00", "2026-01-13T00:00:00.000-05:00"],
+      "\(toronto)")
+    let utc = try report(["airplay", "--db", database, "--group", "day", "--tz", "UTC"])
+    #expect(utc.status == 0, "\(utc)")
+    let utcDays = Self.records(utc.stdout).dropFirst().map { String($0.prefix(24)) }
+    #expect(utcDays == ["2026-01-12T00:00:00.000Z", "2026-01-13T00:00:00.000Z", "2026-01-13T00:00:00.000Z"])
+  }
+
+  @Test("soundexchange as pipe-delimited text, quota and proof-of-play from the configuration's settings")
+  func compliance() throws {
+    let soundExchange = try report(["soundexchange", "--db", database, "--config", "monitor.json5", "--format", "pipe"])
+    #expect(soundExchange.status == 0, "\(soundExchange)")
+    #expect(soundExchange.stdout.contains("CKUA|B|Artist|Northern Lights|CAnorth||"), "\(soundExchange)")
+    let quota = try report(["quota", "--db", database, "--config", "monitor.json5", "--from", "2026-01-12"])
+    #expect(quota.status == 0, "\(quota)")
+    #expect(
+      Self.records(quota.stdout).last
+        == "ckua,CanCon,whole week,2026-01-12T00:00:00.000-05:00,2026-01-19T00:00:00.000-05:00,1,2,50.0,35.0,pass")
+    let proof = try report(["proof-of-play", "--db", database, "--config", "monitor.json5"])
+    #expect(Self.records(proof.stdout).last?.hasPrefix("Shop,ckua,2026-01-13T10:00:00.000-05:00,") == true, "\(proof)")
+  }
+
+  @Test("Usage errors exit 64 and name the problem; a bad configuration exits 78 with its key path")
+  func errors() throws {
+    let noKind = try report(["--db", database])
+    #expect(noKind.status == 64 && noKind.stderr.contains("name one report kind"))
+    let badDate = try report(["plays", "--db", database, "--from", "12/01/2026"])
+    #expect(badDate.status == 64 && badDate.stderr.contains("--from 12/01/2026"))
+    let badZone = try report(["plays", "--db", database, "--tz", "Mars/Olympus"])
+    #expect(badZone.status == 64 && badZone.stderr.contains("unknown time zone"))
+    let noChannel = try report(["plays", "--db", database, "--channel", "cbc"])
+    #expect(noChannel.status == 64 && noChannel.stderr.contains("has no channel \"cbc\"; it has ckua"))
+    let noSettings = try report(["soundexchange", "--db", database])
+    #expect(noSettings.status == 64 && noSettings.stderr.contains("reports.soundExchange"))
+    let missing = try report(["plays", "--db", folder.file("none.sqlite").path])
+    #expect(missing.status == 1 && missing.stderr.contains("none.sqlite: no such file"), "\(missing)")
+    try Data("{reports: {quotaRules: [{name: \"q\"}]}}".utf8).write(to: folder.file("bad.json5"))
+    let badConfig = try report(["quota", "--db", database, "--config", "bad.json5"])
+    #expect(badConfig.status == 78 && badConfig.stderr.contains("bad.json5: reports.quotaRules[0]"), "\(badConfig)")
+  }
+}

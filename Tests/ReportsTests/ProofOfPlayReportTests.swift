@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import Reports
+
+@Suite("ProofOfPlayReport")
+struct ProofOfPlayReportTests {
+  @Test("Every airing of an ad, by advertiser then air time, with the spot's catalog length to spot a cut")
+  func ads() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T14:00:00Z", seconds: 30),
+      .init(channel: "ckua", item: "car", start: "2026-01-20T14:00:30Z", seconds: 12.25),
+      .init(channel: "ckua", item: "north", start: "2026-01-20T14:01:00Z", seconds: 180),
+      .init(channel: "fip", item: "sale", start: "2026-01-20T13:00:00Z", seconds: 30),
+      .init(channel: "ckua", item: "car", start: "2026-01-20T18:00:00Z", seconds: 15, status: .open),
+    ])
+    defer { fixture.remove() }
+    let scope = ReportScope(channelTimeZones: ["ckua": .toronto, "fip": .paris])
+    let text = try fixture.csv { try ProofOfPlayReport(scope: scope).write(from: $0, to: $1) }
+    #expect(
+      text
+        == crlf(
+          "advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,status",
+          "Auto Dealer,ckua,2026-01-20T09:00:30.000-05:00,2026-01-20T09:00:42.250-05:00,12.250,15.000,Car Deal,,"
+            + "cat:car,closed",
+          "Auto Dealer,ckua,2026-01-20T13:00:00.000-05:00,2026-01-20T13:00:15.000-05:00,15.000,15.000,Car Deal,,"
+            + "cat:car,open",
+          "Hardware Co,fip,2026-01-20T14:00:00.000+01:00,2026-01-20T14:00:30.000+01:00,30.000,30.000,"
+            + "Spring Sale 30s,,cat:sale,closed",
+          "Hardware Co,ckua,2026-01-20T09:00:00.000-05:00,2026-01-20T09:00:30.000-05:00,30.000,30.000,"
+            + "Spring Sale 30s,,cat:sale,closed"))
+    let jingles = try fixture.csv { try ProofOfPlayReport(scope: scope, kind: "jingle").write(from: $0, to: $1) }
+    #expect(try StrictCSVParser.parse(jingles).count == 1)
+  }
+}
