@@ -226,4 +226,5 @@ if grep -q '^MISSED' <<<"$report"; then
 fi
 echo "first run: OK, all $expected catalog songs fed into 3 channels were logged (${SECONDS} s)."
 echo "  the play log: $OUT/plays.sqlite (sqlite3 $OUT/plays.sqlite .tables)"
+echo "  a report from it: $BIN report airplay --db $OUT/plays.sqlite --by-channel --tz UTC"
 echo "  run it yourself: ${RUN[*]}"
