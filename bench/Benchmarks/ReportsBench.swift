@@ -175,9 +175,10 @@ private func runReport(
   let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
   defer { try? handle.close() }
   let reader = try PlayLogReader(path: path)
-  let counter = RowCounter(
-    pipe ? PipeDelimitedWriter(fileHandle: handle, destination: file) : CSVWriter(fileHandle: handle, destination: file)
-  )
+  // One of the two writes the report; the other stays empty.
+  let csv = CSVWriter(fileHandle: handle, destination: file)
+  let pipeWriter = PipeDelimitedWriter(fileHandle: handle, destination: file)
+  let counter = CountingRowSink(pipe ? pipeWriter : csv)
   let crtc = QuotaRule(
     name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
     targetPercent: 35,
@@ -197,28 +198,9 @@ private func runReport(
   case "quota": try QuotaReport(scope: scope, rules: [crtc, france]).write(from: reader, to: counter)
   default: try ProofOfPlayReport(scope: scope).write(from: reader, to: counter)
   }
-  try counter.flush()
+  try csv.flush()
+  try pipeWriter.flush()
   return counter.rows - 1
-}
-
-/// Counts rows on their way to a CSV or pipe writer.
-private final class RowCounter: ReportRowSink {
-  let next: any ReportRowSink
-  var rows = 0
-  init(_ next: any ReportRowSink) { self.next = next }
-  var rowStyle: ReportRowEncoder.Style { next.rowStyle }
-  func writeRow(_ fields: [CSVField]) throws {
-    rows += 1
-    try next.writeRow(fields)
-  }
-  func writeEncodedRow(_ bytes: [UInt8]) throws {
-    rows += 1
-    try next.writeEncodedRow(bytes)
-  }
-  func flush() throws {
-    if let csv = next as? CSVWriter { try csv.flush() }
-    if let pipe = next as? PipeDelimitedWriter { try pipe.flush() }
-  }
 }
 
 private func percentile(_ values: [Double], _ fraction: Double) -> Double {
