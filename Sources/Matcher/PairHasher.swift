@@ -46,10 +46,12 @@ struct PairHasher: Sendable {
       var made = 0
       var j = i + 1
       while j < peaks.count && made < fanOut {
-        if peaks[j].frame - peaks[i].frame > maxFrames { break }
+        let frameDistance = peaks[j].frame - peaks[i].frame
+        if frameDistance > maxFrames { break }
         let dt = frames(from: peaks[i], to: peaks[j])
         let interval = pitches[j] - pitches[i]
-        if dt >= 1 && dt <= maxFrames && abs(interval) <= maxInterval,
+        // Peaks of the same frame never pair, whatever their refined times: the query side pairs only across frames.
+        if frameDistance >= 1 && dt >= 1 && dt <= maxFrames && abs(interval) <= maxInterval,
           let h = layout.hash(anchorPitch: pitches[i], interval: interval, frames: Int(dt))
         {
           out.append(ReferenceHash(hash: h, frame: UInt32(peaks[i].frame)))
