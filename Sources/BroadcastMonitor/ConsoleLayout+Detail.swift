@@ -21,7 +21,11 @@ extension ConsoleLayout {
     field("counts", "\(status.playCount) plays, \(status.gapCount) gaps, \(status.overrunCount) overruns")
     if let last = status.lastAudioTime {
       let age = max(0, snapshot.now.timeIntervalSince1970 - last)
-      field("last audio", clockTime(Date(timeIntervalSince1970: last)) + String(format: " UTC (%.1f s ago)", age))
+      let time = Date(timeIntervalSince1970: last)
+      field(
+        "last audio",
+        clockTime(time, in: snapshot.timeZone) + " " + zoneLabel(snapshot.timeZone, at: time)
+          + String(format: " (%.1f s ago)", age))
     }
 
     lines.append(Line(text: "On air", style: .heading))
@@ -31,7 +35,8 @@ extension ConsoleLayout {
       lines.append(
         Line(
           text:
-            "    since \(clockTime(play.start)) UTC, \(duration(snapshot.now.timeIntervalSince(play.start))) on air; "
+            "    since \(clockTime(play.start, in: snapshot.timeZone)) \(zoneLabel(snapshot.timeZone, at: play.start)), "
+            + "\(duration(snapshot.now.timeIntervalSince(play.start))) on air; "
             + "reference from \(duration(play.referenceOffsetSeconds)), now at \(duration(referencePosition(play)))"))
       lines.append(Line(text: String(format: "    speed %.1f %%, confidence %.2f", play.speed * 100, play.confidence)))
     }
@@ -48,7 +53,7 @@ extension ConsoleLayout {
         let length = play.end.map { duration($0.timeIntervalSince(play.start)) } ?? "on air"
         lines.append(
           Line(
-            text: "  \(clockTime(play.start))  \(DisplayWidth.fitRight(length, to: 7))  "
+            text: "  \(clockTime(play.start, in: snapshot.timeZone))  \(DisplayWidth.fitRight(length, to: 7))  "
               + DisplayWidth.printable(itemText(title: play.title, artist: play.artist))))
       }
     }

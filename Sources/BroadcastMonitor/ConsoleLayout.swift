@@ -91,7 +91,7 @@ enum ConsoleLayout {
       }
       let playTable = playsTable(width: width - 2)
       for play in plays {
-        lines.append(Line(text: "  " + playTable.row(playCells(play, snapshot.now))))
+        lines.append(Line(text: "  " + playTable.row(playCells(play, snapshot.now, in: snapshot.timeZone))))
       }
     }
     while lines.count < height - 1 { lines.append(Line(text: "")) }
@@ -108,7 +108,7 @@ enum ConsoleLayout {
       "catalog \(overview.catalogItems) items, "
       + (overview.catalogHours < 1
         ? String(format: "%.1f min", overview.catalogHours * 60) : String(format: "%.1f h", overview.catalogHours))
-    let clock = clockTime(snapshot.now) + " UTC"
+    let clock = clockTime(snapshot.now, in: snapshot.timeZone) + " " + zoneLabel(snapshot.timeZone, at: snapshot.now)
     let full = "broadcast-monitor  up \(uptime)  \(catalog)  \(cpu)"
     let left = DisplayWidth.of(full) + 1 + DisplayWidth.of(clock) <= width ? full : "up \(uptime)  \(cpu)  \(catalog)"
     let title = DisplayWidth.truncate(left, to: width - DisplayWidth.of(clock) - 1)
@@ -266,9 +266,9 @@ enum ConsoleLayout {
       ], width: width)
   }
 
-  private static func playCells(_ play: RecentPlay, _ now: Date) -> [String] {
+  private static func playCells(_ play: RecentPlay, _ now: Date, in zone: TimeZone) -> [String] {
     let length = play.end.map { duration($0.timeIntervalSince(play.start)) } ?? "on air"
-    return [clockTime(play.start), play.channel, itemText(title: play.title, artist: play.artist), length]
+    return [clockTime(play.start, in: zone), play.channel, itemText(title: play.title, artist: play.artist), length]
   }
 
   // MARK: Text
@@ -285,11 +285,19 @@ enum ConsoleLayout {
     return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
   }
 
-  /// `HH:MM:SS` in UTC.
-  static func clockTime(_ date: Date) -> String {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+  /// `HH:MM:SS` in `zone`.
+  static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
     let day = ((seconds % 86400) + 86400) % 86400
     return String(format: "%02d:%02d:%02d", day / 3600, day / 60 % 60, day % 60)
+  }
+
+  /// `UTC` for a zone on UTC at `date`, else its offset then: `UTC+01:00`, `UTC-05:00`, `UTC+05:30`.
+  static func zoneLabel(_ zone: TimeZone, at date: Date) -> String {
+    let offset = zone.secondsFromGMT(for: date)
+    guard offset != 0 else { return "UTC" }
+    let minutes = abs(offset) / 60
+    return String(format: "UTC%@%02d:%02d", offset < 0 ? "-" : "+", minutes / 60, minutes % 60)
   }
 
   /// `…` and the end of `text` in `width` columns: for paths, whose end says the most.

@@ -12,6 +12,8 @@ struct ConsoleSnapshot: Sendable, Equatable {
   var events: [MonitorEvent]
   /// CPU the whole process used since the previous frame, in percent of one core; nil for the first frame.
   var cpuPercent: Double?
+  /// The zone the console shows times in (see `ConsoleView.displayZone(of:)`).
+  var timeZone = TimeZone(identifier: "UTC")!
 }
 
 /// What the person looking at the console chose: the selected channel and whether its detail view is open.

@@ -36,14 +36,26 @@ final class ConsoleView: @unchecked Sendable {
   /// Frames drawn and the CPU time they took (layout and write), for the log line at the end.
   private(set) var framesDrawn = 0
   private(set) var drawingCPUSeconds = 0.0
+  /// The zone times are shown in.
+  private let timeZone: TimeZone
 
   init(monitor: Monitor, log: MonitorLog, terminal: TerminalMode, refreshSeconds: Double = 0.25) throws {
     self.monitor = monitor
     self.log = log
     self.terminal = terminal
     self.refreshSeconds = refreshSeconds
+    timeZone = Self.displayZone(of: monitor.configuration.channels)
     wake = try WakeSignal()
     frame = TerminalFrame(colors: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+  }
+
+  /// The zone the console shows times in: the stations' own when every channel has the same, else UTC (one clock
+  /// for channels in different zones).
+  static func displayZone(of channels: [ChannelConfiguration]) -> TimeZone {
+    let utc = TimeZone(identifier: "UTC")!
+    let zones = Set(channels.map(\.timeZone))
+    guard zones.count == 1, let only = zones.first else { return utc }
+    return TimeZone(identifier: only) ?? utc
   }
 
   /// Asks `run()` to return at once. Any thread.
@@ -106,7 +118,7 @@ final class ConsoleView: @unchecked Sendable {
     let size = terminal.size
     let snapshot = ConsoleSnapshot(
       now: Date(), overview: monitor.overview, channels: monitor.statuses, events: log.recentEvents,
-      cpuPercent: cpu.percentSinceLastSample())
+      cpuPercent: cpu.percentSinceLastSample(), timeZone: timeZone)
     let lines = ConsoleLayout.lines(snapshot, selection, width: size.width, height: size.height)
     let bytes = frame.update(to: lines)
     if !bytes.isEmpty { try terminal.write(bytes) }

@@ -109,6 +109,36 @@ struct ConsoleLayoutTests {
     }
   }
 
+  @Test("Times show in the stations' zone, labelled with its offset from UTC")
+  func stationTime() throws {
+    let toronto = try #require(TimeZone(identifier: "America/Toronto"))
+    var snapshot = Self.snapshot([Self.channel("fm")], events: Self.playEvents())
+    snapshot.timeZone = toronto
+    let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 30)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = toronto
+    formatter.dateFormat = "HH:mm:ss"
+    // 2026-11-29 is on Eastern Standard Time.
+    #expect(text(lines).contains(formatter.string(from: Self.now) + " UTC-05:00"), "\(text(lines))")
+    #expect(!text(lines).contains(" UTC "))
+    let panel = try #require(lines.last { $0.text.contains("Armygeddon") })
+    #expect(panel.text.contains(formatter.string(from: Self.now.addingTimeInterval(-75))), "\(panel.text)")
+    #expect(ConsoleLayout.zoneLabel(try #require(TimeZone(identifier: "Asia/Kolkata")), at: Self.now) == "UTC+05:30")
+    #expect(ConsoleLayout.zoneLabel(try #require(TimeZone(identifier: "Europe/London")), at: Self.now) == "UTC")
+  }
+
+  @Test("The console shows the channels' zone when they share one, else UTC")
+  func displayZone() {
+    func channel(_ name: String, _ zone: String) -> ChannelConfiguration {
+      ChannelConfiguration(name: name, source: .file(path: "/dev/null", loop: false), timeZone: zone)
+    }
+    let paris = [channel("a", "Europe/Paris"), channel("b", "Europe/Paris")]
+    #expect(ConsoleView.displayZone(of: paris).identifier == "Europe/Paris")
+    let mixed = paris + [channel("c", "America/Toronto")]
+    #expect(ConsoleView.displayZone(of: mixed).secondsFromGMT(for: Self.now) == 0)
+  }
+
   @Test("at 40 columns long titles are cut with an ellipsis and the state stays")
   func tinyWidth() throws {
     let title = "A Very Long Title That Goes On And On Forever"
