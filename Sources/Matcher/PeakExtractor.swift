@@ -159,19 +159,13 @@ final class PeakExtractor: SpectrumFrameConsumer {
               other += 1
             }
             guard isPeak else { continue }
-            let a = log(max(pw[slot + k - 1], 1e-20))
-            let b = log(v)
-            let c = log(max(pw[slot + k + 1], 1e-20))
-            let denom = a - 2 * b + c
-            let delta = denom < 0 ? min(0.5, max(-0.5, 0.5 * (a - c) / denom)) : 0
+            let delta = Self.vertexOffset(before: pw[slot + k - 1], at: v, after: pw[slot + k + 1])
             let strength = 10 * log10(v / max(mn[k], 1e-20))
             // The same parabola across the neighbouring frames places the peak between frames.
             var offset: Float = 0
             if interpolateTimes && frame > 0 && frame < lastAvailable {
-              let before = log(max(pw[((frame - 1) % history) * bins + k], 1e-20))
-              let after = log(max(pw[((frame + 1) % history) * bins + k], 1e-20))
-              let curvature = before - 2 * b + after
-              offset = curvature < 0 ? min(0.5, max(-0.5, 0.5 * (before - after) / curvature)) : 0
+              offset = Self.vertexOffset(
+                before: pw[((frame - 1) % history) * bins + k], at: v, after: pw[((frame + 1) % history) * bins + k])
             }
             blockCandidates.append(
               Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength, frameOffset: offset))
@@ -179,6 +173,17 @@ final class PeakExtractor: SpectrumFrameConsumer {
         }
       }
     }
+  }
+
+  /// Where the vertex of the parabola through three log powers lies, from the middle one (−0.5…0.5); 0 when they
+  /// do not curve down.
+  @inline(__always)
+  private static func vertexOffset(before: Float, at centre: Float, after: Float) -> Float {
+    let a = log(max(before, 1e-20))
+    let b = log(centre)
+    let c = log(max(after, 1e-20))
+    let curvature = a - 2 * b + c
+    return curvature < 0 ? min(0.5, max(-0.5, 0.5 * (a - c) / curvature)) : 0
   }
 
   private func emitBlock() {
