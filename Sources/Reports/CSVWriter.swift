@@ -15,53 +15,35 @@ package final class CSVWriter {
   /// The record separator RFC 4180 specifies.
   package static let lineEnding = "\r\n"
 
-  private let fileHandle: FileHandle?
-  private let destination: String
-  private let bufferCapacity: Int
-  private var buffer: [UInt8] = []
+  private let output: RecordBuffer
 
   /// A writer that builds the CSV in memory; read it with ``text``.
-  package init() {
-    fileHandle = nil
-    destination = "memory"
-    bufferCapacity = .max
-  }
+  package init() { output = RecordBuffer() }
 
   /// A writer to `fileHandle`, which writes whenever `bufferCapacity` bytes are pending, and on ``flush()``.
   /// - Parameter destination: what the handle writes to (a path), for error messages.
   package init(fileHandle: FileHandle, destination: String, bufferCapacity: Int = 64 * 1024) {
-    self.fileHandle = fileHandle
-    self.destination = destination
-    self.bufferCapacity = max(bufferCapacity, 1)
-    buffer.reserveCapacity(min(bufferCapacity, 1 << 20))
+    output = RecordBuffer(fileHandle: fileHandle, destination: destination, capacity: bufferCapacity)
   }
 
   /// Everything written so far, for a writer built with ``init()``; "" for a writer to a file.
-  package var text: String {
-    fileHandle == nil ? String(decoding: buffer, as: UTF8.self) : ""
-  }
+  package var text: String { output.text }
 
   /// Writes one record: `fields` separated by commas, then CRLF.
   /// - Throws: ``CSVWriteError`` when writing to the file fails.
   package func writeRow(_ fields: [CSVField]) throws {
     for (index, field) in fields.enumerated() {
-      if index > 0 { buffer.append(UInt8(ascii: ",")) }
-      Self.append(field, to: &buffer)
+      if index > 0 { output.bytes.append(UInt8(ascii: ",")) }
+      Self.append(field, to: &output.bytes)
     }
-    buffer.append(contentsOf: Self.lineEnding.utf8)
-    if buffer.count >= bufferCapacity {
-      try flush()
-    }
+    try output.endRecord()
   }
 
   /// Writes one record already encoded by a ``ReportRowEncoder`` (style `.csv`), then CRLF.
   /// - Throws: ``CSVWriteError`` when writing to the file fails.
   package func writeEncodedRow(_ bytes: [UInt8]) throws {
-    buffer.append(contentsOf: bytes)
-    buffer.append(contentsOf: Self.lineEnding.utf8)
-    if buffer.count >= bufferCapacity {
-      try flush()
-    }
+    output.bytes.append(contentsOf: bytes)
+    try output.endRecord()
   }
 
   /// Writes a header record: each name as a text cell.
@@ -72,15 +54,7 @@ package final class CSVWriter {
   /// Writes what is pending to the file. Call it once at the end: nothing is written when the writer is dropped.
   /// Does nothing for an in-memory writer.
   /// - Throws: ``CSVWriteError`` when writing fails.
-  package func flush() throws {
-    guard let fileHandle, !buffer.isEmpty else { return }
-    do {
-      try fileHandle.write(contentsOf: buffer)
-    } catch {
-      throw CSVWriteError(destination: destination, reason: error.localizedDescription)
-    }
-    buffer.removeAll(keepingCapacity: true)
-  }
+  package func flush() throws { try output.flush() }
 
   /// One field as it appears in a record: neutralized if it is text that looks like a formula, quoted if needed.
   package static func encode(_ field: CSVField) -> String {

@@ -7,61 +7,45 @@ import Foundation
 ///
 /// Thread: one thread at a time; it is not Sendable.
 package final class PipeDelimitedWriter: ReportRowSink {
-  private let fileHandle: FileHandle?
-  private let destination: String
-  private var buffer: [UInt8] = []
+  private let output: RecordBuffer
 
   /// A writer that builds the text in memory; read it with ``text``.
-  package init() {
-    fileHandle = nil
-    destination = "memory"
-  }
+  package init() { output = RecordBuffer() }
 
   /// A writer to `fileHandle`; call ``flush()`` at the end.
   package init(fileHandle: FileHandle, destination: String) {
-    self.fileHandle = fileHandle
-    self.destination = destination
+    output = RecordBuffer(fileHandle: fileHandle, destination: destination, capacity: 64 * 1024)
   }
 
-  /// Everything written so far, for a writer built with ``init()``.
-  package var text: String { String(decoding: buffer, as: UTF8.self) }
+  /// Everything written so far, for a writer built with ``init()``; "" for a writer to a file.
+  package var text: String { output.text }
 
   package func writeRow(_ fields: [CSVField]) throws {
     for (index, field) in fields.enumerated() {
-      if index > 0 { buffer.append(UInt8(ascii: "|")) }
+      if index > 0 { output.bytes.append(UInt8(ascii: "|")) }
       // Neutralized as in CSV (a leading tab or CR becomes a space below, so it cannot hide a formula).
       let encoded = field.kind == .text ? CSVWriter.neutralized(field.value) : field.value
       for byte in encoded.utf8 {
         switch byte {
         case UInt8(ascii: "|"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"):
-          buffer.append(UInt8(ascii: " "))
+          output.bytes.append(UInt8(ascii: " "))
         default:
-          buffer.append(byte)
+          output.bytes.append(byte)
         }
       }
     }
-    buffer.append(contentsOf: CSVWriter.lineEnding.utf8)
-    if buffer.count >= 64 * 1024 { try flush() }
+    try output.endRecord()
   }
 
   package var rowStyle: ReportRowEncoder.Style { .pipe }
 
   package func writeEncodedRow(_ bytes: [UInt8]) throws {
-    buffer.append(contentsOf: bytes)
-    buffer.append(contentsOf: CSVWriter.lineEnding.utf8)
-    if buffer.count >= 64 * 1024 { try flush() }
+    output.bytes.append(contentsOf: bytes)
+    try output.endRecord()
   }
 
   /// Writes what is pending to the file.
-  package func flush() throws {
-    guard let fileHandle, !buffer.isEmpty else { return }
-    do {
-      try fileHandle.write(contentsOf: buffer)
-    } catch {
-      throw CSVWriteError(destination: destination, reason: error.localizedDescription)
-    }
-    buffer.removeAll(keepingCapacity: true)
-  }
+  package func flush() throws { try output.flush() }
 }
 
 @available(*, unavailable, message: "a PipeDelimitedWriter is used by one thread at a time")
