@@ -103,6 +103,22 @@ struct StreamMatcherTests {
     expectPlay(run.sink.ended.first, of: song, from: 4, to: 13, offset: 6)
   }
 
+  @Test("A song joined in the middle starts where it joins, not at a lone match on its line seconds before")
+  func joinedSongIgnoresAnEarlierStray() throws {
+    // Half a second of the song from 6 s, then 3.5 s of other music, then the song from 10 s: the snippet's matches
+    // lie on the line of the play that starts at 8 s (reference = broadcast + 2 s) but 3.5 s before its next match.
+    let song = Self.songs[3]
+    let audio = song.render()
+    let snippet = Array(audio[(6 * 8000)..<(6 * 8000 + 4000)])
+    let broadcast =
+      Self.filler(seconds: 4) + snippet + Self.filler(seconds: 3.5, seed: 901) + Array(audio[(10 * 8000)...])
+    var settings = MatcherSettings()
+    settings.snapToEdgeSeconds = 1  // so that the start is not extended back to the song's start
+    let run = try MatcherHarness.run(broadcast, catalog: Self.catalog(), settings: settings)
+    #expect(run.sink.ended.count == 1)
+    expectPlay(run.sink.ended.first, of: song, from: 8, to: 13, offset: 10)
+  }
+
   @Test("A play whose first or last match is within snapToEdgeSeconds of the song's edge is extended to it")
   func snapToEdges() throws {
     let song = Self.songs[0]
