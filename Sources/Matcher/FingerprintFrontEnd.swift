@@ -73,26 +73,39 @@ final class FingerprintFrontEnd {
     resampler!.process(samples) { atFingerprintRate($0) }
   }
 
+  /// Analyses `samples` a hop at a time, counting each hop before it is analysed: whoever the peaks reach (a stream
+  /// matcher deciding that a play started) sees the stream time of the audio analysed so far, not of the end of a
+  /// long buffer (a scan's buffers of an 8 kHz mono file are a second long).
   private func atFingerprintRate(_ samples: UnsafeBufferPointer<Float>) {
     let hop = parameters.hopSizeSamples
+    var start = 0
+    while start < samples.count {
+      let slice = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + hop - hopFill)])
+      measure(slice)
+      analyzer.consume(slice)
+      start += slice.count
+    }
+  }
+
+  /// Level and audible span of a slice that does not cross a hop boundary.
+  private func measure(_ slice: UnsafeBufferPointer<Float>) {
     var peak = peakLevel
-    for s in samples {
+    for s in slice {
       peak = max(peak, abs(s))
       hopEnergy += s * s
-      hopFill += 1
-      if hopFill == hop {
-        if hopEnergy > audibleEnergy {
-          let index = samplesAtFingerprintRate / hop
-          if firstAudibleHop == nil { firstAudibleHop = index }
-          lastAudibleHop = index
-        }
-        hopEnergy = 0
-        hopFill = 0
-      }
-      samplesAtFingerprintRate += 1
     }
     peakLevel = peak
-    analyzer.consume(samples)
+    hopFill += slice.count
+    samplesAtFingerprintRate += slice.count
+    if hopFill == parameters.hopSizeSamples {
+      if hopEnergy > audibleEnergy {
+        let index = samplesAtFingerprintRate / parameters.hopSizeSamples - 1
+        if firstAudibleHop == nil { firstAudibleHop = index }
+        lastAudibleHop = index
+      }
+      hopEnergy = 0
+      hopFill = 0
+    }
   }
 
   /// Ends the input: drains the resampler and the peak extractor.
