@@ -111,7 +111,7 @@ def main():
         for row in csv.DictReader(f):
             if row["channel"] in origins and row["track_id"] in isrc_to_track.values():
                 truth.append(row)
-    latencies, start_errors, missed, matched_ids = [], [], [], set()
+    latencies, start_errors, missed, matched_ids, details = [], [], [], set(), []
     for row in truth:
         channel = row["channel"]
         true_start = origins[channel] + float(row["start_s"])
@@ -127,6 +127,7 @@ def main():
         start_errors.append(abs(play[3] / 1000 - true_start))
         if play[0] in first_seen:
             latencies.append(first_seen[play[0]] - true_start)
+            details.append((latencies[-1], play[3] / 1000 - true_start, row))
     extra = [p for p in plays if p[0] not in matched_ids
              and p[3] / 1000 - origins.get(p[1], 0) < fed_seconds.get(p[1], 0) - 30]
     expected = len(latencies) + len(missed) + (len(start_errors) - len(latencies))
@@ -135,6 +136,15 @@ def main():
           f"p95 {percentile(latencies, 95):.2f}, max {max(latencies, default=float('nan')):.2f}  (goal p95 <= 5)")
     print(f"start error, s: median {percentile(start_errors, 50):.2f}, p95 {percentile(start_errors, 95):.2f}, "
           f"max {max(start_errors, default=float('nan')):.2f}  (goal <= 1)")
+    slow = sorted((d for d in details if d[0] > 5), key=lambda d: -d[0])
+    if slow:
+        print("plays logged more than 5 s after their start, with how the simulation aired them:")
+    for latency, error, row in slow:
+        print(f"  {latency:5.2f} s  {row['channel']} {row['track_id']} at {float(row['start_s']):.1f} s, "
+              f"start error {error:+.2f} s: {row['mode']} from {float(row['ref_start_s']):.1f} s of the reference, "
+              f"speed {row['speed']}{'' if row['pitch_preserved'] == '1' else ' resampled'}, "
+              f"fade-in {row['fade_in_s']} s, crossfade {row['xfade_in_s']} s, voice-over {row['voiceover']}, "
+              f"SNR {row['snr_db']} dB")
     for row in missed:
         print(f"  missed: {row['channel']} {row['track_id']} at {row['start_s']} s ({row['mode']})")
     for p in extra:
