@@ -170,9 +170,7 @@ extension StreamMatcher {
     let hi = Double(track.globalStartFrame + track.frameCount)
     inliers = inliers.filter { ys[$0] >= lo && ys[$0] < hi }
     let snapFrames = (track.audibleStartSeconds + settings.snapToEdgeSeconds) * framesPerSecond
-    inliers = Self.droppingLeadingStrays(inliers, xs: xs, framesPerSecond: framesPerSecond) {
-      ys[$0] - lo > snapFrames
-    }
+    inliers = droppingLeadingStrays(inliers, xs: xs) { ys[$0] - lo > snapFrames }
     let anchors = Set(inliers.map { xs[$0] })
     guard inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return }
     let first = Int32(inliers.map { xs[$0] }.min()!)
@@ -234,12 +232,10 @@ extension StreamMatcher {
   /// The vote window remembers 8 s, and a few matches from before a song sit on its line by chance (talk or a jingle
   /// hashing like some reference pair). For a song joined in the middle, no reference edge bounds the start, and the
   /// earliest such match moved it 2–5 s early (9 plays of the `radio` and `hard` simulations, seeds 1–3; 8 of them
-  /// now start within 1 s, the ninth 1.1 s early). Near the reference's start, isolated early matches are the song's own quiet intro,
-  /// and the play snaps to that start anyway. A 1 s gap also dropped true matches of songs faded in under heavy
-  /// noise, moving their starts 9–11 s late.
-  static func droppingLeadingStrays(
-    _ inliers: [Int], xs: [Double], framesPerSecond: Double, canBeStray: (Int) -> Bool
-  ) -> [Int] {
+  /// now start within 1 s, the ninth 1.1 s early). Near the reference's start, isolated early matches are the
+  /// song's own quiet intro, and the play snaps to that start anyway. A 1 s gap instead of 2 s also dropped true
+  /// matches of songs faded in under heavy noise, and moved their starts 9–11 s late.
+  private func droppingLeadingStrays(_ inliers: [Int], xs: [Double], canBeStray: (Int) -> Bool) -> [Int] {
     let ordered = inliers.sorted { xs[$0] < xs[$1] }
     var k = 0
     while k + 1 < ordered.count && xs[ordered[k + 1]] - xs[ordered[k]] > 2 * framesPerSecond
