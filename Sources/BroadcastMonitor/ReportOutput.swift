@@ -1,13 +1,16 @@
 import Foundation
+import Matcher
 import Reports
 
 /// Where a report goes: standard output, or a file written in place only when complete (`FILE.partial`, renamed
-/// to `FILE` at the end), so an interrupted report never leaves a truncated CSV under the real name. Counts the
-/// rows written.
+/// to `FILE` at the end), so an interrupted report never leaves a truncated CSV under the real name. A name that
+/// is not a regular file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced (`OutputFile`).
+/// Counts the rows written.
 ///
 /// Thread: the command's (main) thread.
 final class ReportOutput {
-  private let path: String?
+  /// The file the partial one becomes at the end; nil for standard output and for a name written in place.
+  private let finalPath: String?
   private let partialPath: String?
   private let handle: FileHandle
   private let writer: any ReportRowSink & AnyObject
@@ -19,15 +22,17 @@ final class ReportOutput {
   var rows: Int { sink.rows }
 
   init(path: String?, pipeDelimited: Bool) throws {
-    self.path = path
-    if let path {
-      let partial = path + ".partial"
-      guard FileManager.default.createFile(atPath: partial, contents: nil) else {
-        throw UsageError("cannot create \(partial): check that the folder exists and is writable")
-      }
-      partialPath = partial
-      handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+    if let path, OutputFile.isSpecial(path) {
+      finalPath = nil
+      partialPath = nil
+      handle = try OutputFile.openInPlace(path)
+    } else if let path {
+      let final = OutputFile.replaceablePath(path)
+      finalPath = final
+      partialPath = final + ".partial"
+      handle = try OutputFile.openInPlace(final + ".partial")
     } else {
+      finalPath = nil
       partialPath = nil
       handle = FileHandle.standardOutput
     }
@@ -47,14 +52,16 @@ final class ReportOutput {
   /// Writes what is pending and, for a file, syncs it and gives it its real name.
   func finish() throws {
     try flushWriter()
-    guard let path, let partialPath else { return }
+    guard let finalPath, let partialPath else { return }
     do {
       try handle.synchronize()
       try handle.close()
-      if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-      try FileManager.default.moveItem(atPath: partialPath, toPath: path)
     } catch {
-      throw CSVWriteError(destination: path, reason: error.localizedDescription)
+      throw CSVWriteError(destination: finalPath, reason: error.localizedDescription)
+    }
+    // POSIX rename replaces the old file in one step.
+    guard rename(partialPath, finalPath) == 0 else {
+      throw CSVWriteError(destination: finalPath, reason: String(cString: strerror(errno)))
     }
   }
 }

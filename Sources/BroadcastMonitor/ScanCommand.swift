@@ -84,10 +84,7 @@ enum ScanCommand {
   }
 
   static func writeCSV(_ records: [PlayRecord], to path: String) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil) else {
-      throw UsageError("cannot create \(path): check that the folder exists and is writable")
-    }
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    let handle = try OutputFile.openInPlace(path)
     defer { try? handle.close() }
     let writer = CSVWriter(fileHandle: handle, destination: path)
     try writeRows(records, with: writer)

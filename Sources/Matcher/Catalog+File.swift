@@ -95,6 +95,9 @@ extension Catalog {
   /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`
   /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched).
   public func write(to url: URL) throws {
+    guard !OutputFile.isSpecial(url.path) else {
+      throw FormatError(path: url.path, reason: "not a regular file: a catalog is written to a file of its own")
+    }
     let bytes = try encoded()
     let folder = url.deletingLastPathComponent()
     let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")

@@ -72,9 +72,17 @@ extension Signature {
       audibleStartSeconds: header.audibleStartSeconds, audibleEndSeconds: header.audibleEndSeconds)
   }
 
-  /// Writes the signature file atomically.
+  /// Writes the signature file atomically; a name that is not a regular file (/dev/null, a FIFO) is written in
+  /// place, never replaced (`OutputFile`).
   public func write(to url: URL) throws {
-    try encoded().write(to: url, options: .atomic)
+    let data = try encoded()
+    if OutputFile.isSpecial(url.path) {
+      let handle = try OutputFile.openInPlace(url.path)
+      defer { try? handle.close() }
+      try handle.write(contentsOf: data)
+    } else {
+      try data.write(to: URL(fileURLWithPath: OutputFile.replaceablePath(url.path)), options: .atomic)
+    }
   }
 
   /// Reads a signature file.

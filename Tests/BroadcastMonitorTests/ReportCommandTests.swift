@@ -63,6 +63,29 @@ struct ReportCommandTests {
     #expect(lines[2].hasPrefix("ckua,2026-01-12T23:58:00.000-05:00,2026-01-13T00:02:00.000-05:00,240.000,'=Summer Hit"))
   }
 
+  @Test("--out into a FIFO writes into it, with no .partial beside it; through a link, the link's file is replaced")
+  func outIntoFIFOAndLink() throws {
+    let fifo = folder.file("plays.fifo").path
+    try #require(mkfifo(fifo, 0o644) == 0)
+    let reader = try BackgroundProcess(
+      executable: "/bin/cat", arguments: [fifo], outputPath: folder.file("read.csv").path)
+    let result = try report(["plays", "--db", database, "--config", "monitor.json5", "--out", fifo])
+    #expect(result.status == 0, "\(result)")
+    #expect(reader.waitForExit(seconds: 10) == 0)
+    #expect(Self.records(reader.output).count == 4, "the header and 3 plays: \(reader.output)")
+    var info = stat()
+    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    #expect(!FileManager.default.fileExists(atPath: fifo + ".partial"))
+
+    let target = folder.file("target.csv").path
+    try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+    let link = folder.file("latest.csv").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    #expect(try report(["plays", "--db", database, "--config", "monitor.json5", "--out", link]).status == 0)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target, "still a link")
+    #expect(Self.records(try String(contentsOfFile: target, encoding: .utf8)).count == 4)
+  }
+
   @Test("airplay by local day on stdout; --tz UTC moves the play across midnight to the next day")
   func airplayByDay() throws {
     let local = try report(["airplay", "--db", database, "--config", "monitor.json5", "--group", "day", "--kind", "x"])

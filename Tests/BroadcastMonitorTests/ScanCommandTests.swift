@@ -37,6 +37,39 @@ struct ScanCommandTests {
     ]
   }
 
+  @Test("--csv into a FIFO or a null device writes into it and leaves it what it was, never a regular file")
+  func csvIntoSpecialFiles() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    func scan(to path: String) throws {
+      let result = try CLI.run([
+        "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--csv", path, recording.path,
+      ])
+      #expect(result.status == 0, "\(result)")
+    }
+    // A FIFO, read by cat.
+    let fifo = folder.file("plays.fifo").path
+    try #require(mkfifo(fifo, 0o644) == 0)
+    let reader = try BackgroundProcess(
+      executable: "/bin/cat", arguments: [fifo], outputPath: folder.file("read.csv").path)
+    try scan(to: fifo)
+    #expect(reader.waitForExit(seconds: 10) == 0)
+    #expect(reader.output.hasPrefix(Self.header + "\r\n"))
+    #expect(reader.output.contains("Armygeddon") && reader.output.contains("Chaos God"))
+    var info = stat()
+    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    // A null device like /dev/null, made in the test's folder (creating one needs root, as CI runs). scan once
+    // replaced /dev/null itself with an empty regular file, for every program on the machine.
+    let null = folder.file("null").path
+    let mknod = try BackgroundProcess(
+      executable: "/usr/bin/mknod", arguments: ["-m", "666", null, "c", "1", "3"],
+      outputPath: folder.file("mknod.out").path)
+    if mknod.waitForExit(seconds: 10) == 0 {
+      try scan(to: null)
+      #expect(stat(null, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "still a character device")
+    }
+  }
+
   @Test("scan --csv --db logs a then b, at the right times, identically in the CSV and the SQLite play log")
   func scan() throws {
     try CLI.makeCatalog(at: catalogURL)

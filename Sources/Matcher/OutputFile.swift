@@ -1,0 +1,43 @@
+import Foundation
+
+/// A file a command writes under a name the user gave, and what is already there under that name.
+///
+/// A regular file, or nothing yet, may be replaced whole: written under a temporary name beside it and renamed over
+/// it once complete. Anything else (a device such as /dev/null, a FIFO, a terminal, /dev/stdout) must be opened and
+/// written in place: renaming over it, or creating the file through Foundation (`createFile` writes a temporary
+/// file and renames it), put an empty regular file where the system keeps its /dev/null, for every program on the
+/// machine, when `scan --csv /dev/null` ran as root.
+///
+/// Threads: any.
+package enum OutputFile {
+  /// Whether `path` names something that exists and is not a regular file (symbolic links followed).
+  package static func isSpecial(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+  }
+
+  /// The file that replacing `path` must replace: `path` with its symbolic links resolved when it exists (so that
+  /// a link stays a link), else `path` itself.
+  package static func replaceablePath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Opens `path` for writing in place: created (mode 0644, before the umask) or truncated if it is a regular
+  /// file, opened as it is otherwise. Never replaces what is there.
+  package static func openInPlace(_ path: String) throws(OpenError) -> FileHandle {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+    return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+  }
+
+  /// A file that could not be opened for writing, with the system's reason and what to check.
+  package struct OpenError: Error, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+    package var description: String {
+      "cannot write \(path) (\(reason)): check that the folder exists and is writable"
+    }
+  }
+}
