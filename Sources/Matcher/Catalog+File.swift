@@ -93,11 +93,13 @@ extension Catalog {
   }
 
   /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`
-  /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched).
-  public func write(to url: URL) throws {
-    guard !OutputFile.isSpecial(url.path) else {
-      throw FormatError(path: url.path, reason: "not a regular file: a catalog is written to a file of its own")
+  /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched). Through a symbolic
+  /// link, the file the link names is replaced, and the link stays.
+  public func write(to given: URL) throws {
+    guard !OutputFile.isSpecial(given.path) else {
+      throw FormatError(path: given.path, reason: "not a regular file: a catalog is written to a file of its own")
     }
+    let url = URL(fileURLWithPath: OutputFile.replaceablePath(given.path))
     let bytes = try encoded()
     let folder = url.deletingLastPathComponent()
     let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")

@@ -66,6 +66,18 @@ struct OutputFileTests {
     #expect(OutputFile.isSpecial(fifo))
   }
 
+  @Test("A catalog written through a symbolic link replaces the file the link names, and the link stays")
+  func catalogThroughLink() throws {
+    let songs = (1...2).map { SyntheticSong(seed: UInt64($0), seconds: 5) }
+    let target = folder.file("v1.bmcat")
+    try MatcherHarness.catalog(of: [songs[0]]).write(to: target)
+    let link = folder.file("current.bmcat")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+    try MatcherHarness.catalog(of: songs).write(to: link)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+    #expect(try Catalog.load(from: target).tracks.count == 2)
+  }
+
   @Test("A catalog is never written over something that is not a regular file")
   func catalogToFIFO() throws {
     let fifo = folder.file("catalog.fifo").path
