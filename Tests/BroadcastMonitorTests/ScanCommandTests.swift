@@ -48,16 +48,12 @@ struct ScanCommandTests {
       #expect(result.status == 0, "\(result)")
     }
     // A FIFO, read by cat.
-    let fifo = folder.file("plays.fifo").path
-    try #require(mkfifo(fifo, 0o644) == 0)
-    let reader = try BackgroundProcess(
-      executable: "/bin/cat", arguments: [fifo], outputPath: folder.file("read.csv").path)
-    try scan(to: fifo)
-    #expect(reader.waitForExit(seconds: 10) == 0)
-    #expect(reader.output.hasPrefix(Self.header + "\r\n"))
-    #expect(reader.output.contains("Armygeddon") && reader.output.contains("Chaos God"))
-    var info = stat()
-    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    let fifo = try FIFOReader(path: folder.file("plays.fifo").path)
+    try scan(to: fifo.path)
+    let text = try #require(fifo.text(), "scan closed the FIFO")
+    #expect(text.hasPrefix(Self.header + "\r\n"))
+    #expect(text.contains("Armygeddon") && text.contains("Chaos God"))
+    #expect(fifo.isFIFO)
     // A null device like /dev/null, made in the test's folder (creating one needs root, as CI runs). scan once
     // replaced /dev/null itself with an empty regular file, for every program on the machine.
     let null = folder.file("null").path
@@ -66,6 +62,7 @@ struct ScanCommandTests {
       outputPath: folder.file("mknod.out").path)
     if mknod.waitForExit(seconds: 10) == 0 {
       try scan(to: null)
+      var info = stat()
       #expect(stat(null, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "still a character device")
     }
   }
