@@ -117,6 +117,18 @@ struct PlayLogWriterDiskTests {
     try #require(result.status == 0 && result.stdout.hasPrefix("0|"), "checkpoint failed: \(result)")
   }
 
+  /// A writer on a new play log at `path`, retrying each 0.2 s, with the play "before" written and the WAL emptied
+  /// into the file; its log lines are collected.
+  static func writerWithOnePlay(at path: String) throws -> (PlayLogWriter, LineCollector) {
+    let lines = LineCollector()
+    let writer = PlayLogWriter(
+      store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }), retrySeconds: 0.2)
+    submitPlays(["before"], start: 1000, to: writer)
+    waitUntil { writer.backlog == 0 }
+    try checkpoint(path)
+    return (writer, lines)
+  }
+
   @Test(
     "A full disk: the error names the file and the cause, plays wait, and are written once when space returns",
     .timeLimit(.minutes(1)))
@@ -128,12 +140,7 @@ struct PlayLogWriterDiskTests {
     try #require(mount.status == 0, "cannot mount a tmpfs: \(mount)")
     defer { _ = try? Subprocess.run("umount", ["-l", mountPoint.path]) }
     let path = mountPoint.appendingPathComponent("plays.sqlite").path
-    let lines = LineCollector()
-    let writer = PlayLogWriter(
-      store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }), retrySeconds: 0.2)
-    Self.submitPlays(["before"], start: 1000, to: writer)
-    Self.waitUntil { writer.backlog == 0 }
-    try Self.checkpoint(path)
+    let (writer, lines) = try Self.writerWithOnePlay(at: path)
 
     // Fill the disk to the last block.
     let filler = mountPoint.appendingPathComponent("filler")
@@ -168,12 +175,7 @@ struct PlayLogWriterDiskTests {
   func readOnlyFile() throws {
     let folder = try TemporaryDirectory(prefix: "writer-readonly")
     let path = folder.file("plays.sqlite").path
-    let lines = LineCollector()
-    let writer = PlayLogWriter(
-      store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }), retrySeconds: 0.2)
-    Self.submitPlays(["before"], start: 1000, to: writer)
-    Self.waitUntil { writer.backlog == 0 }
-    try Self.checkpoint(path)
+    let (writer, lines) = try Self.writerWithOnePlay(at: path)
     let files = [path, path + "-wal"]
     let immutable = try Subprocess.run("chattr", ["+i"] + files)
     try #require(immutable.status == 0, "chattr +i failed (the file system must support it): \(immutable)")
