@@ -192,16 +192,20 @@ extension StreamMatcher {
       let rival = p.matchCount(from: first, to: last)
       if p.trackIndex == trackIndex ? rival >= inliers.count : rival >= 8 * inliers.count { return }
     }
-    // Stronger than a play of the same track that is young, or whose matches stopped just before this line took
-    // over without reaching the track's end (not a back-to-back repeat): that play locked onto a repeated section
-    // first; this is its true alignment.
+    // Stronger than a play of the same track that is young (on a nearby line, or on a line that puts the play's
+    // first audio at the track's opening), or whose matches stopped just before this line took over without reaching
+    // the track's end (not a back-to-back repeat): that play locked onto a repeated section first; this is its true
+    // alignment, and the play keeps its id, its detection time and its row in the play log.
     let now = streamSeconds
     let handOver = Int32(3 * framesPerSecond)
+    let opening = (track.audibleStartSeconds - 1)...(track.audibleStartSeconds + settings.snapToEdgeSeconds)
     if let i = active.firstIndex(where: { p in
       guard p.trackIndex == trackIndex else { return false }
-      let young =
-        now - p.detectedAtSeconds < 20
-        && abs(p.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
+      let nearby = abs(p.predictedReference(at: Int32(middle)) - (alpha + beta * middle)) < 10 * framesPerSecond
+      // A track whose intro comes back later (Transience: its first seconds again 40 s in) is often first found on
+      // the later line; a play that started at the track's opening is the same airing, not a second one.
+      let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
+      let young = now - p.detectedAtSeconds < 20 && (nearby || opensTrack)
       let endReference = p.predictedReference(at: p.lastFrame) - Double(track.globalStartFrame)
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
       return young || (beforeEnd && first - p.lastFrame < handOver)

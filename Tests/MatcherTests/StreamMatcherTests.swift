@@ -119,6 +119,27 @@ struct StreamMatcherTests {
     expectPlay(run.sink.ended.first, of: song, from: 8, to: 13, offset: 10)
   }
 
+  @Test("A track whose opening comes back later is one play from its start, logged within 4 s of it")
+  func openingRepeatedLater() throws {
+    // Like "Transience" in the dev corpus: its first seconds again 40 s in. The opening's matches lie on two lines,
+    // and the play may be found on the later one first; it must then move to the opening's line and stay the same
+    // play (same id, same detection time) instead of being replaced by a second play found seconds later.
+    let opening = SyntheticSong(seed: 31, seconds: 6).render()
+    let track =
+      opening + SyntheticSong(seed: 32, seconds: 20).render() + opening + SyntheticSong(seed: 33, seconds: 4).render()
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(track, "repeats-its-opening")])
+    let run = try MatcherHarness.run(Self.filler(seconds: 4) + track, catalog: catalog)
+    #expect(run.sink.retracted.isEmpty)
+    #expect(run.sink.started.count == 1)
+    #expect(run.sink.ended.count == 1)
+    guard let first = run.sink.started.first, let play = run.sink.ended.first else { return }
+    #expect(play.id == first.id)
+    #expect(play.detectedAtSeconds < 4 + 4)
+    #expect(abs(play.startSeconds - 4) <= Self.tolerance)
+    #expect(abs(play.endSeconds - 40) <= Self.tolerance)
+    #expect(play.referenceOffsetSeconds <= Self.tolerance)
+  }
+
   @Test("A play whose first or last match is within snapToEdgeSeconds of the song's edge is extended to it")
   func snapToEdges() throws {
     let song = Self.songs[0]
