@@ -83,8 +83,8 @@ final class PlayEventSink: MatchEventSink {
 
   private func update(_ token: UInt64, _ play: MatchedPlay, closed: Bool) -> PlayLogWriter.Command {
     .update(
-      token: token, end: clock.date(atStream: play.endSeconds), refOffsetSeconds: play.referenceOffsetSeconds,
-      speed: play.speed, confidence: play.confidence, closed: closed)
+      token: token, start: clock.date(atStream: play.startSeconds), end: clock.date(atStream: play.endSeconds),
+      refOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence, closed: closed)
   }
 
   /// The fields that name the play and its item in a `MonitorEvent`.

@@ -17,7 +17,8 @@ final class PlayLogWriter: @unchecked Sendable {
   /// What a channel asks the writer to do. `token` identifies a play across its commands (unique per writer).
   enum Command: Sendable {
     case start(token: UInt64, play: PlayRecord)
-    case update(token: UInt64, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
+    case update(
+      token: UInt64, start: Date, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
     case retract(token: UInt64)
     case event(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String)
   }
@@ -99,11 +100,11 @@ final class PlayLogWriter: @unchecked Sendable {
         } else {
           rowIDs[token] = try store.record(play)
         }
-      case .update(let token, let end, let refOffsetSeconds, let speed, let confidence, let closed):
+      case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
         guard let row = rowIDs[token] else { return true }  // its start was retracted or never recognized
         try store.update(
-          playID: row, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed, confidence: confidence,
-          status: closed ? .closed : .open)
+          playID: row, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
+          confidence: confidence, status: closed ? .closed : .open)
         if closed { rowIDs[token] = nil }
       case .retract(let token):
         guard let row = rowIDs.removeValue(forKey: token) else { return true }

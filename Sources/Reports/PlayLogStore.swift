@@ -84,19 +84,22 @@ public final class PlayLogStore {
   }
 
   /// Moves a recorded play's end and refreshes its match values and status (an open play as it goes on, then
-  /// closed; or recovered after a crash).
+  /// closed; or recovered after a crash). With `start`, the play's start moves too: the matcher refines a start
+  /// after it first reports the play (more matches, or the play moved from a repeated section to the track's
+  /// opening), and the log keeps the refined one.
   /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``PlayLogError/invalidPlay(reason:path:)``
   ///   for an end before the play's start or a number that is not finite; ``SQLiteError`` when the file cannot be
   ///   written.
   public func update(
-    playID: Int64, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, status: PlayStatus
+    playID: Int64, start newStart: Date? = nil, end: Date, refOffsetSeconds: Double, speed: Double,
+    confidence: Double, status: PlayStatus
   ) throws {
     try validateNumbers(refOffsetSeconds: refOffsetSeconds, speed: speed, confidence: confidence)
     try database.transaction {
       guard let row = try database.firstRow("SELECT start_ms FROM plays WHERE id = ?", [.integer(playID)]) else {
         throw PlayLogError.noSuchPlay(id: playID, path: path)
       }
-      let start = try row.int64(0)
+      let start = try newStart?.millisecondsSince1970 ?? row.int64(0)
       guard end.millisecondsSince1970 >= start else {
         throw PlayLogError.invalidPlay(
           reason: "new end \(ISO8601Millis.format(end)) of play \(playID) is before its start "
@@ -105,12 +108,13 @@ public final class PlayLogStore {
       }
       try database.run(
         """
-        UPDATE plays SET end_ms = ?, ref_offset_ms = ?, speed = ?, confidence = ?, status = ?, updated_at_ms = ?
+        UPDATE plays SET start_ms = ?, end_ms = ?, ref_offset_ms = ?, speed = ?, confidence = ?, status = ?,
+          updated_at_ms = ?
         WHERE id = ?
         """,
         [
-          .date(end), .integer(Date.milliseconds(fromSeconds: refOffsetSeconds)), .real(speed), .real(confidence),
-          .text(status.rawValue), .date(Date()), .integer(playID),
+          .integer(start), .date(end), .integer(Date.milliseconds(fromSeconds: refOffsetSeconds)), .real(speed),
+          .real(confidence), .text(status.rawValue), .date(Date()), .integer(playID),
         ])
     }
   }

@@ -27,8 +27,8 @@ struct PlayLogWriterTests {
     writer.submit(.start(token: second, play: Self.play("two", start: 1100)))
     writer.submit(
       .update(
-        token: first, end: Date(timeIntervalSince1970: 1180), refOffsetSeconds: 2, speed: 1.02, confidence: 0.7,
-        closed: true))
+        token: first, start: Date(timeIntervalSince1970: 999.5), end: Date(timeIntervalSince1970: 1180),
+        refOffsetSeconds: 2, speed: 1.02, confidence: 0.7, closed: true))
     writer.submit(.retract(token: second))
     writer.submit(
       .event(channel: "test-fm", kind: .gap, start: Date(timeIntervalSince1970: 1200), end: nil, detail: "dropped"))
@@ -36,6 +36,7 @@ struct PlayLogWriterTests {
     let plays = try PlayLogStore(path: path).plays()
     #expect(plays.map(\.title) == ["one"])
     #expect(plays.first?.status == .closed)
+    #expect(plays.first?.start == Date(timeIntervalSince1970: 999.5), "the matcher's refined start")
     #expect(plays.first?.end == Date(timeIntervalSince1970: 1180))
     #expect(plays.first?.speed == 1.02)
   }
@@ -63,8 +64,8 @@ struct PlayLogWriterTests {
     writer.submit(.start(token: token, play: Self.play("held", start: 2000)))
     writer.submit(
       .update(
-        token: token, end: Date(timeIntervalSince1970: 2030), refOffsetSeconds: 0, speed: 1, confidence: 0.8,
-        closed: true))
+        token: token, start: Date(timeIntervalSince1970: 2000), end: Date(timeIntervalSince1970: 2030),
+        refOffsetSeconds: 0, speed: 1, confidence: 0.8, closed: true))
     let deadline = Date().addingTimeInterval(20)
     while !writer.isFailing && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
     #expect(writer.isFailing)
@@ -101,8 +102,8 @@ struct PlayLogWriterDiskTests {
       writer.submit(.start(token: token, play: play(title, start: begin)))
       writer.submit(
         .update(
-          token: token, end: Date(timeIntervalSince1970: begin + 60), refOffsetSeconds: 0, speed: 1, confidence: 0.9,
-          closed: true))
+          token: token, start: Date(timeIntervalSince1970: begin), end: Date(timeIntervalSince1970: begin + 60),
+          refOffsetSeconds: 0, speed: 1, confidence: 0.9, closed: true))
     }
   }
 

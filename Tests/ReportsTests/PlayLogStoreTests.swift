@@ -90,6 +90,23 @@ struct PlayLogStoreTests {
     }
   }
 
+  @Test("An update with a start moves the start too, and refuses an end before the new start")
+  func updateMovesTheStart() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let id = try store.record(Self.play(start: 10_000, length: 10_000, status: .open))
+    try store.update(
+      playID: id, start: Self.time(9_650), end: Self.time(30_000), refOffsetSeconds: 0, speed: 1, confidence: 0.9,
+      status: .open)
+    #expect(try store.plays().first?.start == Self.time(9_650))
+    #expect(throws: PlayLogError.self) {
+      try store.update(
+        playID: id, start: Self.time(40_000), end: Self.time(35_000), refOffsetSeconds: 0, speed: 1, confidence: 1,
+        status: .closed)
+    }
+    #expect(try store.plays().first?.start == Self.time(9_650), "the refused update changed nothing")
+    #expect(try store.plays().first?.end == Self.time(30_000))
+  }
+
   @Test("Updating a play the log does not have throws noSuchPlay")
   func updatingAnUnknownPlayThrows() throws {
     let store = try PlayLogStore(path: ":memory:")
