@@ -31,6 +31,10 @@ struct PlayTrack {
   private var buckets = [UInt16](repeating: 0, count: 64)
   private var bucketIDs = [Int32](repeating: -1, count: 64)
   static let bucketFrames: Int32 = 32
+  /// The three latest distinct anchor frames of its matches, newest first (-1: none yet).
+  private var recentAnchors: (Int32, Int32, Int32) = (-1, -1, -1)
+  /// After this long without sustained support, matches that come back must be strong to move the play's end.
+  static let resumeFrames: Int32 = 6 * bucketFrames
 
   init(
     id: Int, trackIndex: Int, referenceRange: Range<UInt32>, alpha: Double, beta: Double, firstFrame: Int32,
@@ -76,7 +80,9 @@ struct PlayTrack {
     return abs(Double(reference) - predictedReference(at: anchorFrame)) <= tolerance + outside * slopeUncertainty
   }
 
-  mutating func add(anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
+  /// Counts a match, and moves the play's end to it when the play's support there is sustained (see below).
+  /// `contested`: another track's play has sustained support more than a second past this play's (the next song).
+  mutating func add(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, contested: Bool = false) {
     matchCount += 1
     firstFrame = min(firstFrame, anchorFrame)
     lastAnchorFrame = max(lastAnchorFrame, anchorFrame)
@@ -87,8 +93,19 @@ struct PlayTrack {
       buckets[slot] = 0
     }
     if buckets[slot] < .max { buckets[slot] += 1 }
-    // Sustained: at least 3 matches in this second and the one before.
-    if matchCount <= 3 || matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= 3 {
+    // Sustained support moves the end: matches from at least 3 distinct anchor peaks within 2 s (strong), or at
+    // least 3 matches in this second and the one before (dense) while the play is not contested and its last
+    // sustained support is under 6 s old. Dense alone let one anchor whose pairs hit a held note of the reference
+    // (up to 8 matches from one peak) stretch a song cut short 10-40 s into the next song; strong alone cut the
+    // sparse true endings of songs under heavy noise 10-13 s short (`hard` simulations).
+    if anchorFrame > recentAnchors.0 {
+      recentAnchors = (anchorFrame, recentAnchors.0, recentAnchors.1)
+    }
+    let strong = recentAnchors.2 >= 0 && anchorFrame - recentAnchors.2 <= (contested ? 1 : 2) * Self.bucketFrames
+    let dense =
+      !contested && anchorFrame - lastFrame <= Self.resumeFrames
+      && matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= 3
+    if matchCount <= 3 || strong || dense {
       lastFrame = max(lastFrame, targetFrame)
     }
     let x = Double(anchorFrame) - x0

@@ -23,7 +23,11 @@ extension StreamMatcher {
     for i in active.indices {
       if active[i].accepts(anchorFrame: anchorFrame, reference: reference, tolerance: settings.alignmentToleranceFrames)
       {
-        active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
+        // Contested: another track's play is sustained more than a second past this one's support (the next song).
+        let track = active[i].trackIndex
+        let supportedUntil = active[i].lastFrame + PlayTrack.bucketFrames
+        let contested = active.contains { $0.trackIndex != track && $0.lastFrame > supportedUntil }
+        active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested)
         return
       }
     }

@@ -130,6 +130,23 @@ struct MusicFixtureTests {
     #expect(kept > legacyKept + 0.15, "whole frames kept \(legacyHalfHop) of \(legacyOnGrid)")
   }
 
+  @Test("A segue (each track cut after 9 s, the next on the next sample) logs each play, each ending at its cut")
+  func segue() throws {
+    // The order puts every track after each other one: a song's line must not pick up stray matches from the next.
+    let order = ["catalog-a.ogg", "catalog-b.ogg", "catalog-c.ogg", "catalog-a.ogg", "catalog-c.ogg", "catalog-b.ogg"]
+    var audio: [Float] = []
+    for name in order { audio += Self.excerpt(try Self.decode(name), from: 0, seconds: 9) }
+    let run = try MatcherHarness.run(audio, catalog: Self.catalog())
+    let plays = run.sink.ended.sorted { $0.startSeconds < $1.startSeconds }
+    #expect(plays.map(\.track.metadata.title) == order.map { Fixtures.musicTracks[$0]!.title })
+    for (index, play) in plays.enumerated() {
+      let cut = Double(index + 1) * 9
+      #expect(abs(play.startSeconds - (cut - 9)) <= 0.5, "play \(index) start")
+      #expect(
+        abs(play.endSeconds - cut) <= 1, "play \(index) of \(play.track.metadata.title) ends at \(play.endSeconds)")
+    }
+  }
+
   @Test("A clip of music that is not in the catalog (unknown.ogg) gives no play")
   func unknownClip() throws {
     let clip = Self.excerpt(try Self.decode("unknown.ogg"), from: 4, seconds: 14)

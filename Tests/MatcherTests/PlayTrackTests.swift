@@ -1,0 +1,62 @@
+import Testing
+
+@testable import Matcher
+
+@Suite("PlayTrack")
+struct PlayTrackTests {
+  /// A play on the line reference = broadcast frame, with matches from 3 anchors every 8 frames (a quarter second)
+  /// over frames 0…320 (10 s): its sustained support ends at frame 330.
+  static func playWithTenSecondsOfSupport() -> PlayTrack {
+    var play = PlayTrack(
+      id: 1, trackIndex: 0, referenceRange: 0..<10_000, alpha: 0, beta: 1, firstFrame: 0, pitchShifted: false,
+      detectedAtSeconds: 2)
+    for anchor in stride(from: Int32(0), through: 320, by: 8) {
+      for k in Int32(0)..<3 {
+        play.add(anchorFrame: anchor + k, targetFrame: anchor + k + 8, reference: UInt32(anchor + k))
+      }
+    }
+    return play
+  }
+
+  /// Matches from one anchor peak: its pairs with `count` targets.
+  static func burst(_ play: inout PlayTrack, anchor: Int32, count: Int, contested: Bool = false) {
+    for k in 0..<count {
+      play.add(
+        anchorFrame: anchor, targetFrame: anchor + 4 + Int32(k), reference: UInt32(anchor), contested: contested)
+    }
+  }
+
+  @Test("Its sustained support sets its last frame")
+  func supportSetsTheEnd() {
+    #expect(Self.playWithTenSecondsOfSupport().lastFrame == 330)
+  }
+
+  @Test("Many matches from one anchor peak 12 s after its support do not move its end")
+  func oneAnchorLongAfterDoesNotMoveTheEnd() {
+    var play = Self.playWithTenSecondsOfSupport()
+    Self.burst(&play, anchor: 700, count: 7)
+    #expect(play.lastFrame == 330)
+    #expect(play.matchCount == 3 * 41 + 7, "the matches still count")
+  }
+
+  @Test("Matches from three anchor peaks within 2 s move its end, however late")
+  func threeAnchorsMoveTheEnd() {
+    var play = Self.playWithTenSecondsOfSupport()
+    Self.burst(&play, anchor: 1000, count: 1)
+    Self.burst(&play, anchor: 1020, count: 1)
+    #expect(play.lastFrame == 330)
+    Self.burst(&play, anchor: 1050, count: 1)
+    #expect(play.lastFrame == 1054)
+  }
+
+  @Test("Dense matches soon after its support move its end, unless another track's play started since")
+  func denseMatchesSoonAfter() {
+    var free = Self.playWithTenSecondsOfSupport()
+    Self.burst(&free, anchor: 400, count: 3)
+    #expect(free.lastFrame == 406)
+
+    var contested = Self.playWithTenSecondsOfSupport()
+    Self.burst(&contested, anchor: 400, count: 3, contested: true)
+    #expect(contested.lastFrame == 330)
+  }
+}
