@@ -12,6 +12,7 @@ sample `feed` played (feed prints that sample's wall-clock time).
 Figures (over the catalog plays that start inside the fed window and at least 30 s before its end):
   - latency = first seen in the play log - true start (median, 95th percentile, max): goal p95 <= 5 s
   - start error = |logged start - true start| (median, 95th percentile, max): goal within 1 s
+  - end error = |logged end - true end|, over the plays that ended at least 30 s before the run stopped
   - found / expected, and plays logged that are not in the truth.
 """
 import argparse
@@ -111,7 +112,7 @@ def main():
         for row in csv.DictReader(f):
             if row["channel"] in origins and row["track_id"] in isrc_to_track.values():
                 truth.append(row)
-    latencies, start_errors, missed, matched_ids, details = [], [], [], set(), []
+    latencies, start_errors, end_errors, missed, matched_ids, details = [], [], [], [], set(), []
     for row in truth:
         channel = row["channel"]
         true_start = origins[channel] + float(row["start_s"])
@@ -125,6 +126,8 @@ def main():
         play = min(candidates, key=lambda p: abs(p[3] / 1000 - true_start))
         matched_ids.add(play[0])
         start_errors.append(abs(play[3] / 1000 - true_start))
+        if float(row["end_s"]) <= fed_seconds[channel] - 30:
+            end_errors.append(abs(play[4] / 1000 - (origins[channel] + float(row["end_s"]))))
         if play[0] in first_seen:
             latencies.append(first_seen[play[0]] - true_start)
             details.append((latencies[-1], play[3] / 1000 - true_start, row))
@@ -136,6 +139,14 @@ def main():
           f"p95 {percentile(latencies, 95):.2f}, max {max(latencies, default=float('nan')):.2f}  (goal p95 <= 5)")
     print(f"start error, s: median {percentile(start_errors, 50):.2f}, p95 {percentile(start_errors, 95):.2f}, "
           f"max {max(start_errors, default=float('nan')):.2f}  (goal <= 1)")
+    print(f"end error, s: median {percentile(end_errors, 50):.2f}, p95 {percentile(end_errors, 95):.2f}, "
+          f"max {max(end_errors, default=float('nan')):.2f}  ({len(end_errors)} plays that ended)")
+    xruns = [int(n) for n in re.findall(r"\((\d+) since the client opened\)", open(os.path.join(args.out, "monitor.log")).read())]
+    # A missed cycle can delay the feeds against their first-sample times, so that later plays look later than they
+    # were. A few are usual; many (a busy machine) make the figures above too late.
+    print(f"JACK xruns during the run: {max(xruns, default=0)}"
+          + (" (many: the machine was busy; the figures above are too late, re-run it idle)"
+             if max(xruns, default=0) > 10 else ""))
     slow = sorted((d for d in details if d[0] > 5), key=lambda d: -d[0])
     if slow:
         print("plays logged more than 5 s after their start, with how the simulation aired them:")
