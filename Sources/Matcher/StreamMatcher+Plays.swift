@@ -66,7 +66,10 @@ extension StreamMatcher {
     var endFrame = lastFrame
     let snap = settings.snapToEdgeSeconds
     if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= snap * play.beta {
-      startFrame = min(firstFrame, frameAtReference(track.audibleStartSeconds))
+      // The audible start itself, even when the first match maps before it: a match there is off the line (one
+      // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of
+      // the reference's inaudible lead-in.
+      startFrame = frameAtReference(track.audibleStartSeconds)
     }
     if final && track.audibleEndSeconds - referenceSeconds(atFrame: lastFrame) <= snap * play.beta {
       endFrame = max(lastFrame, frameAtReference(track.audibleEndSeconds))
