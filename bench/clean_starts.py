@@ -19,16 +19,9 @@ import sys
 import tempfile
 from datetime import datetime, timezone
 
-from livebench import BIN, CATALOG, TRACKS, require
+from livebench import BIN, CATALOG, TRACKS, percentile, require
 
 ORIGIN = "2026-01-01T00:00:00Z"
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
 def stream_seconds(stamp):

@@ -25,17 +25,8 @@ import sys
 import tempfile
 import time
 
-from livebench import (BIN, CACHE, CATALOG, JACK_ENV, TRACKS, fresh_database, parse_time, require, start_jackd,
-                       start_monitor, stop_all, wait_for)
-
-
-def percentile(values, p):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+from livebench import (BIN, CACHE, CATALOG, JACK_ENV, TRACKS, fresh_database, parse_time, percentile, require,
+                       start_jackd, start_monitor, stop_all, wait_for)
 
 
 def main():

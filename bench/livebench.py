@@ -24,6 +24,16 @@ def parse_time(text):
     return datetime.fromisoformat(text).timestamp()
 
 
+def percentile(values, p):
+    """The p-th percentile of `values` by linear interpolation between ranks; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
 def wait_for(predicate, seconds, what):
     """Polls `predicate` until it is true; returns the time it became true. Raises after `seconds`."""
     deadline = time.time() + seconds

@@ -210,7 +210,7 @@ extension StreamMatcher {
       // the later line; a play that started at the track's opening is the same airing, not a second one.
       let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
       let young = now - p.detectedAtSeconds < 20 && (nearby || opensTrack)
-      let endReference = p.predictedReference(at: p.lastFrame) - Double(track.globalStartFrame)
+      let endReference = p.predictedReference(at: p.lastFrame) - lo
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
       return young || (beforeEnd && first - p.lastFrame < handOver)
     }) {
