@@ -26,7 +26,8 @@ let package = Package(
 
     .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
     .target(
-      name: "JackTestSupport", dependencies: ["CJack", "RingBuffer", "TestSupport"], path: "Tests/JackTestSupport"),
+      name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
+      path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),

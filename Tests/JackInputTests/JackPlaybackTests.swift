@@ -39,48 +39,68 @@ struct JackPlaybackTests {
     // thread once waited longer than a 10 s ring holds (decoding, and `Task.sleep` behind blocked test threads).
     let left = try music("catalog-a.ogg", seconds: 4)
     let right = (0..<left.count).map { testRampValue($0) }
-    let server = try await JackTestServer.start()
-    defer { server.stop() }
-    let capture = try JackCapture(
-      clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 60)
-    defer { capture.close() }
-    let playback = try JackPlayback(
-      clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"], ringSeconds: 0.5)
-    defer { playback.close() }
-    #expect(playback.clientName == "bmplay")
-    #expect(playback.fullPortNames == ["bmplay:out_L", "bmplay:out_R"])
-    #expect(playback.sampleRate == 48_000)
-    #expect(playback.bufferSize == 1024)
-    #expect(server.ports(matching: "^bmplay:", flags: JackPortIsOutput) == ["bmplay:out_L", "bmplay:out_R"])
-    try playback.connect(port: "out_L", to: "bmcap:L")
-    try playback.connect(port: "bmplay:out_R", to: "bmcap:R")
-    try playback.connect(port: "out_R", to: "bmcap:R")  // again: already connected is fine
-    #expect(try capture.connections(of: "L") == ["bmplay:out_L"])
+    // Sample-exact audio: a run the JACK server disturbed (an xrun loses a cycle) is run again.
+    let (run, disturbance) = try await JackDisturbance.retrying {
+      let server = try await JackTestServer.start()
+      defer { server.stop() }
+      let capture = try JackCapture(
+        clientName: "bmcap", serverName: server.name, portNames: ["L", "R"], ringSeconds: 60)
+      defer { capture.close() }
+      let playback = try JackPlayback(
+        clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"], ringSeconds: 0.5)
+      defer { playback.close() }
+      #expect(playback.clientName == "bmplay")
+      #expect(playback.fullPortNames == ["bmplay:out_L", "bmplay:out_R"])
+      #expect(playback.sampleRate == 48_000)
+      #expect(playback.bufferSize == 1024)
+      #expect(server.ports(matching: "^bmplay:", flags: JackPortIsOutput) == ["bmplay:out_L", "bmplay:out_R"])
+      try playback.connect(port: "out_L", to: "bmcap:L")
+      try playback.connect(port: "bmplay:out_R", to: "bmcap:R")
+      try playback.connect(port: "out_R", to: "bmcap:R")  // again: already connected is fine
+      #expect(try capture.connections(of: "L") == ["bmplay:out_L"])
 
-    let started = ContinuousClock.now
-    #expect(feed(playback, Signals.interleave([left, right]), channels: 2))
-    #expect(playback.waitUntilPlayedOut())
-    let took = ContinuousClock.now - started
-    #expect(took > .seconds(3.5) && took < .seconds(5.5), "4 s of audio played in \(took)")
-    #expect(playback.framesPlayed == left.count)
-    #expect(playback.underruns == 0, "xruns: \(playback.xruns)")
-    // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
-    // behind test threads that block.
-    usleep(100_000)  // the last cycles reach the capture; no await while it fills its ring
-    capture.close()
-
-    let capturedLeft = capture.rings[0].drain()
-    let capturedRight = capture.rings[1].drain()
-    #expect(capture.overruns == [0, 0])
-    let start = try #require(capturedRight.firstIndex { $0 != 0 }, "no ramp sample arrived")
-    try #require(capturedRight.count >= start + left.count, "the capture ended before the playback's last frame")
-    let ramp = SampleDifference.between(expected: right, actual: capturedRight[start..<start + left.count])
-    #expect(ramp == nil, "the ramp arrives whole and in order: \(String(describing: ramp))")
-    let music = SampleDifference.between(expected: left, actual: capturedLeft[start..<start + left.count])
-    #expect(music == nil, "the music arrives bit for bit, aligned with the ramp: \(String(describing: music))")
+      let started = ContinuousClock.now
+      let queued = feed(playback, Signals.interleave([left, right]), channels: 2)
+      let playedOut = playback.waitUntilPlayedOut()
+      let took = ContinuousClock.now - started
+      // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
+      // behind test threads that block.
+      usleep(100_000)  // the last cycles reach the capture; no await while it fills its ring
+      capture.close()
+      let run = PlaybackRun(
+        queued: queued, playedOut: playedOut, took: took, framesPlayed: playback.framesPlayed,
+        underruns: playback.underruns, left: capture.rings[0].drain(), right: capture.rings[1].drain(),
+        overruns: capture.overruns)
+      return (run, JackDisturbance(of: capture))
+    }
+    #expect(run.queued && run.playedOut)
+    #expect(run.took > .seconds(3.5) && run.took < .seconds(5.5), "4 s of audio played in \(run.took)")
+    #expect(run.framesPlayed == left.count)
+    #expect(run.underruns == 0, "\(disturbance)")
+    #expect(run.overruns == [0, 0])
+    let start = try #require(run.right.firstIndex { $0 != 0 }, "no ramp sample arrived")
+    try #require(run.right.count >= start + left.count, "the capture ended before the playback's last frame")
+    let ramp = SampleDifference.between(expected: right, actual: run.right[start..<start + left.count])
+    #expect(ramp == nil, "the ramp arrives whole and in order: \(String(describing: ramp)); \(disturbance)")
+    let music = SampleDifference.between(expected: left, actual: run.left[start..<start + left.count])
+    #expect(
+      music == nil,
+      "the music arrives bit for bit, aligned with the ramp: \(String(describing: music)); \(disturbance)")
     let end = start + left.count
-    #expect(capturedLeft[..<start].allSatisfy { $0 == 0 }, "silence before the first queued frame")
-    #expect(capturedRight[end...].allSatisfy { $0 == 0 }, "silence after the last one")
+    #expect(run.left[..<start].allSatisfy { $0 == 0 }, "silence before the first queued frame")
+    #expect(run.right[end...].allSatisfy { $0 == 0 }, "silence after the last one")
+  }
+
+  /// What one playback into a capture left: the playback's counts and what the capture got.
+  struct PlaybackRun {
+    var queued: Bool
+    var playedOut: Bool
+    var took: Duration
+    var framesPlayed: Int
+    var underruns: Int
+    var left: [Float]
+    var right: [Float]
+    var overruns: [Int]
   }
 
   @Test("Underruns count the silent frames between the first queued audio and finish(), and no others")
