@@ -6,7 +6,7 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   public var speedStep: Double = 0.02
   /// Matches older than this are forgotten by the search for new plays. Default 8 s.
   public var voteWindowSeconds: Double = 8
-  /// Matches on one diagonal that make the search look closer. Default 6.
+  /// Matches on one diagonal that make the search look closer (and again every 2 more while it fails). Default 6.
   public var minVotes: Int = 6
   /// Aligned matches needed to report a play. Default 10.
   public var minMatches: Int = 10

@@ -41,13 +41,22 @@ extension StreamMatcher {
     if triggeredA || triggeredB { candidates.append((h, d)) }
   }
 
-  /// Counts a vote; true when the slot reaches a multiple of `minVotes` (time to verify).
+  /// Counts a vote; true when the slot reaches `minVotes`, and every `reverifyEveryVotes` votes after (time to
+  /// verify).
   @inline(__always)
   private func vote(slot: Int) -> Bool {
     if votes[slot] < .max { votes[slot] += 1 }
     let v = Int(votes[slot])
-    return v >= settings.minVotes && v % settings.minVotes == 0
+    return v >= settings.minVotes && (v - settings.minVotes) % Self.reverifyEveryVotes == 0
   }
+
+  /// A slot that failed verification is verified again after this many more votes. A cluster that grows slowly
+  /// (a sparse or quiet intro, a voice over it) is reported as soon as it passes: every 6 votes (`minVotes`, the old
+  /// rule) left it unreported for up to 5 more matches. With 2, plays were found sooner (median latency, `hard`
+  /// seeds 2 and 3: 4.92 → 4.81 s and 5.13 → 4.33 s; p95 of the sped-up playout 5.20 → 4.64 s) for the same CPU
+  /// time within noise; with 1 the figures were the same as with 2, for twice the verifications of clusters that
+  /// never pass (a repeated section beside a running play).
+  static let reverifyEveryVotes = 2
 
   func expireVotes() {
     let horizon = newestFrame - windowFrames
