@@ -17,11 +17,6 @@ public struct JackDisturbance: CustomStringConvertible, Sendable {
   /// Periods of frame time in which the capture's process callback did not run.
   public var skippedCycles: Int
 
-  public init(xruns: Int, skippedCycles: Int) {
-    self.xruns = xruns
-    self.skippedCycles = skippedCycles
-  }
-
   /// Read from a capture after it is closed (so that no cycle runs meanwhile).
   public init(of capture: JackCapture) {
     xruns = capture.xruns
