@@ -5,7 +5,7 @@ extension StreamMatcher {
     let now = streamSeconds
     var ended = [Int]()
     for i in active.indices {
-      if newestFrame - active[i].lastFrame > gapFrames {
+      if newestFrame - active[i].lastFrame > gapFrames && !mayResume(active[i]) {
         ended.append(i)
       } else if now - active[i].lastReportedSeconds >= settings.progressIntervalSeconds
         && active[i].lastFrame != active[i].lastReportedLastFrame
@@ -21,7 +21,23 @@ extension StreamMatcher {
     }
   }
 
-  func end(_ play: PlayTrack) {
+  /// Whether a play whose matches stopped more than `maxGapSeconds` ago is kept running, so that matches that come back
+  /// on its line extend it instead of starting a second play of the same airing: noise, a dropout or a long
+  /// voice-over can hide a song for a minute. It is kept while its line has been silent for at most
+  /// `MatcherTuning.maxSilentLineSeconds`, the line still lies inside the track now (the song could still be on the
+  /// air), and no other play has gone on past its last support (the next item, or the track again, is on the air).
+  func mayResume(_ play: RunningPlay) -> Bool {
+    let silentFrames = Double(newestFrame - play.lastFrame)
+    guard silentFrames <= MatcherTuning.maxSilentLineSeconds * framesPerSecond else { return false }
+    let track = catalog.tracks[play.trackIndex]
+    let referenceNow = parameters.seconds(
+      ofFrame: play.predictedReference(at: newestFrame) - Double(track.globalStartFrame))
+    guard referenceNow < track.audibleEndSeconds else { return false }
+    let supportedUntil = play.lastFrame + RunningPlay.bucketFrames
+    return !active.contains { $0.id != play.id && $0.lastFrame > supportedUntil }
+  }
+
+  func end(_ play: RunningPlay) {
     let dominated = (active + recentlyEnded).contains { isDominated(play, by: $0) }
     let final = snapshot(of: play, final: true)
     sink?.receive(dominated ? .playRetracted(final) : .playEnded(final))
@@ -34,7 +50,7 @@ extension StreamMatcher {
   /// Whether `play` is a repeated section of the same track that `other` explains: `other` spans all of it with at
   /// least twice the matches, or overlaps most of it matching at four times its rate or more. Back-to-back airings
   /// of a track follow each other and overlap by a crossfade at most, so they never explain each other.
-  func isDominated(_ play: PlayTrack, by other: PlayTrack) -> Bool {
+  func isDominated(_ play: RunningPlay, by other: RunningPlay) -> Bool {
     guard other.id != play.id, other.trackIndex == play.trackIndex else { return false }
     if other.matchCount >= 2 * play.matchCount {
       // Compare the spans as reported (extended to the reference's edges), within a second.
@@ -52,7 +68,7 @@ extension StreamMatcher {
 
   /// The play as reported: times in stream seconds, start and end extended to the reference's audible edges when the
   /// first or last match is close to them.
-  func snapshot(of play: PlayTrack, final: Bool) -> MatchedPlay {
+  func snapshot(of play: RunningPlay, final: Bool) -> MatchedPlay {
     let track = catalog.tracks[play.trackIndex]
     let p = parameters
     let base = Double(track.globalStartFrame)

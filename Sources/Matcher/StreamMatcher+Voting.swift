@@ -6,57 +6,46 @@ extension StreamMatcher {
     Int(reference) - Int(Double(anchorFrame) * hypotheses[h].speed + 0.5)
   }
 
-  /// Slot of a cell: 8 frames of diagonal under one hypothesis. Grid B is grid A shifted by half a cell, so that a
-  /// cluster narrower than 4 frames falls whole into one cell of one grid.
-  @inline(__always)
-  func slot(hypothesis h: Int, cell: Int, grid: UInt64) -> Int {
-    let k = (UInt64(truncatingIfNeeded: cell) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(h) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid
-    return Int(truncatingIfNeeded: (k &* 0xD6E8_FEB8_6659_FD93) >> 40) & voteMask
-  }
-
-  @inline(__always)
-  private func slots(hypothesis h: Int, diagonal d: Int) -> (Int, Int) {
-    (slot(hypothesis: h, cell: d >> 3, grid: 0), slot(hypothesis: h, cell: (d + 4) >> 3, grid: 0x5555_5555))
-  }
-
+  /// A match of the broadcast: taken by the running play on whose line it lies, or else searched for a new play.
   func addMatch(hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
+    if offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference) { return }
+    search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
+  }
+
+  /// Gives a match to the running play on whose line it lies; false when none takes it.
+  @inline(__always)
+  func offerToPlays(anchorFrame: Int32, targetFrame: Int32, reference: UInt32) -> Bool {
     for i in active.indices {
       if active[i].accepts(anchorFrame: anchorFrame, reference: reference, tolerance: settings.alignmentToleranceFrames)
       {
         // Contested: another track's play is sustained more than a second past this one's support (the next song).
         let track = active[i].trackIndex
-        let supportedUntil = active[i].lastFrame + PlayTrack.bucketFrames
+        let supportedUntil = active[i].lastFrame + RunningPlay.bucketFrames
         let contested = active.contains { $0.trackIndex != track && $0.lastFrame > supportedUntil }
         active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested)
-        return
+        return true
       }
     }
+    return false
+  }
+
+  /// Queues a match that no running play took and votes for its diagonal.
+  func search(hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
     let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
-    let (a, b) = slots(hypothesis: h, diagonal: d)
+    let (a, b) = votes.slots(hypothesis: h, diagonal: d)
     queue.append(
       MatchQueue.Match(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h)),
       cell: a)
-    let triggeredA = vote(slot: a)
-    let triggeredB = vote(slot: b)
+    let triggeredA = isTimeToVerify(votes: votes.vote(a))
+    let triggeredB = isTimeToVerify(votes: votes.vote(b))
     if triggeredA || triggeredB { candidates.append((h, d)) }
   }
 
-  /// Counts a vote; true when the slot reaches `minVotes`, and every `reverifyEveryVotes` votes after (time to
-  /// verify).
+  /// True when a cell reaches `minVotes`, and every `MatcherTuning.reverifyEveryVotes` votes after.
   @inline(__always)
-  private func vote(slot: Int) -> Bool {
-    if votes[slot] < .max { votes[slot] += 1 }
-    let v = Int(votes[slot])
-    return v >= settings.minVotes && (v - settings.minVotes) % Self.reverifyEveryVotes == 0
+  private func isTimeToVerify(votes v: Int) -> Bool {
+    v >= settings.minVotes && (v - settings.minVotes) % MatcherTuning.reverifyEveryVotes == 0
   }
-
-  /// A slot that failed verification is verified again after this many more votes. A cluster that grows slowly
-  /// (a sparse or quiet intro, a voice over it) is reported as soon as it passes: every 6 votes (`minVotes`, the old
-  /// rule) left it unreported for up to 5 more matches. With 2, plays were found sooner (median latency, `hard`
-  /// seeds 2 and 3: 4.92 → 4.81 s and 5.13 → 4.33 s; p95 of the sped-up playout 5.20 → 4.64 s) for the same CPU
-  /// time within noise; with 1 the figures were the same as with 2, for twice the verifications of clusters that
-  /// never pass (a repeated section beside a running play).
-  static let reverifyEveryVotes = 2
 
   func expireVotes() {
     let horizon = newestFrame - windowFrames
@@ -68,9 +57,9 @@ extension StreamMatcher {
   private func unvote(_ m: MatchQueue.Match) {
     let h = Int(m.hypothesis)
     let d = diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference)
-    let (a, b) = slots(hypothesis: h, diagonal: d)
-    if votes[a] > 0 { votes[a] -= 1 }
-    if votes[b] > 0 { votes[b] -= 1 }
+    let (a, b) = votes.slots(hypothesis: h, diagonal: d)
+    votes.unvote(a)
+    votes.unvote(b)
   }
 
   func verifyCandidates() {
@@ -92,7 +81,7 @@ extension StreamMatcher {
     var ys = [Double]()
     var seenSlots = Set<Int>()
     for cell in ((d0 >> 3) - 2)...((d0 >> 3) + 2) {
-      let s = slot(hypothesis: h, cell: cell, grid: 0)
+      let s = votes.slot(hypothesis: h, cell: cell, grid: 0)
       guard seenSlots.insert(s).inserted else { continue }
       queue.forEachInCell(s) { index, m in
         guard !m.claimed, Int(m.hypothesis) == h else { return }
@@ -230,7 +219,7 @@ extension StreamMatcher {
       active[i] = play
       return
     }
-    var play = PlayTrack(
+    var play = RunningPlay(
       id: nextPlayID, trackIndex: trackIndex,
       referenceRange: track.globalStartFrame..<(track.globalStartFrame + track.frameCount), alpha: alpha, beta: beta,
       firstFrame: first,
@@ -265,7 +254,7 @@ extension StreamMatcher {
   }
 
   /// Gives the queued matches to `play`: they are its matches now and no longer vote for others.
-  private func claim(_ queueIndices: [UInt32], into play: inout PlayTrack) {
+  private func claim(_ queueIndices: [UInt32], into play: inout RunningPlay) {
     for index in queueIndices {
       let m = queue[index]
       play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)

@@ -46,25 +46,25 @@ public final class StreamMatcher {
   var peakStart = 0
   let maxQueryPairFrames: Int32
 
-  // Votes: counters per cell (8 frames of diagonal under one hypothesis), hashed into this many slots: enough that
-  // the few seconds of unclaimed matches (~10 000 a second) leave most slots near zero.
-  static let voteSlots = 1 << 18
+  // The search for new plays.
+  let votes: VoteTable
   /// Cell lists are far fewer than vote slots (2¹³ × 4 bytes stays in L1 cache); a list mixes cells, and `gather`
   /// checks each match it walks.
   let queue = MatchQueue(cells: 1 << 13)
-  let votes: UnsafeMutablePointer<UInt8>
-  let voteMask: Int
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
   let windowFrames: Int32
 
   // Plays.
-  var active: [PlayTrack] = []
+  var active: [RunningPlay] = []
   /// The last few plays that ended, to recognise a repeated section that outlived the play it belongs to.
-  var recentlyEnded: [PlayTrack] = []
+  var recentlyEnded: [RunningPlay] = []
   var nextPlayID = 1
   var newestFrame: Int32 = -1
   var lastNoMatchSeconds: Double = 0
   private var postingScratch: [UInt32] = []
+  /// The current peak's matches that no running play took, waiting for `agreement` to pass them to the search.
+  var peakMatches: [PeakMatch] = []
+  let agreement: TargetAgreement
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -95,9 +95,10 @@ public final class StreamMatcher {
         scaledFrames[dt * hypotheses.count + h] = Int((Double(dt) * hypothesis.speed).rounded())
       }
     }
-    votes = .allocate(capacity: Self.voteSlots)
-    votes.initialize(repeating: 0, count: Self.voteSlots)
-    voteMask = Self.voteSlots - 1
+    // A peak collects at most fan-out × hypotheses × passes lookups, each capped at the catalog's stop-hash cap.
+    let perPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses * max(12, catalog.stopHashCap)
+    agreement = TargetAgreement(buckets: min(1 << 16, 2 * perPeak))
+    votes = VoteTable(slots: MatcherTuning.voteSlots)
     self.sink = sink
     frontEnd = FingerprintFrontEnd(
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
@@ -106,7 +107,6 @@ public final class StreamMatcher {
 
   deinit {
     scaledFrames.deallocate()
-    votes.deallocate()
   }
 
   /// Stream time of the end of the audio consumed so far.
@@ -154,7 +154,7 @@ public final class StreamMatcher {
     peakPairCounts.removeAll()
     peakStart = 0
     queue.removeAll()
-    votes.update(repeating: 0, count: Self.voteSlots)
+    votes.removeAll()
     candidates.removeAll()
     active.removeAll()
     recentlyEnded.removeAll()
@@ -175,6 +175,8 @@ public final class StreamMatcher {
       let pitch = hasher.pitch(ofBin: peak.bin)
       newestFrame = max(newestFrame, frame)
       while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
+      peakMatches.removeAll(keepingCapacity: true)
+      agreement.begin()
       var j = peakStart
       while j < peakFrames.count {
         let dtq = frame - peakFrames[j]
@@ -215,6 +217,7 @@ public final class StreamMatcher {
         }
         j += 1
       }
+      searchAgreedMatches(targetFrame: frame)
       peakFrames.append(frame)
       peakTimes.append(peak.time)
       peakPitches.append(pitch)
@@ -247,8 +250,26 @@ public final class StreamMatcher {
       catalog.index.forEachPosting(of: hash) { postingScratch.append($0) }
       previousHash = hash
     }
+    // A hash with few postings is evidence by itself; one with many is mostly chance, and searched only where
+    // another anchor agrees (`TargetAgreement`).
+    let common = postingScratch.count > MatcherTuning.maxPostingsSearchedAlone
     for position in postingScratch {
-      addMatch(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+      if offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position) { continue }
+      if !common {
+        search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+        continue
+      }
+      let target = position &+ UInt32(dt)
+      agreement.note(hypothesis: h, target: target, anchorFrame: anchorFrame)
+      peakMatches.append(PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: target))
+    }
+  }
+
+  /// Passes the current peak's matches that another anchor agrees with to the search for new plays.
+  private func searchAgreedMatches(targetFrame: Int32) {
+    for m in peakMatches where agreement.isAgreed(hypothesis: Int(m.hypothesis), target: m.target) {
+      search(
+        hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference)
     }
   }
 
@@ -277,4 +298,13 @@ final class PeakRelay: PeakConsumer {
     matcher?.consume(peaks: peaks, throughFrame: throughFrame)
   }
   func flush() {}
+}
+
+/// A match of the current broadcast peak, held until every anchor of the peak has been looked up.
+struct PeakMatch {
+  var hypothesis: UInt8
+  var anchorFrame: Int32
+  var reference: UInt32
+  /// Where the match places the peak on the catalog's global frame axis.
+  var target: UInt32
 }

@@ -21,12 +21,52 @@ struct StreamMatcherPlaysTests {
     // broadcast frame 120: reference frame 20, 0.8 s into the reference, which is silent there. Such a match was
     // claimed on a young line (a wrong speed hypothesis) that a refit has since left.
     let parameters = catalog.parameters
-    let play = PlayTrack(
+    let play = RunningPlay(
       id: 1, trackIndex: 0, referenceRange: 0..<UInt32(catalog.tracks[0].frameCount), alpha: -100, beta: 1,
       firstFrame: 120, pitchShifted: false, detectedAtSeconds: 10)
     let reported = matcher.snapshot(of: play, final: false)
     let audibleStartOnAir = parameters.seconds(ofFrame: 100 + parameters.frame(atSeconds: audibleStart))
     #expect(abs(reported.startSeconds - audibleStartOnAir) < 0.01, "not \(parameters.seconds(ofFrame: 120))")
     #expect(abs(reported.referenceOffsetSeconds - audibleStart) < 0.01)
+  }
+
+  /// A song, a minute of loud noise over it, and the song again on the same line (the airing went on under the noise).
+  static func songHiddenByNoise(seconds hiddenSeconds: Double) -> (song: SyntheticSong, broadcast: [Float]) {
+    let song = SyntheticSong(seed: 77, seconds: 150)
+    var broadcast = song.render()
+    var generator = SeededGenerator(seed: 2026)
+    let hidden = (30 * 8000)..<Int((30 + hiddenSeconds) * 8000)
+    for i in hidden {
+      // White noise about 20 dB above the song: no pair of the song survives it.
+      broadcast[i] = 0.1 * broadcast[i] + 2 * (Float(generator.next() % 65_536) / 65_536 - 0.5)
+    }
+    return (song, broadcast)
+  }
+
+  @Test("A song hidden by a minute of noise and heard again on the same line is one play, not two")
+  func songHiddenByNoiseIsOnePlay() throws {
+    let (song, broadcast) = Self.songHiddenByNoise(seconds: 60)
+    let catalog = try MatcherHarness.catalog(of: [song])
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+    #expect(run.sink.started.count == 1, "started: \(run.sink.started.map { ($0.startSeconds, $0.endSeconds) })")
+    let ended = run.sink.ended
+    #expect(ended.count == 1)
+    if let play = ended.first {
+      #expect(play.startSeconds < 1 && play.endSeconds > 145, "\(play.startSeconds)-\(play.endSeconds) s")
+    }
+  }
+
+  @Test("A song hidden by noise for longer than the resume window is logged as two plays")
+  func songHiddenTooLongIsTwoPlays() throws {
+    let hiddenSeconds = MatcherTuning.maxSilentLineSeconds + 40
+    let song = SyntheticSong(seed: 78, seconds: 240)
+    var broadcast = song.render()
+    var generator = SeededGenerator(seed: 2027)
+    for i in (20 * 8000)..<Int((20 + hiddenSeconds) * 8000) {
+      broadcast[i] = 0.1 * broadcast[i] + 2 * (Float(generator.next() % 65_536) / 65_536 - 0.5)
+    }
+    let catalog = try MatcherHarness.catalog(of: [song])
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+    #expect(run.sink.ended.count == 2, "ended: \(run.sink.ended.map { ($0.startSeconds, $0.endSeconds) })")
   }
 }

@@ -2,12 +2,12 @@ import Testing
 
 @testable import Matcher
 
-@Suite("PlayTrack")
-struct PlayTrackTests {
+@Suite("RunningPlay")
+struct RunningPlayTests {
   /// A play on the line reference = broadcast frame, with matches from 3 anchors every 8 frames (a quarter second)
   /// over frames 0…320 (10 s): its sustained support ends at frame 330.
-  static func playWithTenSecondsOfSupport() -> PlayTrack {
-    var play = PlayTrack(
+  static func playWithTenSecondsOfSupport() -> RunningPlay {
+    var play = RunningPlay(
       id: 1, trackIndex: 0, referenceRange: 0..<10_000, alpha: 0, beta: 1, firstFrame: 0, pitchShifted: false,
       detectedAtSeconds: 2)
     for anchor in stride(from: Int32(0), through: 320, by: 8) {
@@ -19,7 +19,7 @@ struct PlayTrackTests {
   }
 
   /// Matches from one anchor peak: its pairs with `count` targets.
-  static func burst(_ play: inout PlayTrack, anchor: Int32, count: Int, contested: Bool = false) {
+  static func burst(_ play: inout RunningPlay, anchor: Int32, count: Int, contested: Bool = false) {
     for k in 0..<count {
       play.add(
         anchorFrame: anchor, targetFrame: anchor + 4 + Int32(k), reference: UInt32(anchor), contested: contested)

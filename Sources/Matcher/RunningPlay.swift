@@ -1,6 +1,6 @@
 /// A running play inside a stream matcher: the line through its matches (reference frame = α + β · broadcast
 /// frame, on the catalog's global axis) and what is needed to report it.
-struct PlayTrack {
+struct RunningPlay {
   let id: Int
   let trackIndex: Int
   let pitchShifted: Bool
@@ -57,8 +57,8 @@ struct PlayTrack {
   }
 
   /// The same play (id, detection time, start) on a corrected line, with no matches yet.
-  func realigned(alpha: Double, beta: Double, firstFrame: Int32) -> PlayTrack {
-    var p = PlayTrack(
+  func realigned(alpha: Double, beta: Double, firstFrame: Int32) -> RunningPlay {
+    var p = RunningPlay(
       id: id, trackIndex: trackIndex, referenceRange: referenceRange, alpha: alpha, beta: beta,
       firstFrame: min(firstFrame, self.firstFrame),
       pitchShifted: pitchShifted, detectedAtSeconds: detectedAtSeconds)

@@ -1,0 +1,26 @@
+/// The stream matcher's fixed tuning, in one place: each constant with its unit and why it has its value.
+///
+/// Settings a station may change per channel are in `MatcherSettings`; these are properties of the method.
+enum MatcherTuning {
+  /// A hash with more postings than this is common in the catalog: its matches are searched for new plays only when a
+  /// second anchor places the same broadcast peak at the same reference frame (`TargetAgreement`). Below it, every
+  /// match votes, as it always has for catalogs of a few hours (whose stop-hash cap keeps every list this short), so
+  /// their latency is unchanged; a catalog of hundreds of hours has hundreds of postings per hash, nearly all chance.
+  static let maxPostingsSearchedAlone = 16
+
+  /// A play whose line has had no sustained matches for `maxGapSeconds` stays open this long (while its line is still
+  /// inside the track and no other item has come on), so that an airing hidden by noise, a dropout or a voice-over
+  /// for up to two minutes and then heard again on the same line is one play, never two. Seconds.
+  static let maxSilentLineSeconds = 120.0
+
+  /// Vote counters per matcher (`VoteTable`): 256 KB, so that the unclaimed matches of the vote window (about 10,000 a
+  /// second for a catalog of a few hours) leave most counters near zero and the table stays in a core's L2 cache.
+  static let voteSlots = 1 << 18
+
+  /// A cell that failed verification is verified again after this many more votes, so that a cluster that grows
+  /// slowly (a sparse or quiet intro, a voice over it) is reported as soon as it passes. Every 6 votes left such a
+  /// cluster unreported for up to 5 more matches (median latency on `hard` 0.1–0.8 s later); every vote gave the same
+  /// latency as every 2, for twice the verifications of clusters that never pass (a repeated section beside a running
+  /// play).
+  static let reverifyEveryVotes = 2
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("StreamMatcher at catalog scale")
+struct StreamMatcherScaleTests {
+  /// A catalog of `count` tracks whose peaks are random (uniform in time and over the fingerprint's band), so that
+  /// their hashes are spread like a large catalog's: hundreds of postings per common hash.
+  static func randomCatalog(tracks count: Int, seconds: Double, seed: UInt64) throws -> Catalog {
+    let parameters = FingerprintParameters()
+    var generator = SeededGenerator(seed: seed)
+    let builder = CatalogBuilder(parameters: parameters)
+    let sampleCount = Int(seconds) * parameters.sampleRateHz
+    let frames = Int32((sampleCount - parameters.fftSizeSamples) / parameters.hopSizeSamples)
+    let binHz = Double(parameters.sampleRateHz) / Double(parameters.fftSizeSamples)
+    let lowBin = Float(parameters.minFrequencyHz / binHz) + 1
+    let highBin = Float(parameters.maxFrequencyHz / binHz) - 1
+    let peaksPerSecond = 12.0
+    for t in 0..<count {
+      var peaks: [Peak] = []
+      for _ in 0..<Int(seconds * peaksPerSecond) {
+        let frame = Int32(generator.next() % UInt64(frames))
+        let bin = lowBin + (highBin - lowBin) * Float(generator.next() % 1_000_000) / 1_000_000
+        let offset = Float(generator.next() % 1000) / 1000 - 0.5
+        peaks.append(Peak(frame: frame, bin: bin, strength: 20, frameOffset: offset))
+      }
+      peaks.sort { ($0.frame, $0.bin) < ($1.frame, $1.bin) }
+      let signature = Signature(
+        parameters: parameters, sampleCount: sampleCount, peaks: peaks, audibleStartSeconds: 0,
+        audibleEndSeconds: seconds)
+      builder.add(
+        signature: signature, key: "random-\(t)", sourcePath: "random/\(t)", metadata: TrackMetadata(title: "R\(t)"))
+    }
+    return try builder.build()
+  }
+
+  @Test("Random audio against a catalog of thousands of random tracks logs no play")
+  func randomAudioAgainstThousandsOfTracksLogsNothing() throws {
+    let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
+    let postingsPerHash = Double(catalog.index.postings.count) / Double(1 << HashLayout(catalog.parameters).totalBits)
+    // Common hashes have more postings than a match may vote with alone: the filter in front of the search is used.
+    #expect(Double(catalog.stopHashCap) > Double(MatcherTuning.maxPostingsSearchedAlone))
+    #expect(postingsPerHash > 4, "\(postingsPerHash) postings per hash")
+    // Two minutes of songs that are not in the catalog, and one of white noise.
+    var air = SyntheticSong(seed: 901, seconds: 60).render() + SyntheticSong(seed: 902, seconds: 60).render()
+    var generator = SeededGenerator(seed: 903)
+    for _ in 0..<(60 * 8000) { air.append(0.5 * (Float(generator.next() % 65_536) / 65_536 - 0.5)) }
+    let run = try MatcherHarness.run(air, catalog: catalog)
+    #expect(run.sink.started.isEmpty, "false plays: \(run.sink.started.map(\.track.key))")
+  }
+
+  @Test("A catalog song among thousands of random tracks is found, with its start")
+  func catalogSongAmongThousandsOfTracksIsFound() throws {
+    let random = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 13)
+    let song = SyntheticSong(seed: 904, seconds: 60)
+    let builder = CatalogBuilder(editing: random)
+    builder.add(
+      signature: try MatcherHarness.referenceSignature(of: song.render()), key: "song", sourcePath: "song",
+      metadata: TrackMetadata(title: "Song"))
+    let catalog = try builder.build()
+    let air = [Float](repeating: 0, count: 10 * 8000) + song.render()
+    let run = try MatcherHarness.run(air, catalog: catalog)
+    #expect(run.sink.started.map(\.track.key) == ["song"])
+    if let play = run.sink.started.first { #expect(abs(play.startSeconds - 10) < 0.5) }
+  }
+}
