@@ -50,7 +50,7 @@ public final class StreamMatcher {
   let votes: VoteTable
   /// Cell lists are far fewer than vote slots (2¹³ × 4 bytes stays in L1 cache); a list mixes cells, and `gather`
   /// checks each match it walks.
-  let queue = MatchQueue(cells: 1 << 13)
+  let queue: MatchQueue
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
   let windowFrames: Int32
 
@@ -98,7 +98,8 @@ public final class StreamMatcher {
     // A peak collects at most fan-out × hypotheses × passes lookups, each capped at the catalog's stop-hash cap.
     let perPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses * max(12, catalog.stopHashCap)
     agreement = TargetAgreement(buckets: min(1 << 16, 2 * perPeak))
-    votes = VoteTable(slots: MatcherTuning.voteSlots)
+    votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
+    queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
     self.sink = sink
     frontEnd = FingerprintFrontEnd(
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
@@ -259,15 +260,14 @@ public final class StreamMatcher {
         search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
         continue
       }
-      let target = position &+ UInt32(dt)
-      agreement.note(hypothesis: h, target: target, anchorFrame: anchorFrame)
-      peakMatches.append(PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: target))
+      let buckets = agreement.note(hypothesis: h, target: position &+ UInt32(dt), anchorFrame: anchorFrame)
+      peakMatches.append(PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, buckets: buckets))
     }
   }
 
   /// Passes the current peak's matches that another anchor agrees with to the search for new plays.
   private func searchAgreedMatches(targetFrame: Int32) {
-    for m in peakMatches where agreement.isAgreed(hypothesis: Int(m.hypothesis), target: m.target) {
+    for m in peakMatches where agreement.isAgreed(m.buckets) {
       search(
         hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference)
     }
@@ -305,6 +305,6 @@ struct PeakMatch {
   var hypothesis: UInt8
   var anchorFrame: Int32
   var reference: UInt32
-  /// Where the match places the peak on the catalog's global frame axis.
-  var target: UInt32
+  /// The `TargetAgreement` buckets of where the match places the peak in the catalog.
+  var buckets: (UInt32, UInt32)
 }

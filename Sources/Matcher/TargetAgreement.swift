@@ -5,43 +5,38 @@
 /// is the target of the pairs of about three anchors, so where the broadcast is a catalog track, the pairs of two or
 /// more anchors place the target at the same reference frame (within a frame of rounding), under the same speed
 /// hypothesis. A chance match almost never has such a partner: two postings of unrelated hashes land within a frame
-/// of each other about once in (catalog frames ÷ matches per peak) tries, so the filter passes a number of chance
-/// matches that grows with the square of the postings per lookup over the catalog's length, while the search without
-/// it voted for every one of them, a number that grows with the catalog.
+/// of each other about once in (catalog frames ÷ matches of the peak) tries.
 ///
 /// A table of stamped buckets, reused for every peak (`begin()` invalidates it in O(1)). Two frames within one of each
 /// other share a bucket of one of two grids offset by a frame. A bucket collision between unrelated keys can only pass
 /// a match that should have been dropped, never drop one that agrees. One thread: the matcher's.
 final class TargetAgreement {
+  /// One bucket: the peak it was last used for, and the first anchor that placed the peak in it (`agreed` once a
+  /// second anchor did).
+  private struct Bucket {
+    var stamp: UInt32
+    var anchorFrame: Int32
+  }
+  private static let agreed = Int32.min
   private let mask: Int
-  private let stamps: UnsafeMutablePointer<UInt32>
-  private let firstAnchors: UnsafeMutablePointer<Int32>
-  private let agreed: UnsafeMutablePointer<Bool>
+  private let buckets: UnsafeMutablePointer<Bucket>
   private var serial: UInt32 = 0
 
   /// - Parameter buckets: table size, rounded up to a power of two; a few times the matches one peak can collect.
-  init(buckets: Int) {
-    let size = max(64, 1 << (Int.bitWidth - (buckets - 1).leadingZeroBitCount))
+  init(buckets count: Int) {
+    let size = max(64, 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
     mask = size - 1
-    stamps = .allocate(capacity: size)
-    stamps.initialize(repeating: 0, count: size)
-    firstAnchors = .allocate(capacity: size)
-    firstAnchors.initialize(repeating: 0, count: size)
-    agreed = .allocate(capacity: size)
-    agreed.initialize(repeating: false, count: size)
+    buckets = .allocate(capacity: size)
+    buckets.initialize(repeating: Bucket(stamp: 0, anchorFrame: 0), count: size)
   }
 
-  deinit {
-    stamps.deallocate()
-    firstAnchors.deallocate()
-    agreed.deallocate()
-  }
+  deinit { buckets.deallocate() }
 
   /// Forgets the previous peak's matches.
   func begin() {
     serial &+= 1
     if serial == 0 {
-      stamps.update(repeating: 0, count: mask + 1)
+      buckets.update(repeating: Bucket(stamp: 0, anchorFrame: 0), count: mask + 1)
       serial = 1
     }
   }
@@ -54,29 +49,27 @@ final class TargetAgreement {
 
   @inline(__always)
   private func note(bucket b: Int, anchorFrame: Int32) {
-    if stamps[b] != serial {
-      stamps[b] = serial
-      firstAnchors[b] = anchorFrame
-      agreed[b] = false
-    } else if firstAnchors[b] != anchorFrame {
-      agreed[b] = true
+    if buckets[b].stamp != serial {
+      buckets[b] = Bucket(stamp: serial, anchorFrame: anchorFrame)
+    } else if buckets[b].anchorFrame != anchorFrame {
+      buckets[b].anchorFrame = Self.agreed
     }
   }
 
-  /// Records that the pair anchored at `anchorFrame` places the peak at reference frame `target` under hypothesis `h`.
+  /// Records that the pair anchored at `anchorFrame` places the peak at reference frame `target` under hypothesis `h`;
+  /// returns the match's two buckets, for `isAgreed`.
   @inline(__always)
-  func note(hypothesis h: Int, target: UInt32, anchorFrame: Int32) {
-    note(bucket: bucket(hypothesis: h, cell: target >> 1, grid: 0), anchorFrame: anchorFrame)
-    note(bucket: bucket(hypothesis: h, cell: (target &+ 1) >> 1, grid: 0x5555_5555), anchorFrame: anchorFrame)
+  func note(hypothesis h: Int, target: UInt32, anchorFrame: Int32) -> (UInt32, UInt32) {
+    let a = bucket(hypothesis: h, cell: target >> 1, grid: 0)
+    let b = bucket(hypothesis: h, cell: (target &+ 1) >> 1, grid: 0x5555_5555)
+    note(bucket: a, anchorFrame: anchorFrame)
+    note(bucket: b, anchorFrame: anchorFrame)
+    return (UInt32(a), UInt32(b))
   }
 
-  /// Whether another anchor's pair placed the peak within a frame of `target` under hypothesis `h` (after every match
-  /// of the peak was noted).
+  /// Whether another anchor placed the peak in either of a match's buckets (after every match of the peak was noted).
   @inline(__always)
-  func isAgreed(hypothesis h: Int, target: UInt32) -> Bool {
-    let a = bucket(hypothesis: h, cell: target >> 1, grid: 0)
-    if stamps[a] == serial && agreed[a] { return true }
-    let b = bucket(hypothesis: h, cell: (target &+ 1) >> 1, grid: 0x5555_5555)
-    return stamps[b] == serial && agreed[b]
+  func isAgreed(_ buckets: (UInt32, UInt32)) -> Bool {
+    self.buckets[Int(buckets.0)].anchorFrame == Self.agreed || self.buckets[Int(buckets.1)].anchorFrame == Self.agreed
   }
 }
