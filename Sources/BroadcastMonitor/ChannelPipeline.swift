@@ -10,6 +10,9 @@ import Synchronization
 /// libsoxr, peaks, hashes, votes, plays) → `PlayEventSink` (plays to commands, stream time to wall-clock time) →
 /// `PlayLogWriter` (SQLite).
 ///
+/// So that the input's notices (overruns among them) and the status are handled within about a second even when the
+/// matcher is slower than real time, a pump feeds the matcher for at most `pumpSeconds` (and at least one chunk).
+///
 /// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
 /// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
 /// old matcher running on the same audio until its running plays end, while a new matcher on the new catalog takes
@@ -40,6 +43,10 @@ final class ChannelPipeline: @unchecked Sendable {
   private let playCount: PlayCount
   /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
   private let chunksPerPump = 16
+  /// A pump reads no further chunk after this long: the notices and the status are handled at least this often
+  /// (plus the time one chunk takes), however slow the matcher is. Short against the second within which an overrun
+  /// should be reported; long against the few microseconds handling them costs.
+  static let pumpSeconds = 0.2
   /// The level meter (see `meterReading`). Worker thread.
   private var meterDB: Float = -.infinity
   private var meterTime: UInt64 = 0
@@ -92,13 +99,13 @@ final class ChannelPipeline: @unchecked Sendable {
       startReload(catalog)
     }
     var level: Float = -.infinity
-    var chunks = consume(maxChunks: chunksPerPump, level: &level)
+    var chunks = consume(maxChunks: chunksPerPump, forSeconds: Self.pumpSeconds, level: &level)
     // After the audio that came before it: a gap (the source went away) or the end of a file ends the running
     // plays at the last audio heard, instead of leaving them open until the source returns.
     let (noticed, gap) = handleNotices()
     let ended = input.status == .ended && segment != nil
     if gap || ended {
-      chunks += consume(maxChunks: .max, level: &level)
+      chunks += consume(maxChunks: .max, forSeconds: .infinity, level: &level)
       if lane.matcher.state != .idle || retiring != nil { endSegment() }
       if ended { segment = nil }
       // No audio now: the status must not show the ended plays or the last level as current.
@@ -110,10 +117,13 @@ final class ChannelPipeline: @unchecked Sendable {
     return worked
   }
 
-  /// Reads and feeds up to `maxChunks` chunks; returns how many there were.
-  private func consume(maxChunks: Int, level: inout Float) -> Int {
+  /// Reads and feeds up to `maxChunks` chunks, starting no new one after `seconds`; returns how many there were.
+  private func consume(maxChunks: Int, forSeconds seconds: Double, level: inout Float) -> Int {
+    let start = DispatchTime.now().uptimeNanoseconds
     var chunks = 0
-    while chunks < maxChunks, let chunk = input.read(into: buffer) {
+    while chunks < maxChunks, chunks == 0 || Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds,
+      let chunk = input.read(into: buffer)
+    {
       chunks += 1
       if chunk.segment != segment {
         if segment != nil { endSegment() }

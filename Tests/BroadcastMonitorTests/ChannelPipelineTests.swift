@@ -147,4 +147,55 @@ final class ChannelPipelineTests {
       #expect(abs(heard - (Self.origin + input.deliveredSeconds)) < 0.01)
     }
   }
+
+  /// Waits until `find` returns something, or `seconds` have passed (nil).
+  func wait<T>(seconds: Double, for find: () -> T?) -> T? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let found = find() { return found }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return find()
+  }
+
+  /// A file channel played at real-time pace whose worker takes `secondsPerRead` over each 0.1 s chunk, pumped by a
+  /// worker pool of its own as `run` pumps its channels.
+  func slowFileChannel(secondsPerRead: Double, ringSeconds: Double = 30) throws
+    -> (input: SlowInput, pipeline: ChannelPipeline, log: MonitorLog, writer: PlayLogWriter)
+  {
+    let file = try StreamInput(
+      filePath: Fixtures.music("catalog-a.ogg").path, loop: true, sampleRate: 8000, ringSeconds: ringSeconds)
+    let input = SlowInput(file, secondsPerRead: secondsPerRead)
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "slow-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      bufferFrames: 800)
+    return (input, pipeline, log, writer)
+  }
+
+  @Test("an overrun is reported while the channel runs, within about a second of the dropped audio")
+  func overrunWhileRunning() throws {
+    // A ring of about 1 s, and 0.5 s for each 0.1 s of audio: the ring fills within 2 s and audio is dropped.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.5, ringSeconds: 1)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let overrun = wait(seconds: 30) { log.recentEvents.first { $0.name == .overrun } }
+    try #require(overrun != nil, "no overrun reported in 30 s; status \(pipeline.status)")
+    #expect(input.status == .running, "reported while the channel runs")
+    if case .time(let end)? = overrun?.field("end"), let logged = overrun?.time {
+      #expect(
+        logged.timeIntervalSince(end) < 1.5,
+        "dropped audio ending at \(end) reported \(logged.timeIntervalSince(end)) s later")
+    } else {
+      Issue.record("fields \(overrun?.fields ?? [])")
+    }
+    #expect(pipeline.status.overrunCount >= 1)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
 }
