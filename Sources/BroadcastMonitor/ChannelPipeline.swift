@@ -10,8 +10,11 @@ import Synchronization
 /// libsoxr, peaks, hashes, votes, plays) → `PlayEventSink` (plays to commands, stream time to wall-clock time) →
 /// `PlayLogWriter` (SQLite).
 ///
-/// So that the input's notices (overruns among them) and the status are handled within about a second even when the
-/// matcher is slower than real time, a pump feeds the matcher for at most `pumpSeconds` (and at least one chunk).
+/// A channel whose matcher falls behind real time is reported at once: a `lagging` event when the audio waiting in
+/// its input has stayed above a threshold, a `caught_up` event when it is analysed again as it comes (`LagTracker`
+/// says how it is measured), and the lag is part of `status`. So that this, the input's notices (overruns among
+/// them) and the status are handled within about a second even when the matcher is slower than real time, a pump
+/// feeds the matcher for at most `pumpSeconds` (and at least one chunk).
 ///
 /// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
 /// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
@@ -43,10 +46,12 @@ final class ChannelPipeline: @unchecked Sendable {
   private let playCount: PlayCount
   /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
   private let chunksPerPump = 16
-  /// A pump reads no further chunk after this long: the notices and the status are handled at least this often
-  /// (plus the time one chunk takes), however slow the matcher is. Short against the second within which an overrun
-  /// should be reported; long against the few microseconds handling them costs.
+  /// A pump reads no further chunk after this long: the notices, the lag and the status are handled at least this
+  /// often (plus the time one chunk takes), however slow the matcher is. Short against the second within which an
+  /// overrun should be reported; long against the few microseconds handling them costs.
   static let pumpSeconds = 0.2
+  /// Whether the matcher keeps up. Worker thread.
+  private var lag = LagTracker()
   /// The level meter (see `meterReading`). Worker thread.
   private var meterDB: Float = -.infinity
   private var meterTime: UInt64 = 0
@@ -110,8 +115,10 @@ final class ChannelPipeline: @unchecked Sendable {
       if ended { segment = nil }
       // No audio now: the status must not show the ended plays or the last level as current.
       updateStatus(level: -.infinity)
+      observeLag()
       return true
     }
+    observeLag()
     let worked = chunks > 0 || noticed
     if worked { updateStatus(level: chunks > 0 ? level : nil) }
     return worked
@@ -167,7 +174,63 @@ final class ChannelPipeline: @unchecked Sendable {
     while pump() {}
     endSegment()
     updateStatus(level: nil)
+    if case .caughtUp(let since, let until, let most, _)? = lag.finish(at: Date().timeIntervalSince1970) {
+      recordLagging(from: since, to: until, maxLagSeconds: most, stillBehind: true)
+    }
+    snapshot.withLock { $0.laggingSince = nil }
   }
+
+  /// Notes the audio waiting in the input, and reports when the channel falls behind or catches up.
+  private func observeLag() {
+    let waiting = input.backlogSeconds
+    let change = lag.observe(lagSeconds: waiting, at: Date().timeIntervalSince1970)
+    let since = lag.laggingSince.map { Date(timeIntervalSince1970: $0) }
+    snapshot.withLock {
+      $0.lagSeconds = waiting
+      $0.laggingSince = since
+    }
+    switch change {
+    case nil:
+      break
+    case .lagging(let since, let seconds)?:
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: name, name: .lagging,
+          message: String(
+            format: "lagging: the matcher is %.1f s behind real time (audio waiting to be analysed); ", seconds)
+            + "audio is dropped once the input's buffer is full. More worker threads (--workers, workerThreads) "
+            + "help when channels share one",
+          fields: [
+            ("start", .time(Date(timeIntervalSince1970: since))), ("end", .null),
+            ("lag_s", .number(Self.tenths(seconds))),
+          ]))
+    case .caughtUp(let since, let until, let most, let seconds)?:
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: name, name: .caughtUp,
+          message: String(
+            format: "caught up: %.1f s of audio waiting, after %.0f s lagging (at most %.1f s behind real time)",
+            seconds, until - since, most),
+          fields: [
+            ("start", .time(Date(timeIntervalSince1970: since))), ("end", .time(Date(timeIntervalSince1970: until))),
+            ("lag_s", .number(Self.tenths(seconds))), ("max_lag_s", .number(Self.tenths(most))),
+          ]))
+      recordLagging(from: since, to: until, maxLagSeconds: most, stillBehind: false)
+    }
+  }
+
+  /// Records a lagging episode in the play log's events (one row with its span, once it is over).
+  private func recordLagging(from since: Double, to until: Double, maxLagSeconds: Double, stillBehind: Bool) {
+    writer.submit(
+      .event(
+        channel: name, kind: "lagging", start: Date(timeIntervalSince1970: since),
+        end: Date(timeIntervalSince1970: until),
+        detail: String(format: "the matcher fell behind real time by up to %.1f s", maxLagSeconds)
+          + (stillBehind ? "; still behind when the channel stopped" : "")))
+  }
+
+  /// `seconds` rounded to a tenth, for the events' fields.
+  private static func tenths(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
 
   private func feed(_ lane: inout Lane, _ samples: UnsafeBufferPointer<Float>, _ chunk: InputChunk) {
     lane.sink.clock.observe(stream: lane.streamSeconds, wall: chunk.startTime)

@@ -77,6 +77,12 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     return all
   }
 
+  /// What the port rings hold (the least of the two for a stereo channel, as `read` takes), at the capture's rate.
+  var backlogSeconds: Double {
+    guard let generation, let frames = rings.map(\.availableToRead).min() else { return 0 }
+    return Double(frames) / Double(generation.capture.sampleRate)
+  }
+
   func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk? {
     let current = session.current
     // Follow a new client (or the loss of the server) once what the old client's rings hold has been read.

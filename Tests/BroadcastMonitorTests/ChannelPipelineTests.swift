@@ -174,6 +174,54 @@ final class ChannelPipelineTests {
     return (input, pipeline, log, writer)
   }
 
+  @Test("a channel whose worker falls behind real time reports lagging once, with its lag, then catching up")
+  func lagging() throws {
+    // 0.3 s for each 0.1 s of audio: the lag grows by about 0.67 s a second.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.3)
+    let started = Date()
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    let reported = Date()
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    guard case .number(let lag)? = lagging?.field("lag_s"), case .time(let since)? = lagging?.field("start") else {
+      Issue.record("fields \(lagging?.fields ?? [])")
+      return
+    }
+    #expect(lag >= LagTracker.lagThresholdSeconds, "lag \(lag) s")
+    #expect(lag <= reported.timeIntervalSince(started), "more behind than the audio that came: \(lag) s")
+    #expect(since > started && since <= reported.addingTimeInterval(-LagTracker.holdSeconds + 0.1))
+    #expect(lagging?.jsonLine.contains(#""event":"lagging""#) == true)
+    #expect(lagging?.textLine.contains("[slow-fm] lagging: the matcher is") == true)
+    let status = pipeline.status
+    #expect(status.laggingSince != nil)
+    #expect(status.lagSeconds >= LagTracker.caughtUpSeconds, "status lag \(status.lagSeconds) s")
+
+    // The worker is as fast as it is again: the channel analyses the waiting audio and catches up.
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    try #require(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    if case .number(let most)? = caughtUp?.field("max_lag_s") {
+      #expect(most >= lag, "at most \(most) s behind, but \(lag) s when reported")
+    } else {
+      Issue.record("fields \(caughtUp?.fields ?? [])")
+    }
+    #expect(caughtUp?.field("start") == .time(since))
+    #expect(pipeline.status.laggingSince == nil)
+    #expect(pipeline.status.lagSeconds < LagTracker.caughtUpSeconds)
+    #expect(log.recentEvents.filter { $0.name == .lagging }.count == 1, "\(log.recentLines)")
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+    let events = try Subprocess.run(
+      "/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events WHERE kind = 'lagging' ORDER BY id"])
+    #expect(events.stdout.contains("lagging|the matcher fell behind real time by up to"), "\(events)")
+    #expect(events.stdout.split(separator: "\n").count == 1, "\(events)")
+  }
+
   @Test("an overrun is reported while the channel runs, within about a second of the dropped audio")
   func overrunWhileRunning() throws {
     // A ring of about 1 s, and 0.5 s for each 0.1 s of audio: the ring fills within 2 s and audio is dropped.

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A `ChannelInput` that passes another input through and takes `secondsPerRead` longer over each chunk it returns:
 /// a channel worker made as slow as one whose matcher takes that long for a chunk. Everything else is the wrapped
-/// input's (its ring, its notices).
+/// input's (its ring, its backlog, its notices).
 final class SlowInput: ChannelInput, @unchecked Sendable {
   let wrapped: any ChannelInput
   private let delay: Mutex<Double>
@@ -23,6 +23,7 @@ final class SlowInput: ChannelInput, @unchecked Sendable {
 
   var sourceDescription: String { wrapped.sourceDescription }
   var status: InputStatus { wrapped.status }
+  var backlogSeconds: Double { wrapped.backlogSeconds }
   func start() throws { try wrapped.start() }
   func stop() { wrapped.stop() }
   func takeNotices() -> [InputNotice] { wrapped.takeNotices() }
