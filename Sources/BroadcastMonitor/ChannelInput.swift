@@ -28,7 +28,8 @@ protocol ChannelInput: AnyObject, Sendable {
 
   /// Seconds of audio that have arrived and that `read(into:)` could return now but has not been asked for yet: how
   /// far the channel's worker is behind the source (see `LagTracker`). Audio the input holds back for a reason of
-  /// its own (a network connection whose start time is not fixed yet) does not count. Worker thread.
+  /// its own (a network connection whose start time is not fixed yet) does not count. Any thread: a thread other
+  /// than the worker watches it, so that a worker stuck in a slow chunk is seen to fall behind.
   var backlogSeconds: Double { get }
 
   /// Events the input wants logged and recorded (a gap, a reconnect, an overrun), oldest first; each is returned

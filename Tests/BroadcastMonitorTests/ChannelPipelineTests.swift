@@ -222,6 +222,28 @@ final class ChannelPipelineTests {
     #expect(events.stdout.split(separator: "\n").count == 1, "\(events)")
   }
 
+  @Test("a worker stuck in one slow chunk is reported lagging while it is stuck, and caught up once it is through")
+  func laggingWhileStuck() throws {
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 8)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned == 0, "reported while the worker was still in its first chunk")
+    #expect(pipeline.status.laggingSince != nil)
+    #expect(pipeline.status.lagSeconds >= LagTracker.lagThresholdSeconds)
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    #expect(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned > 0)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
+
   @Test("an overrun is reported while the channel runs, within about a second of the dropped audio")
   func overrunWhileRunning() throws {
     // A ring of about 1 s, and 0.5 s for each 0.1 s of audio: the ring fills within 2 s and audio is dropped.

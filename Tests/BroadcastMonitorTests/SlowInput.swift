@@ -9,6 +9,7 @@ import Synchronization
 final class SlowInput: ChannelInput, @unchecked Sendable {
   let wrapped: any ChannelInput
   private let delay: Mutex<Double>
+  private let returned = Mutex(0)
 
   init(_ wrapped: any ChannelInput, secondsPerRead: Double) {
     self.wrapped = wrapped
@@ -21,6 +22,9 @@ final class SlowInput: ChannelInput, @unchecked Sendable {
     set { delay.withLock { $0 = newValue } }
   }
 
+  /// Chunks handed to the worker so far (a chunk is handed over once its delay is over). Any thread.
+  var chunksReturned: Int { returned.withLock { $0 } }
+
   var sourceDescription: String { wrapped.sourceDescription }
   var status: InputStatus { wrapped.status }
   var backlogSeconds: Double { wrapped.backlogSeconds }
@@ -32,6 +36,7 @@ final class SlowInput: ChannelInput, @unchecked Sendable {
     guard let chunk = wrapped.read(into: buffer) else { return nil }
     let seconds = secondsPerRead
     if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+    returned.withLock { $0 += 1 }
     return chunk
   }
 }
