@@ -26,6 +26,12 @@ protocol ChannelInput: AnyObject, Sendable {
   /// blocking. Returns nil when nothing is waiting. All frames of one chunk belong to one segment. Worker thread.
   func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk?
 
+  /// Seconds of audio that have arrived and that `read(into:)` could return now but has not been asked for yet: how
+  /// far the channel's worker is behind the source (see `LagTracker`). Audio the input holds back for a reason of
+  /// its own (a network connection whose start time is not fixed yet) does not count. Any thread: a thread other
+  /// than the worker watches it, so that a worker stuck in a slow chunk is seen to fall behind.
+  var backlogSeconds: Double { get }
+
   /// Events the input wants logged and recorded (a gap, a reconnect, an overrun), oldest first; each is returned
   /// once. Worker thread.
   func takeNotices() -> [InputNotice]

@@ -10,13 +10,21 @@ import Synchronization
 /// libsoxr, peaks, hashes, votes, plays) → `PlayEventSink` (plays to commands, stream time to wall-clock time) →
 /// `PlayLogWriter` (SQLite).
 ///
+/// A channel whose matcher falls behind real time is reported at once: a `lagging` event when the audio waiting in
+/// its input has stayed above a threshold, a `caught_up` event when it is analysed again as it comes (`LagTracker`
+/// says how it is measured), and the lag is part of `status`. The lag is watched from another thread than the
+/// channel's worker (`watchLag()`, which `WorkerPool` calls a few times a second), so that a worker stuck in a slow
+/// chunk is reported too. So that the input's notices (overruns among them) and the status are handled within about
+/// a second even when the matcher is slower than real time, a pump feeds the matcher for at most `pumpSeconds`, in
+/// chunks of at most `chunkSeconds` (and at least one chunk).
+///
 /// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
 /// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
 /// old matcher running on the same audio until its running plays end, while a new matcher on the new catalog takes
 /// every new play: no play is cut or logged twice by a reload.
 ///
-/// Threads: `pump()` and `finish()` from the one worker thread that owns the channel; `reload(catalog:)` and
-/// `status` from any thread.
+/// Threads: `pump()` and `finish()` from the one worker thread that owns the channel; `reload(catalog:)`,
+/// `watchLag()` and `status` from any thread.
 final class ChannelPipeline: @unchecked Sendable {
   /// A matcher with its sink and the stream time it has been fed.
   private struct Lane {
@@ -40,6 +48,17 @@ final class ChannelPipeline: @unchecked Sendable {
   private let playCount: PlayCount
   /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
   private let chunksPerPump = 16
+  /// A pump reads no further chunk after this long: the notices and the status are handled at least this often
+  /// (plus the time one chunk takes), however slow the matcher is. Short against the second within which an overrun
+  /// should be reported; long against the few microseconds handling them costs.
+  static let pumpSeconds = 0.2
+  /// A chunk holds at most this much audio (a stream's 8192-frame buffer would hold 1 s at 8 kHz), so that a
+  /// matcher several times slower than real time still finishes a pump within a second or so.
+  static let chunkSeconds = 0.25
+  /// Frames per chunk at the rate of the last chunk (the whole buffer before the first). Worker thread.
+  private var chunkFrames: Int
+  /// Whether the matcher keeps up; `watchLag()` observes it.
+  private let lag = Mutex(LagTracker())
   /// The level meter (see `meterReading`). Worker thread.
   private var meterDB: Float = -.infinity
   private var meterTime: UInt64 = 0
@@ -59,6 +78,7 @@ final class ChannelPipeline: @unchecked Sendable {
       count.value += 1
     }
     buffer = .allocate(capacity: bufferFrames)
+    chunkFrames = bufferFrames
     buffer.initialize(repeating: 0)
     snapshot = Mutex(ChannelStatus(name: name, source: input.sourceDescription))
   }
@@ -92,13 +112,13 @@ final class ChannelPipeline: @unchecked Sendable {
       startReload(catalog)
     }
     var level: Float = -.infinity
-    var chunks = consume(maxChunks: chunksPerPump, level: &level)
+    var chunks = consume(maxChunks: chunksPerPump, forSeconds: Self.pumpSeconds, level: &level)
     // After the audio that came before it: a gap (the source went away) or the end of a file ends the running
     // plays at the last audio heard, instead of leaving them open until the source returns.
     let (noticed, gap) = handleNotices()
     let ended = input.status == .ended && segment != nil
     if gap || ended {
-      chunks += consume(maxChunks: .max, level: &level)
+      chunks += consume(maxChunks: .max, forSeconds: .infinity, level: &level)
       if lane.matcher.state != .idle || retiring != nil { endSegment() }
       if ended { segment = nil }
       // No audio now: the status must not show the ended plays or the last level as current.
@@ -110,10 +130,14 @@ final class ChannelPipeline: @unchecked Sendable {
     return worked
   }
 
-  /// Reads and feeds up to `maxChunks` chunks; returns how many there were.
-  private func consume(maxChunks: Int, level: inout Float) -> Int {
+  /// Reads and feeds up to `maxChunks` chunks, starting no new one after `seconds`; returns how many there were.
+  private func consume(maxChunks: Int, forSeconds seconds: Double, level: inout Float) -> Int {
+    let start = DispatchTime.now().uptimeNanoseconds
     var chunks = 0
-    while chunks < maxChunks, let chunk = input.read(into: buffer) {
+    while chunks < maxChunks, chunks == 0 || Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds,
+      let chunk = input.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<chunkFrames]))
+    {
+      chunkFrames = min(buffer.count, max(1, Int(chunk.sampleRate * Self.chunkSeconds)))
       chunks += 1
       if chunk.segment != segment {
         if segment != nil { endSegment() }
@@ -157,7 +181,67 @@ final class ChannelPipeline: @unchecked Sendable {
     while pump() {}
     endSegment()
     updateStatus(level: nil)
+    let change = lag.withLock { $0.finish(at: Date().timeIntervalSince1970) }
+    if case .caughtUp(let since, let until, let most, _)? = change {
+      recordLagging(from: since, to: until, maxLagSeconds: most, stillBehind: true)
+    }
+    snapshot.withLock { $0.laggingSince = nil }
   }
+
+  /// Notes the audio waiting in the input, and reports when the channel falls behind or catches up. Any thread, one
+  /// at a time (`WorkerPool`'s watch thread calls it every `WorkerPool.watchSeconds`).
+  func watchLag() {
+    let waiting = input.backlogSeconds
+    let (change, laggingSince) = lag.withLock { tracker in
+      (tracker.observe(lagSeconds: waiting, at: Date().timeIntervalSince1970), tracker.laggingSince)
+    }
+    let since = laggingSince.map { Date(timeIntervalSince1970: $0) }
+    snapshot.withLock {
+      $0.lagSeconds = waiting
+      $0.laggingSince = since
+    }
+    switch change {
+    case nil:
+      break
+    case .lagging(let since, let seconds)?:
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: name, name: .lagging,
+          message: String(
+            format: "lagging: the matcher is %.1f s behind real time (audio waiting to be analysed); ", seconds)
+            + "audio is dropped once the input's buffer is full. More worker threads (--workers, workerThreads) "
+            + "help when channels share one",
+          fields: [
+            ("start", .time(Date(timeIntervalSince1970: since))), ("end", .null),
+            ("lag_s", .number(Self.tenths(seconds))),
+          ]))
+    case .caughtUp(let since, let until, let most, let seconds)?:
+      log.record(
+        MonitorEvent(
+          time: Date(), channel: name, name: .caughtUp,
+          message: String(
+            format: "caught up: %.1f s of audio waiting, after %.0f s lagging (at most %.1f s behind real time)",
+            seconds, until - since, most),
+          fields: [
+            ("start", .time(Date(timeIntervalSince1970: since))), ("end", .time(Date(timeIntervalSince1970: until))),
+            ("lag_s", .number(Self.tenths(seconds))), ("max_lag_s", .number(Self.tenths(most))),
+          ]))
+      recordLagging(from: since, to: until, maxLagSeconds: most, stillBehind: false)
+    }
+  }
+
+  /// Records a lagging episode in the play log's events (one row with its span, once it is over).
+  private func recordLagging(from since: Double, to until: Double, maxLagSeconds: Double, stillBehind: Bool) {
+    writer.submit(
+      .event(
+        channel: name, kind: "lagging", start: Date(timeIntervalSince1970: since),
+        end: Date(timeIntervalSince1970: until),
+        detail: String(format: "the matcher fell behind real time by up to %.1f s", maxLagSeconds)
+          + (stillBehind ? "; still behind when the channel stopped" : "")))
+  }
+
+  /// `seconds` rounded to a tenth, for the events' fields.
+  private static func tenths(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
 
   private func feed(_ lane: inout Lane, _ samples: UnsafeBufferPointer<Float>, _ chunk: InputChunk) {
     lane.sink.clock.observe(stream: lane.streamSeconds, wall: chunk.startTime)

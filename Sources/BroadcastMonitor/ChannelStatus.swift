@@ -24,6 +24,11 @@ struct ChannelStatus: Sendable, Equatable {
   var sourceSampleRate: Double?
   /// Xruns of the audio server since the start (JACK channels).
   var xruns = 0
+  /// Seconds of audio waiting in the input to be analysed, at the channel's last pump: how far the matcher is behind
+  /// real time (see `LagTracker`).
+  var lagSeconds = 0.0
+  /// Since when the channel has been lagging (a `lagging` event was reported), nil while it keeps up.
+  var laggingSince: Date?
 
   struct CurrentPlay: Sendable, Equatable {
     var title: String

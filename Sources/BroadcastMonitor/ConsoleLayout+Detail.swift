@@ -12,12 +12,21 @@ extension ConsoleLayout {
     field("source", status.source)
     field(
       "state", "\(stateText(status)) (input \(status.input.rawValue), matcher \(status.matcher.rawValue))",
-      style: status.input == .reconnecting ? .warning : .plain)
+      style: needsAttention(status) ? .warning : .plain)
     field(
       "level", meter(status.peakLevelDB, width: min(42, max(12, width - 30))) + " \(levelText(status.peakLevelDB)) dBFS"
     )
     let rate = status.sourceSampleRate.map { String(format: "%.0f Hz", $0) } ?? "unknown"
     field("source rate", "\(rate), \(status.xruns) xruns")
+    if let since = status.laggingSince {
+      field(
+        "lag",
+        "\(lagText(status.lagSeconds)) of audio waiting: lagging since \(clockTime(since, in: snapshot.timeZone)) "
+          + zoneLabel(snapshot.timeZone, at: since),
+        style: .warning)
+    } else {
+      field("lag", "\(lagText(status.lagSeconds)) of audio waiting")
+    }
     field("counts", "\(status.playCount) plays, \(status.gapCount) gaps, \(status.overrunCount) overruns")
     if let last = status.lastAudioTime {
       let age = max(0, snapshot.now.timeIntervalSince1970 - last)
@@ -61,7 +70,7 @@ extension ConsoleLayout {
     if logRoom >= 2 {
       lines.append(Line(text: "Log", style: .heading))
       for event in logLines.suffix(logRoom - 1) {
-        let style: Line.Style = [.gap, .overrun, .xrun].contains(event.name) ? .warning : .plain
+        let style: Line.Style = [.gap, .overrun, .xrun, .lagging].contains(event.name) ? .warning : .plain
         lines.append(Line(text: "  " + DisplayWidth.printable(event.textLine), style: style))
       }
     }

@@ -74,7 +74,7 @@ enum ConsoleLayout {
       let status = channels[index]
       let selected = index == selection.channel
       let marker = selected ? "> " : "  "
-      let style: Line.Style = selected ? .selected : (status.input == .reconnecting ? .warning : .plain)
+      let style: Line.Style = selected ? .selected : (needsAttention(status) ? .warning : .plain)
       lines.append(Line(text: marker + table.row(channelCells(status, snapshot.now, oneLine: oneLine)), style: style))
       if let detailTable {
         lines.append(Line(text: "    " + detailTable.row(playingCells(status, snapshot.now)), style: style))
@@ -200,13 +200,25 @@ enum ConsoleLayout {
     play.referenceOffsetSeconds + play.end.timeIntervalSince(play.start) * play.speed
   }
 
+  /// The input's state, the matcher's while audio flows, or how far a lagging channel is behind: `behind 3.4 s`.
   static func stateText(_ status: ChannelStatus) -> String {
     switch status.input {
     case .starting: "starting"
     case .reconnecting: "reconnecting"
     case .ended: "ended"
+    case .running where status.laggingSince != nil: "behind " + lagText(status.lagSeconds)
     case .running: status.matcher.rawValue
     }
+  }
+
+  /// A channel shown in the warning colour: reconnecting, or lagging.
+  static func needsAttention(_ status: ChannelStatus) -> Bool {
+    status.input == .reconnecting || status.laggingSince != nil
+  }
+
+  /// Seconds behind: `0.4 s`, `12 s`.
+  static func lagText(_ seconds: Double) -> String {
+    seconds < 9.95 ? String(format: "%.1f s", max(0, seconds)) : String(format: "%.0f s", seconds)
   }
 
   /// A bar for a level in dBFS from −60 (empty) to 0 (full): `[|||||   ]`.

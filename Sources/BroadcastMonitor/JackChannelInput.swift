@@ -9,7 +9,8 @@ import Synchronization
 /// The ports belong to the `JackSession`'s current client; when the session re-creates the client (the server came
 /// back), the input starts a new segment on the new client's rings and reports the gap and the reconnect.
 ///
-/// Threads: `read(into:)` and `takeNotices()` from the channel's worker only; the rest from any thread.
+/// Threads: `read(into:)` and `takeNotices()` from the channel's worker only; the rest (`backlogSeconds` among them)
+/// from any thread.
 final class JackChannelInput: ChannelInput, @unchecked Sendable {
   let channel: String
   let ports: [String]
@@ -17,6 +18,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
   private let statusValue = Mutex<InputStatus>(.starting)
   private let xrunTotal = Atomic<Int>(0)
   private let rate = Atomic<Int>(0)
+  /// The current client's rings for `backlogSeconds`, which any thread may ask: the worker's `rings`, shared.
+  private let backlogRings = Mutex<[SPSCRingBuffer]>([])
   // Worker thread only.
   private var generation: JackSession.Generation?
   private var rings: [SPSCRingBuffer] = []
@@ -75,6 +78,16 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     notices.removeAll()
     all.sort { $0.startTime < $1.startTime }
     return all
+  }
+
+  /// What the port rings hold (the least of the two for a stereo channel, as `read` takes), at the capture's rate.
+  /// From a thread other than the worker, a ring's count is read while the worker and the JACK callback may move it:
+  /// it is off by at most what they moved meanwhile.
+  var backlogSeconds: Double {
+    let frames = backlogRings.withLock { rings in rings.map(\.availableToRead).min() }
+    let rate = self.rate.load(ordering: .relaxed)
+    guard let frames, rate > 0 else { return 0 }
+    return Double(max(0, frames)) / Double(rate)
   }
 
   func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk? {
@@ -163,6 +176,7 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     generation = next
     guard let next else {
       rings = []
+      backlogRings.withLock { $0 = [] }
       statusValue.withLock { $0 = .reconnecting }
       return
     }
@@ -170,6 +184,7 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     self.rate.store(capture.sampleRate, ordering: .relaxed)
     let indexes = ports.compactMap { capture.portNames.firstIndex(of: $0) }
     rings = indexes.map { capture.rings[$0] }
+    backlogRings.withLock { [rings] in $0 = rings }
     overrunIndexes = indexes
     overrunsSeen = 0
     frameOffset = nil

@@ -1,8 +1,8 @@
 import Foundation
 import Reports
 
-/// One thing the monitor reports: a play that started or ended, a gap, a reconnect, an overrun, or a notice for a
-/// person. `MonitorLog` writes it as a text line or as a JSON object, and the console reads the recent ones.
+/// One thing the monitor reports: a play that started or ended, a gap, a reconnect, an overrun, a channel falling
+/// behind real time or catching up, or a notice for a person. `MonitorLog` writes it as a text line or as a JSON object, and the console reads the recent ones.
 ///
 /// A value type: safe to pass between threads.
 struct MonitorEvent: Sendable, Equatable {
@@ -24,6 +24,12 @@ struct MonitorEvent: Sendable, Equatable {
     case overrun
     /// The audio server missed a deadline. Fields: `start`, `end`, `detail`.
     case xrun
+    /// The channel's matcher fell behind real time: audio waits to be analysed (see `LagTracker`). Fields: `start`
+    /// (since when), `end` (null), `lag_s` (seconds of audio waiting).
+    case lagging
+    /// A lagging channel is analysing its audio as it comes again. Fields: `start`, `end` (the span it was lagging),
+    /// `lag_s` (seconds of audio waiting now), `max_lag_s` (the most it was behind).
+    case caughtUp = "caught_up"
     /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
     case notice
   }

@@ -61,6 +61,16 @@ struct SegmentTable: Sendable {
       number: entry.number, frames: frames, startTime: start + Double(position - entry.ringStart) / sampleRate)
   }
 
+  /// How many of the `limit` frames from ring position `position` lie in segments whose start time is known: the
+  /// frames a consumer could read now, across segments. Consumer.
+  func readableFrames(at position: Int, limit: Int) -> Int {
+    guard limit > 0, let first = entries.lastIndex(where: { $0.ringStart <= position }) else { return 0 }
+    for entry in entries[first...] where entry.startTime == nil {
+      return min(limit, max(0, entry.ringStart - position))
+    }
+    return limit
+  }
+
   /// Forgets the segments that end at or before ring position `position` (the consumer has read past them).
   /// Consumer.
   mutating func discard(before position: Int) {

@@ -159,6 +159,18 @@ final class StreamInput: ChannelInput {
 
   func takeNotices() -> [InputNotice] { shared.withLock { $0.takeNotices() } }
 
+  /// The audio in the ring that `read` could return now: up to the first segment whose start time is still pending;
+  /// none after `stop()`.
+  var backlogSeconds: Double {
+    // Load the ring's count before the lock, as `read` does.
+    let available = ring.availableToRead
+    guard available > 0 else { return 0 }
+    let frames = shared.withLock { state in
+      state.stopRequested ? 0 : state.segments.readableFrames(at: state.readPosition, limit: available)
+    }
+    return Double(frames) / Double(sampleRate)
+  }
+
   /// The ring's size in frames (`ringSeconds` of audio rounded up to a power of two).
   var ringCapacity: Int { ring.capacity }
 

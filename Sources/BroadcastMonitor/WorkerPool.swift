@@ -3,11 +3,18 @@ import Synchronization
 
 /// A fixed pool of worker threads that drain the channels: each channel belongs to one worker (its input is
 /// single-consumer), channels are dealt out round-robin, and a worker with nothing to do sleeps `idleSeconds`.
+/// A watch thread of its own looks at every channel's lag (`ChannelPipeline.watchLag()`) every `watchSeconds`: a
+/// worker that is stuck in a slow chunk cannot report that its channels fall behind, so another thread does.
 ///
-/// Threads: `init`, `stop()` from the control thread; the workers are the pool's own threads.
+/// Threads: `init`, `stop()` from the control thread; the workers and the watch thread are the pool's own threads.
 final class WorkerPool: Sendable {
+  /// How often the watch thread looks at the channels' lag: often enough for `LagTracker`'s two-second hold, and a
+  /// few hundred microseconds of work a second even for hundreds of channels.
+  static let watchSeconds = 0.25
+
   private let stopping = Atomic<Bool>(false)
   private let done: [DispatchSemaphore]
+  private let watchDone = DispatchSemaphore(value: 0)
   /// CPU seconds each worker has used, in microseconds (for the console and the capacity benchmark).
   private let cpuMicroseconds: Mutex<[Int]>
 
@@ -32,6 +39,15 @@ final class WorkerPool: Sendable {
       thread.name = "channel-worker-\(worker)"
       thread.start()
     }
+    let watch = Thread { [self] in
+      while !stopping.load(ordering: .acquiring) {
+        for pipeline in pipelines { pipeline.watchLag() }
+        Thread.sleep(forTimeInterval: Self.watchSeconds)
+      }
+      watchDone.signal()
+    }
+    watch.name = "channel-watch"
+    watch.start()
   }
 
   /// Worker threads.
@@ -46,6 +62,7 @@ final class WorkerPool: Sendable {
   /// all have finished. Control thread.
   func stop() {
     stopping.store(true, ordering: .releasing)
+    watchDone.wait()
     for semaphore in done { semaphore.wait() }
   }
 

@@ -147,4 +147,125 @@ final class ChannelPipelineTests {
       #expect(abs(heard - (Self.origin + input.deliveredSeconds)) < 0.01)
     }
   }
+
+  /// Waits until `find` returns something, or `seconds` have passed (nil).
+  func wait<T>(seconds: Double, for find: () -> T?) -> T? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let found = find() { return found }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return find()
+  }
+
+  /// A file channel played at real-time pace whose worker takes `secondsPerRead` over each 0.1 s chunk, pumped by a
+  /// worker pool of its own as `run` pumps its channels.
+  func slowFileChannel(secondsPerRead: Double, ringSeconds: Double = 30) throws
+    -> (input: SlowInput, pipeline: ChannelPipeline, log: MonitorLog, writer: PlayLogWriter)
+  {
+    let file = try StreamInput(
+      filePath: Fixtures.music("catalog-a.ogg").path, loop: true, sampleRate: 8000, ringSeconds: ringSeconds)
+    let input = SlowInput(file, secondsPerRead: secondsPerRead)
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "slow-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      bufferFrames: 800)
+    return (input, pipeline, log, writer)
+  }
+
+  @Test("a channel whose worker falls behind real time reports lagging once, with its lag, then catching up")
+  func lagging() throws {
+    // 0.3 s for each 0.1 s of audio: the lag grows by about 0.67 s a second.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.3)
+    let started = Date()
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    let reported = Date()
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    guard case .number(let lag)? = lagging?.field("lag_s"), case .time(let since)? = lagging?.field("start") else {
+      Issue.record("fields \(lagging?.fields ?? [])")
+      return
+    }
+    #expect(lag >= LagTracker.lagThresholdSeconds, "lag \(lag) s")
+    #expect(lag <= reported.timeIntervalSince(started), "more behind than the audio that came: \(lag) s")
+    #expect(since > started && since <= reported.addingTimeInterval(-LagTracker.holdSeconds + 0.1))
+    #expect(lagging?.jsonLine.contains(#""event":"lagging""#) == true)
+    #expect(lagging?.textLine.contains("[slow-fm] lagging: the matcher is") == true)
+    let status = pipeline.status
+    #expect(status.laggingSince != nil)
+    #expect(status.lagSeconds >= LagTracker.caughtUpSeconds, "status lag \(status.lagSeconds) s")
+
+    // The worker is as fast as it is again: the channel analyses the waiting audio and catches up.
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    try #require(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    if case .number(let most)? = caughtUp?.field("max_lag_s") {
+      #expect(most >= lag, "at most \(most) s behind, but \(lag) s when reported")
+    } else {
+      Issue.record("fields \(caughtUp?.fields ?? [])")
+    }
+    #expect(caughtUp?.field("start") == .time(since))
+    #expect(pipeline.status.laggingSince == nil)
+    #expect(pipeline.status.lagSeconds < LagTracker.caughtUpSeconds)
+    #expect(log.recentEvents.filter { $0.name == .lagging }.count == 1, "\(log.recentLines)")
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+    let events = try Subprocess.run(
+      "/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events WHERE kind = 'lagging' ORDER BY id"])
+    #expect(events.stdout.contains("lagging|the matcher fell behind real time by up to"), "\(events)")
+    #expect(events.stdout.split(separator: "\n").count == 1, "\(events)")
+  }
+
+  @Test("a worker stuck in one slow chunk is reported lagging while it is stuck, and caught up once it is through")
+  func laggingWhileStuck() throws {
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 8)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned == 0, "reported while the worker was still in its first chunk")
+    #expect(pipeline.status.laggingSince != nil)
+    #expect(pipeline.status.lagSeconds >= LagTracker.lagThresholdSeconds)
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    #expect(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned > 0)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
+
+  @Test("an overrun is reported while the channel runs, within about a second of the dropped audio")
+  func overrunWhileRunning() throws {
+    // A ring of about 1 s, and 0.5 s for each 0.1 s of audio: the ring fills within 2 s and audio is dropped.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.5, ringSeconds: 1)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let overrun = wait(seconds: 30) { log.recentEvents.first { $0.name == .overrun } }
+    try #require(overrun != nil, "no overrun reported in 30 s; status \(pipeline.status)")
+    #expect(input.status == .running, "reported while the channel runs")
+    if case .time(let end)? = overrun?.field("end"), let logged = overrun?.time {
+      #expect(
+        logged.timeIntervalSince(end) < 1.5,
+        "dropped audio ending at \(end) reported \(logged.timeIntervalSince(end)) s later")
+    } else {
+      Issue.record("fields \(overrun?.fields ?? [])")
+    }
+    #expect(pipeline.status.overrunCount >= 1)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
 }

@@ -213,6 +213,40 @@ struct ConsoleLayoutTests {
     #expect(text(ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)).contains("JACK not used"))
   }
 
+  @Test("a lagging channel shows how far it is behind, in the warning colour, in its row and its detail view")
+  func lagging() {
+    var lagging = Self.channel("fm")
+    lagging.lagSeconds = 4.26
+    lagging.laggingSince = Self.now.addingTimeInterval(-30)
+    var keepingUp = Self.channel("web")
+    keepingUp.lagSeconds = 0.3
+    let event = MonitorEvent(
+      time: Self.now, channel: "fm", name: .lagging, message: "lagging: the matcher is 4.3 s behind real time")
+    let snapshot = Self.snapshot([keepingUp, lagging], events: [event])
+    for width in [100, 200] {
+      let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: width, height: 24)
+      let fm = lines.first { $0.text.contains("fm ") && $0.text.contains("behind") }
+      #expect(fm?.text.contains("behind 4.3 s") == true, "\(width) columns: \(text(lines))")
+      #expect(fm?.style == .warning)
+      let web = lines.first { $0.text.contains("web ") }
+      #expect(web?.text.contains("matching") == true)
+      #expect(web?.style == .selected)
+    }
+    var behind = lagging
+    behind.lagSeconds = 23.4
+    #expect(ConsoleLayout.stateText(behind) == "behind 23 s")
+
+    let detail = ConsoleLayout.lines(
+      snapshot, ConsoleSelection(channel: 1, showsDetail: true), width: 100, height: 40)
+    let lag = detail.first { $0.text.contains("lag ") }
+    #expect(lag?.text.contains("4.3 s of audio waiting: lagging since 01:00:42 UTC") == true, "\(text(detail))")
+    #expect(lag?.style == .warning)
+    #expect(detail.contains { $0.text.contains("lagging: the matcher") && $0.style == .warning })
+    let calm = ConsoleLayout.lines(snapshot, ConsoleSelection(channel: 0, showsDetail: true), width: 100, height: 40)
+    #expect(
+      calm.contains { $0.text.contains("lag") && $0.text.contains("0.3 s of audio waiting") && $0.style == .plain })
+  }
+
   @Test("the detail view shows the selected channel in full, with its plays and log")
   func detail() {
     var events = Self.playEvents()

@@ -39,6 +39,9 @@ final class ScriptedInput: ChannelInput, @unchecked Sendable {
   /// Seconds of audio delivered so far in the current segment.
   var deliveredSeconds: Double { state.withLock { Double($0.position) / sampleRate } }
 
+  /// Nothing waits: the audio is delivered when it is asked for, as fast as that is.
+  var backlogSeconds: Double { 0 }
+
   func takeNotices() -> [InputNotice] {
     state.withLock { s in
       defer { s.notices.removeAll() }

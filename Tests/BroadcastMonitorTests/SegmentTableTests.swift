@@ -45,6 +45,21 @@ struct SegmentTableTests {
     #expect(table.span(at: 10_000, limit: 5, sampleRate: 100) == .init(number: 3, frames: 5, startTime: 100))
   }
 
+  @Test("The frames readable now run across known segments and stop at the first pending one")
+  func readableFrames() {
+    var table = SegmentTable()
+    #expect(table.readableFrames(at: 0, limit: 500) == 0)
+    table.begin(number: 0, ringStart: 0, connectionOffset: 0, startTime: 50)
+    table.begin(number: 1, ringStart: 100, connectionOffset: 0, startTime: 60)
+    #expect(table.readableFrames(at: 20, limit: 500) == 500)
+    table.begin(number: 2, ringStart: 300, connectionOffset: 0, startTime: nil)
+    #expect(table.readableFrames(at: 20, limit: 500) == 280)
+    #expect(table.readableFrames(at: 20, limit: 100) == 100)
+    #expect(table.readableFrames(at: 300, limit: 500) == 0)
+    table.resolve(origin: 70, sampleRate: 8000)
+    #expect(table.readableFrames(at: 300, limit: 500) == 500)
+  }
+
   @Test("Before any segment there is nothing to read")
   func empty() {
     #expect(SegmentTable().span(at: 0, limit: 100, sampleRate: 8000) == nil)

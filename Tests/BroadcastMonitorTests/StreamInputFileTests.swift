@@ -165,4 +165,30 @@ struct StreamInputFileTests {
     #expect(overrun.detail.contains("fell behind"))
     #expect(recorder.timeProblems().isEmpty, "\(recorder.timeProblems())")
   }
+
+  @Test("The backlog is the audio that arrived and was not read yet; reading it empties it; none after stop()")
+  func backlog() throws {
+    let input = try StreamInput(
+      filePath: Fixtures.music("catalog-b.ogg").path, loop: false, sampleRate: Self.rate)
+    let recorder = InputRecorder(input)
+    #expect(input.backlogSeconds == 0)
+    let started = Date()
+    try input.start()
+    defer { input.stop() }
+    var backlog = 0.0
+    let deadline = Date().addingTimeInterval(20)
+    while backlog < 2.5 && Date() < deadline {  // nothing is read meanwhile
+      Thread.sleep(forTimeInterval: 0.02)
+      backlog = input.backlogSeconds
+    }
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(backlog >= 2.5, "\(backlog) s waiting after \(elapsed) s")
+    // ffmpeg's -re sends the first half second at once; no more can have arrived than that and the time since.
+    #expect(backlog <= elapsed + 0.6, "\(backlog) s waiting after \(elapsed) s")
+    recorder.poll()
+    #expect(Double(recorder.frames()) / Double(Self.rate) >= backlog, "what was waiting was read")
+    #expect(input.backlogSeconds < 0.5, "\(input.backlogSeconds) s waiting after reading")
+    input.stop()
+    #expect(input.backlogSeconds == 0)
+  }
 }
