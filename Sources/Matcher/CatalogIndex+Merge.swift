@@ -15,8 +15,10 @@ extension CatalogIndex {
     }
   }
 
-  /// The number of postings of each hash (`2^hashBits` counts): one pass over the postings.
+  /// The number of postings of each hash (`2^hashBits` counts): one pass over the postings, or, when each slot
+  /// holds one hash (a large index), read off the directory.
   func postingCountsByHash() -> [UInt32] {
+    if residualBits == 0 { return (0..<(directory.count - 1)).map { directory[$0 + 1] - directory[$0] } }
     var counts = [UInt32](repeating: 0, count: 1 << hashBits)
     counts.withUnsafeMutableBufferPointer { c in
       forEachEntry { hash, _ in c[Int(hash)] &+= 1 }

@@ -60,11 +60,17 @@ struct CatalogIndexMergeTests {
     }
   }
 
-  @Test("postingCountsByHash counts every posting under its hash")
-  func counts() {
-    let entries = Self.entries(count: 3_000, distinct: 200, from: 0, seed: 5)
-    var expected = [UInt32](repeating: 0, count: 1 << 19)
+  @Test(
+    "postingCountsByHash counts every posting under its hash, from the postings or (one hash a slot) the directory",
+    arguments: [19, 12])
+  func counts(hashBits: Int) {
+    let entries = Self.entries(count: 3_000, distinct: 200, from: 0, seed: 5).map {
+      (hash: $0.hash & ((1 << UInt32(hashBits)) - 1), position: $0.position)
+    }
+    var expected = [UInt32](repeating: 0, count: 1 << hashBits)
     for e in entries { expected[Int(e.hash)] += 1 }
-    #expect(CatalogIndex.build(hashBits: 19, entries: entries).postingCountsByHash() == expected)
+    let index = CatalogIndex.build(hashBits: hashBits, entries: entries)
+    #expect(index.residualBits == (hashBits == 12 ? 0 : hashBits - 12))
+    #expect(index.postingCountsByHash() == expected)
   }
 }
