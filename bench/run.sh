@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Speed and memory benchmarks (release build), printing their figures:
 #   scan speed (× real time on one core, decoding included), catalog import speed, index size per hour,
-#   and the load time of a synthetic catalog of BM_BENCH_HOURS hours (default 1000).
+#   the load time of a synthetic catalog of BM_BENCH_HOURS hours (default 1000), and the time of adding 100 tracks
+#   to an empty catalog and to that one.
 # Uses the dev corpus and a simulation from the accuracy yardstick when they exist in $EVAL_CACHE
 # (bench/yardstick.sh builds them); otherwise the committed fixtures.
 set -euo pipefail
@@ -37,3 +38,5 @@ fi
 "$BIN/Benchmarks" scan "$OUT/bench.bmcat" "$SIM" "${BM_BENCH_RUNS:-5}"
 echo "== catalog load"
 "$BIN/Benchmarks" catalog-load "${BM_BENCH_HOURS:-1000}" 3
+echo "== adding to a catalog"
+"$BIN/Benchmarks" catalog-edit "${BM_BENCH_HOURS:-1000}" 100

@@ -4,7 +4,7 @@ import Matcher
 /// `broadcast-monitor catalog add|list|info|remove --catalog FILE …`
 enum CatalogCommand {
   static let usage = """
-    usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] [PATH...]
+    usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] [--jobs N] [PATH...]
            broadcast-monitor catalog list --catalog FILE
            broadcast-monitor catalog info --catalog FILE
            broadcast-monitor catalog remove --catalog FILE KEY|ISRC|PATH...
@@ -14,7 +14,7 @@ enum CatalogCommand {
     guard let sub = args.first else { throw UsageError(usage) }
     let rest = args.dropFirst()
     switch sub {
-    case "add": return try add(CommandLineArguments(rest, valueOptions: ["catalog", "metadata"]))
+    case "add": return try add(CommandLineArguments(rest, valueOptions: ["catalog", "metadata", "jobs"]))
     case "list": return try list(CommandLineArguments(rest, valueOptions: ["catalog"]))
     case "info": return try info(CommandLineArguments(rest, valueOptions: ["catalog"]))
     case "remove": return try remove(CommandLineArguments(rest, valueOptions: ["catalog"]))
@@ -53,8 +53,23 @@ enum CatalogCommand {
     return CatalogBuilder()
   }
 
+  /// Most `--jobs`: each job is a thread and an ffmpeg process.
+  static let maxJobs = 256
+
+  /// `--jobs N`: files read at once; every core by default.
+  static func jobs(_ a: CommandLineArguments) throws -> Int {
+    guard let text = a.value("jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+    guard let n = Int(text), (1...maxJobs).contains(n) else {
+      throw UsageError(
+        "--jobs \(text): give the number of files to read at once, a whole number from 1 to \(maxJobs) "
+          + "(this machine has \(ProcessInfo.processInfo.activeProcessorCount) cores; the default is one job per core)")
+    }
+    return n
+  }
+
   static func add(_ a: CommandLineArguments) throws -> Int32 {
     let catalogURL = URL(fileURLWithPath: try a.required("catalog"))
+    let jobs = try jobs(a)
     let sheet = try a.value("metadata").map { try MetadataSheet(contentsOf: URL(fileURLWithPath: $0)) }
     var files = try audioFiles(in: a.positionals)
     if a.positionals.isEmpty, let sheet { files = sheet.paths }
@@ -62,43 +77,57 @@ enum CatalogCommand {
       throw UsageError("nothing to add: give audio files or folders, or --metadata with a path column")
     }
     let builder = try openOrCreate(catalogURL)
-    let fingerprinter = ReferenceFingerprinter(parameters: builder.parameters)
-    let progress = ProgressReporter()
     let started = Date()
+    let cpuBefore = cpuSecondsWithChildren()
+    let progress = ImportProgress()
     var audioSeconds = 0.0
     var added = 0
     var unchanged = 0
-    var failed: [(String, String)] = []
-    for (i, file) in files.enumerated() {
-      progress.update("catalog add: \(i + 1)/\(files.count) \(file.lastPathComponent)")
-      do {
-        let key = try ReferenceFingerprinter.key(ofFileAt: file.path)
-        let metadata = sheet?.metadata(for: file) ?? AudioTags.metadata(path: file.path)
-        if builder.contains(key: key) {
+    var failed = 0
+    let reading = CatalogImport(
+      files: files, jobs: jobs, parameters: builder.parameters, presentKeys: builder.keys, sheet: sheet)
+    reading.run(
+      take: { index, outcome in
+        switch outcome {
+        case .fingerprinted(let signature, let key, let metadata) where !builder.contains(key: key):
+          builder.add(signature: signature, key: key, sourcePath: files[index].path, metadata: metadata)
+          audioSeconds += signature.durationSeconds
+          added += 1
+        case .fingerprinted(_, let key, let metadata), .present(let key, let metadata):
+          // A copy of a file met earlier in this run is present by now too.
           builder.updateMetadata(key: key, metadata: metadata)
           unchanged += 1
-          continue
+        case .failed(let reason):
+          failed += 1
+          progress.message("skipped: \(reason)")
         }
-        let signature = try fingerprinter.signature(ofFileAt: file.path)
-        builder.add(signature: signature, key: key, sourcePath: file.path, metadata: metadata)
-        audioSeconds += signature.durationSeconds
-        added += 1
-      } catch {
-        failed.append((file.path, "\(error)"))
-        progress.finish()
-        printError("skipped: \(error)")
-      }
-    }
+      }, progress: progress.show)
     progress.finish()
     let catalog = try builder.build()
     try catalog.write(to: catalogURL)
     let elapsed = Date().timeIntervalSince(started)
-    let speed = elapsed > 0 ? audioSeconds / elapsed : 0
+    let cpu = cpuSecondsWithChildren() - cpuBefore
     print(
-      "catalog \(catalogURL.path): added \(added), already present \(unchanged), failed \(failed.count); "
+      "catalog \(catalogURL.path): added \(added), already present \(unchanged), failed \(failed); "
         + "now \(catalog.tracks.count) tracks"
-        + String(format: " (%.1f min of audio in %.1f s, %.0f× real time)", audioSeconds / 60, elapsed, speed))
-    return failed.isEmpty ? 0 : 2
+        + String(
+          format:
+            " (%.1f min of audio in %.1f s with %d job%@: %.0f× real time; %.1f s of CPU with ffmpeg's, %.0f× real time per core)",
+          audioSeconds / 60, elapsed, jobs, jobs == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0, cpu,
+          cpu > 0 ? audioSeconds / cpu : 0))
+    return failed == 0 ? 0 : 2
+  }
+
+  /// CPU seconds of this process and of its finished children (the ffmpeg processes), user and system.
+  static func cpuSecondsWithChildren() -> Double {
+    var total = 0.0
+    for who in [RUSAGE_SELF, RUSAGE_CHILDREN] {
+      var usage = rusage()
+      getrusage(who.rawValue, &usage)
+      total += Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      total += Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+    return total
   }
 
   static func list(_ a: CommandLineArguments) throws -> Int32 {

@@ -19,22 +19,30 @@ public struct AudioFileDecoder: Sendable {
   /// Seconds of the file to skip (ffmpeg's input seek, `-ss`). Above 0, every file goes through ffmpeg.
   public var startSeconds: Double
   public var ffmpegPath: String
+  /// Also read the file's tags into `Summary.tags` (from the same ffmpeg run that decodes it; ffprobe for a WAV on the
+  /// fast path). Default false.
+  public var readsTags: Bool
 
   public init(
     ffmpegSampleRate: Int = 8000, ffmpegChannels: Int = 1, forceFFmpeg: Bool = false, startSeconds: Double = 0,
-    ffmpegPath: String = "ffmpeg"
+    ffmpegPath: String = "ffmpeg", readsTags: Bool = false
   ) {
     self.ffmpegSampleRate = ffmpegSampleRate
     self.ffmpegChannels = ffmpegChannels
     self.forceFFmpeg = forceFFmpeg
     self.startSeconds = startSeconds
     self.ffmpegPath = ffmpegPath
+    self.readsTags = readsTags
   }
 
   /// What was decoded.
   public struct Summary: Sendable {
     public var frames: Int
     public var sampleRate: Double
+    /// The file's tags with lower-cased keys, stream tags overridden by the container's (as `AudioTags.read`), when
+    /// `readsTags` is set; empty otherwise. Through ffmpeg, the tags it rewrites on what it writes (`encoder`, the
+    /// software that made the file) are left out.
+    public var tags: [String: String] = [:]
     public var durationSeconds: Double { Double(frames) / sampleRate }
   }
 
@@ -55,7 +63,9 @@ public struct AudioFileDecoder: Sendable {
       throw AudioError.unreadable(path: path, reason: "no such file, or not readable")
     }
     if !forceFFmpeg, startSeconds == 0, let wav = try? WAVFile(path: path) {
-      return try wav.decode(body)
+      var summary = try wav.decode(body)
+      if readsTags { summary.tags = AudioTags.read(path: path) }
+      return summary
     }
     return try decodeWithFFmpeg(path: path, body)
   }
@@ -66,16 +76,25 @@ public struct AudioFileDecoder: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let seek = startSeconds > 0 ? ["-ss", String(format: "%.6f", startSeconds)] : []
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bm-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let stderrFile = scratch.appendingPathExtension("log")
+    // The container's tags and the audio stream's, each written by ffmpeg as an FFMETADATA file beside the audio.
+    let tagFiles = [scratch.appendingPathExtension("stream.txt"), scratch.appendingPathExtension("format.txt")]
+    let tagOutputs =
+      readsTags
+      ? ["-map_metadata", "0:s:a:0", "-fflags", "+bitexact", "-f", "ffmetadata", tagFiles[0].path]
+        + ["-map_metadata", "0", "-fflags", "+bitexact", "-f", "ffmetadata", tagFiles[1].path] : []
     process.arguments =
-      [ffmpegPath, "-nostdin", "-hide_banner", "-v", "error", "-threads", "1"] + seek + [
+      [ffmpegPath, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-y", "-threads", "1"] + seek + [
         "-i", path, "-vn", "-ac", "\(ffmpegChannels)", "-af", "aresample=\(ffmpegSampleRate):resampler=soxr", "-f",
         "f32le", "-",
-      ]
+      ] + tagOutputs
     let stdout = Pipe()
-    let stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bm-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")
     _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: stderrFile) }
+    defer {
+      for file in [stderrFile] + tagFiles { try? FileManager.default.removeItem(at: file) }
+    }
     let stderrHandle = try FileHandle(forWritingTo: stderrFile)
     process.standardOutput = stdout
     process.standardError = stderrHandle
@@ -86,30 +105,32 @@ public struct AudioFileDecoder: Sendable {
       throw AudioError.decoderMissing("ffmpeg (\(error.localizedDescription))")
     }
     try? stderrHandle.close()
-    let reader = stdout.fileHandleForReading
     let channels = ffmpegChannels
     var frames = 0
-    var carry = [UInt8]()
-    var samples = [Float](repeating: 0, count: 16384)
     var failure: Error?
+    // ffmpeg's bytes are read straight into float storage; a partial frame at the end of a read waits at the start
+    // of the buffer for the rest of its bytes.
+    let frameBytes = 4 * channels
+    let capacityBytes = max(1, Self.readChunkBytes / frameBytes) * frameBytes
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacityBytes, alignment: 16)
+    defer { buffer.deallocate() }
+    let floats = buffer.bindMemory(to: Float.self, capacity: capacityBytes / 4)
+    let fd = stdout.fileHandleForReading.fileDescriptor
+    var filled = 0
     while true {
-      let chunk = reader.readData(ofLength: 65536)
-      if chunk.isEmpty { break }
+      let n = read(fd, buffer + filled, capacityBytes - filled)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
       if failure != nil { continue }  // drain what ffmpeg wrote before it was stopped
-      carry.append(contentsOf: chunk)
-      let count = carry.count / (4 * channels) * channels  // whole frames only
-      if samples.count < count { samples = [Float](repeating: 0, count: count) }
-      carry.withUnsafeBytes { raw in
-        for i in 0..<count {
-          samples[i] = Float(
-            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
-        }
-      }
-      carry.removeFirst(count * 4)
+      filled += n
+      let usable = filled / frameBytes * frameBytes
+      if usable == 0 { continue }
+      let count = usable / 4
+      #if _endian(big)
+        for i in 0..<count { floats[i] = Float(bitPattern: UInt32(littleEndian: floats[i].bitPattern)) }
+      #endif
       do {
-        try samples.withUnsafeBufferPointer {
-          try body(UnsafeBufferPointer(rebasing: $0[0..<count]), channels, Double(ffmpegSampleRate))
-        }
+        try body(UnsafeBufferPointer(start: floats, count: count), channels, Double(ffmpegSampleRate))
       } catch {
         failure = error
         // The consumer is done: do not decode the rest of a long file for nothing. SIGKILL, because ffmpeg gets
@@ -118,7 +139,10 @@ public struct AudioFileDecoder: Sendable {
         kill(process.processIdentifier, SIGKILL)
       }
       frames += count / channels
+      filled -= usable
+      if filled > 0 { (buffer).copyMemory(from: buffer + usable, byteCount: filled) }
     }
+    try? stdout.fileHandleForReading.close()
     process.waitUntilExit()
     if let failure { throw failure }
     let log = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
@@ -128,8 +152,16 @@ public struct AudioFileDecoder: Sendable {
       throw AudioError.undecodable(path: path, reason: reason.replacingOccurrences(of: path + ": ", with: ""))
     }
     if frames == 0 { throw AudioError.noAudio(path: path) }
-    return Summary(frames: frames, sampleRate: Double(ffmpegSampleRate))
+    var tags: [String: String] = [:]
+    for file in tagFiles where readsTags {
+      let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+      tags.merge(FFMetadata.tags(in: text)) { _, container in container }
+    }
+    return Summary(frames: frames, sampleRate: Double(ffmpegSampleRate), tags: tags)
   }
+
+  /// Bytes read from ffmpeg at a time: 64 KiB, what a Linux pipe holds, so a read takes all that is waiting.
+  static let readChunkBytes = 65536
 
   /// The duration of a file in seconds without decoding it (WAV header, or ffprobe), or nil when unknown.
   public func probeDurationSeconds(path: String) -> Double? {

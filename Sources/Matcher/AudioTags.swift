@@ -30,9 +30,13 @@ public enum AudioTags {
     return tags
   }
 
-  /// Metadata from tags, with the file name as the title when there is no title tag.
+  /// Metadata from the file's tags, with the file name as the title when there is no title tag.
   public static func metadata(path: String) -> TrackMetadata {
-    let tags = read(path: path)
+    metadata(tags: read(path: path), path: path)
+  }
+
+  /// Metadata from tags already read (lower-cased keys, as `read` gives them) of the file at `path`.
+  public static func metadata(tags: [String: String], path: String) -> TrackMetadata {
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     return TrackMetadata(
       title: tags["title"].flatMap { $0.isEmpty ? nil : $0 } ?? name, artist: tags["artist"] ?? "",

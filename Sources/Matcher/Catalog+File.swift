@@ -86,8 +86,13 @@ extension Catalog {
     out.append(bytes: header)
     out.align(to: 16)
     out.bytes.reserveCapacity(out.bytes.count + (index.directory.count + index.postings.count) * 4 + 8)
-    for v in index.directory { out.append(v) }
-    for v in index.postings { out.append(v) }
+    for values in [index.directory, index.postings] {
+      #if _endian(little)
+        out.append(bytes: UnsafeRawBufferPointer(values))
+      #else
+        for v in values { out.append(v) }
+      #endif
+    }
     out.append(Checksum64.of(out.bytes))
     return out.bytes
   }

@@ -2,13 +2,22 @@ import Foundation
 
 /// Edits a catalog: adds reference signatures, removes tracks, and builds the immutable `Catalog` with its index.
 ///
-/// One thread at a time. Editing an existing catalog recovers each track's hashes from the index, so the file needs
-/// no second copy of them.
+/// One thread at a time. Editing an existing catalog keeps its index: tracks added are laid after its tracks on the
+/// frame axis and their postings merged into its index in one pass, so adding costs in proportion to what is added,
+/// not to the catalog. Removing or replacing one of its tracks recovers every track's hashes from the index (the
+/// file needs no second copy of them) and lays everything out anew.
 public final class CatalogBuilder {
   public let parameters: FingerprintParameters
   private let hasher: PairHasher
   private var tracks: [CatalogTrack] = []
+  /// Each track's place in `tracks`, by key.
+  private var positions: [String: Int] = [:]
+  /// The hashes of every track not in `base`.
   private var hashes: [String: [ReferenceHash]] = [:]
+  /// The catalog being edited while its tracks are all still there, unchanged but for metadata: they are
+  /// `tracks[..<base.tracks.count]`, where the catalog has them on its frame axis. Nil for a new catalog, and once one
+  /// of its tracks was removed or replaced.
+  private var base: Catalog?
   /// The stop-hash cap of the catalog being edited: never lowered.
   private var previousStopHashCap = 0
 
@@ -17,22 +26,21 @@ public final class CatalogBuilder {
     hasher = PairHasher(parameters: parameters)
   }
 
-  /// Starts from an existing catalog's tracks and hashes.
+  /// Starts from an existing catalog's tracks and index.
   public convenience init(editing catalog: Catalog) {
     self.init(parameters: catalog.parameters)
     previousStopHashCap = catalog.stopHashCap
     tracks = catalog.tracks
-    var perTrack = [[ReferenceHash]](repeating: [], count: catalog.tracks.count)
-    for e in catalog.index.entries() {
-      guard let t = catalog.trackIndex(containing: e.position) else { continue }
-      perTrack[t].append(ReferenceHash(hash: e.hash, frame: e.position - catalog.tracks[t].globalStartFrame))
-    }
-    for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
+    for (i, t) in tracks.enumerated() { positions[t.key] = i }
+    base = catalog
   }
 
   public var trackCount: Int { tracks.count }
 
-  public func contains(key: String) -> Bool { hashes[key] != nil }
+  public func contains(key: String) -> Bool { positions[key] != nil }
+
+  /// The keys of the tracks.
+  public var keys: Set<String> { Set(positions.keys) }
 
   /// Adds a track from its reference signature (made with purpose `.reference`). A key already present is replaced.
   @discardableResult
@@ -44,6 +52,7 @@ public final class CatalogBuilder {
       audibleStartSeconds: signature.audibleStartSeconds, audibleEndSeconds: signature.audibleEndSeconds,
       globalStartFrame: 0, frameCount: UInt32(signature.frameCount), hashCount: h.count, addedAt: Date())
     remove(key: key)
+    positions[key] = tracks.count
     tracks.append(track)
     hashes[key] = h
     return track
@@ -52,7 +61,7 @@ public final class CatalogBuilder {
   /// Changes a track's metadata; false when the key is unknown.
   @discardableResult
   public func updateMetadata(key: String, metadata: TrackMetadata) -> Bool {
-    guard let i = tracks.firstIndex(where: { $0.key == key }) else { return false }
+    guard let i = positions[key] else { return false }
     tracks[i].metadata = metadata
     return true
   }
@@ -60,13 +69,30 @@ public final class CatalogBuilder {
   /// Removes a track; returns it, or nil when the key is unknown.
   @discardableResult
   public func remove(key: String) -> CatalogTrack? {
-    guard let i = tracks.firstIndex(where: { $0.key == key }) else { return nil }
+    guard let i = positions[key] else { return nil }
+    if let base, i < base.tracks.count { recoverHashes(of: base) }
     hashes[key] = nil
-    return tracks.remove(at: i)
+    let removed = tracks.remove(at: i)
+    positions[key] = nil
+    for j in i..<tracks.count { positions[tracks[j].key] = j }
+    return removed
   }
 
-  /// Lays the tracks out on the global frame axis and builds the index.
+  /// Stops building on `catalog`'s index: recovers its tracks' hashes from it, for a full layout.
+  private func recoverHashes(of catalog: Catalog) {
+    var perTrack = [[ReferenceHash]](repeating: [], count: catalog.tracks.count)
+    for e in catalog.index.entries() {
+      guard let t = catalog.trackIndex(containing: e.position) else { continue }
+      perTrack[t].append(ReferenceHash(hash: e.hash, frame: e.position - catalog.tracks[t].globalStartFrame))
+    }
+    for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
+    base = nil
+  }
+
+  /// Lays the tracks out on the global frame axis and builds the index: the catalog being edited keeps its layout and
+  /// index, with the tracks added after it.
   public func build() throws(FormatError) -> Catalog {
+    if let base { return try appending(to: base) }
     var laid = [CatalogTrack]()
     var entries = [(hash: UInt32, position: UInt32)]()
     entries.reserveCapacity(hashes.values.reduce(0) { $0 + $1.count })
@@ -80,18 +106,51 @@ public final class CatalogBuilder {
     let hashBits = HashLayout(parameters).totalBits
     let cap: Int
     (entries, cap) = Self.removingStopHashes(entries, hashBits: hashBits, minimumCap: previousStopHashCap)
-    let positionBits = 32 - (hashBits - CatalogIndex.directoryBits(hashBits: hashBits, postingCount: entries.count))
-    guard positionBits >= 32 || UInt64(next) < (UInt64(1) << UInt64(positionBits)) else {
-      throw FormatError(
-        path: "catalog", reason: "too large: \(tracks.count) tracks exceed the index's \(positionBits)-bit frame axis")
-    }
+    try checkFrameAxis(end: next, postingCount: entries.count)
     let index = CatalogIndex.build(hashBits: hashBits, entries: entries)
     return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap)
   }
 
+  /// The catalog `base` with the tracks after its own laid after its last one, and their postings merged into its
+  /// index. The stop-hash rule is applied to the counts of the whole: the same catalog as a full build.
+  private func appending(to base: Catalog) throws(FormatError) -> Catalog {
+    var laid = tracks
+    var next = base.tracks.last.map { $0.globalStartFrame + $0.frameCount + Catalog.gapFrames } ?? 0
+    var entries = [(hash: UInt32, position: UInt32)]()
+    for i in base.tracks.count..<laid.count {
+      laid[i].globalStartFrame = next
+      for h in hashes[laid[i].key] ?? [] { entries.append((h.hash, next + h.frame)) }
+      next += laid[i].frameCount + Catalog.gapFrames
+    }
+    var counts = base.index.postingCountsByHash()
+    for e in entries { counts[Int(e.hash)] &+= 1 }
+    let distinct = counts.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+    let postingCount = base.index.postings.count + entries.count
+    let cap =
+      distinct == 0
+      ? previousStopHashCap
+      : Self.stopHashCap(postingCount: postingCount, distinctHashes: distinct, minimumCap: previousStopHashCap)
+    var dropped = Set<UInt32>()
+    for (hash, count) in counts.enumerated() where count > UInt32(cap) { dropped.insert(UInt32(hash)) }
+    if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
+    let index = base.index.merging(entries, dropping: dropped)
+    try checkFrameAxis(end: next, postingCount: index.postings.count)
+    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap)
+  }
+
+  /// Throws when the frame axis, ending at `end`, does not fit the index's position bits.
+  private func checkFrameAxis(end: UInt32, postingCount: Int) throws(FormatError) {
+    let hashBits = HashLayout(parameters).totalBits
+    let positionBits = 32 - (hashBits - CatalogIndex.directoryBits(hashBits: hashBits, postingCount: postingCount))
+    guard positionBits >= 32 || UInt64(end) < (UInt64(1) << UInt64(positionBits)) else {
+      throw FormatError(
+        path: "catalog", reason: "too large: \(tracks.count) tracks exceed the index's \(positionBits)-bit frame axis")
+    }
+  }
+
   /// Drops the hashes that occur far more often than the average (sustained notes, common intervals): like stop
   /// words, they match everywhere and tell nothing, and they would cost most of the lookup time.
-  /// A hash is dropped when it has more than `max(12, 4 × mean, minimumCap)` postings; returns the cap used.
+  /// A hash is dropped when it has more than `stopHashCap` postings; returns the cap used.
   static func removingStopHashes(
     _ entries: [(hash: UInt32, position: UInt32)], hashBits: Int, minimumCap: Int = 0
   ) -> (entries: [(hash: UInt32, position: UInt32)], cap: Int) {
@@ -102,7 +161,12 @@ public final class CatalogBuilder {
       counts[Int(e.hash)] &+= 1
     }
     guard distinct > 0 else { return (entries, minimumCap) }
-    let cap = max(12, 4 * entries.count / distinct, minimumCap)
+    let cap = stopHashCap(postingCount: entries.count, distinctHashes: distinct, minimumCap: minimumCap)
     return (entries.filter { counts[Int($0.hash)] <= UInt32(cap) }, cap)
+  }
+
+  /// The most postings a hash may have: `max(12, 4 × mean, minimumCap)`, the mean over the distinct hashes.
+  static func stopHashCap(postingCount: Int, distinctHashes: Int, minimumCap: Int) -> Int {
+    max(12, 4 * postingCount / distinctHashes, minimumCap)
   }
 }

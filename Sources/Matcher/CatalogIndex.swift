@@ -51,6 +51,13 @@ struct CatalogIndex: @unchecked Sendable {
 final class IndexArrays {
   let directory: UnsafeMutableBufferPointer<UInt32>
   let postings: UnsafeMutableBufferPointer<UInt32>
+  /// Zeroed arrays of the given sizes, to fill in place.
+  init(directoryCount: Int, postingCount: Int) {
+    directory = .allocate(capacity: directoryCount)
+    directory.initialize(repeating: 0)
+    postings = .allocate(capacity: postingCount)
+    postings.initialize(repeating: 0)
+  }
   init(directory: [UInt32], postings: [UInt32]) {
     self.directory = .allocate(capacity: directory.count)
     _ = self.directory.initialize(from: directory)

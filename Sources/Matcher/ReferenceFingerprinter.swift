@@ -18,13 +18,25 @@ public struct ReferenceFingerprinter: Sendable {
 
   /// Decodes `path` and returns its reference signature.
   public func signature(ofFileAt path: String) throws -> Signature {
+    try signatureAndTags(ofFileAt: path, readsTags: false).signature
+  }
+
+  /// Decodes `path` once for its reference signature and its tags (`AudioTags.read`'s keys; read by the ffmpeg run
+  /// that decodes the file, so that no second process is started for them).
+  public func signatureAndTags(ofFileAt path: String) throws -> (signature: Signature, tags: [String: String]) {
+    try signatureAndTags(ofFileAt: path, readsTags: true)
+  }
+
+  private func signatureAndTags(ofFileAt path: String, readsTags: Bool) throws -> (
+    signature: Signature, tags: [String: String]
+  ) {
     let generator = SignatureGenerator(parameters: parameters, purpose: .reference)
-    let decoder = AudioFileDecoder(ffmpegSampleRate: parameters.sampleRateHz)
-    try decoder.decode(path: path) { samples, channels, rate in
+    let decoder = AudioFileDecoder(ffmpegSampleRate: parameters.sampleRateHz, readsTags: readsTags)
+    let summary = try decoder.decode(path: path) { samples, channels, rate in
       try generator.append(samples, channels: channels, sampleRate: rate)
     }
     let signature = generator.signature()
     guard signature.frameCount > 0 else { throw AudioError.noAudio(path: path) }
-    return signature
+    return (signature, summary.tags)
   }
 }

@@ -85,6 +85,97 @@ struct CatalogCommandTests {
     #expect(try listRows().map { $0[5] } == ["Armygeddon", "Chaos God", "Internal Degeneration"])
   }
 
+  /// A folder with copies of the fixtures: the three catalog songs, the unknown song, and two bad files.
+  func musicFolder() throws -> URL {
+    let music = folder.file("music")
+    try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+    for name in ["catalog-a.ogg", "catalog-b.ogg", "catalog-c.ogg", "unknown.ogg", "corrupt.ogg", "not-audio.ogg"] {
+      try FileManager.default.copyItem(at: Fixtures.music(name), to: music.appendingPathComponent(name))
+    }
+    return music
+  }
+
+  /// A catalog file's JSON header with every `addedAt` time left out, and the bytes after it (the index; the
+  /// checksum, which covers the times, left out).
+  static func parts(of url: URL) throws -> (header: [String: Any], index: Data) {
+    let bytes = try Data(contentsOf: url)
+    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    var header = try #require(
+      try JSONSerialization.jsonObject(with: bytes.subdata(in: 16..<(16 + headerLength))) as? [String: Any])
+    let tracks = try #require(header["tracks"] as? [[String: Any]])
+    header["tracks"] = tracks.map { $0.filter { $0.key != "addedAt" } }
+    let indexOffset = (16 + headerLength + 15) / 16 * 16  // after the header's zero padding
+    return (header, bytes.subdata(in: indexOffset..<(bytes.count - 8)))
+  }
+
+  static func sameParts(_ a: URL, _ b: URL) throws -> Bool {
+    let (pa, pb) = (try parts(of: a), try parts(of: b))
+    return NSDictionary(dictionary: pa.header).isEqual(to: pb.header) && pa.index == pb.index
+  }
+
+  @Test("catalog add makes the same catalog with --jobs 1 and --jobs 3: byte for byte, but for the addedAt times")
+  func jobsGiveTheSameCatalog() throws {
+    let music = try musicFolder()
+    var catalogs: [URL] = []
+    for jobs in [1, 3] {
+      let url = folder.file("jobs-\(jobs).bmcat")
+      let result = try CLI.run(["catalog", "add", "--catalog", url.path, "--jobs", "\(jobs)", music.path])
+      #expect(result.status == 2, "\(result)")
+      #expect(result.stdout.contains("added 4, already present 0, failed 2; now 4 tracks"), "\(result)")
+      #expect(result.stdout.contains("with \(jobs) job"), "\(result)")
+      // The bad files are named in file order, whatever order the jobs finished in.
+      let skipped = CLI.lines(result.stderr).filter { $0.hasPrefix("skipped:") }
+      #expect(skipped.map { $0.contains("corrupt.ogg") } == [true, false], "\(result.stderr)")
+      catalogs.append(url)
+    }
+    #expect(try Self.sameParts(catalogs[0], catalogs[1]))
+    let loaded = try catalogs.map { try Catalog.load(from: $0) }
+    #expect(loaded[0].tracks.map(\.key) == loaded[1].tracks.map(\.key))
+    #expect(loaded[0].info().hashCount == loaded[1].info().hashCount)
+    #expect(loaded[0].info().hashCount > 0)
+  }
+
+  @Test("Adding to a catalog gives the catalog that adding everything at once gives")
+  func incrementalAdd() throws {
+    let files = ["catalog-a.ogg", "catalog-b.ogg", "catalog-c.ogg", "unknown.ogg"].map { Fixtures.music($0).path }
+    let atOnce = folder.file("at-once.bmcat")
+    #expect(try CLI.run(["catalog", "add", "--catalog", atOnce.path] + files).status == 0)
+    let stepwise = folder.file("stepwise.bmcat")
+    #expect(try CLI.run(["catalog", "add", "--catalog", stepwise.path, files[0]]).status == 0)
+    #expect(try CLI.run(["catalog", "add", "--catalog", stepwise.path, files[1]]).status == 0)
+    let last = try CLI.run(["catalog", "add", "--catalog", stepwise.path] + files)
+    #expect(last.stdout.contains("added 2, already present 2, failed 0; now 4 tracks"), "\(last)")
+    #expect(try Self.sameParts(atOnce, stepwise))
+  }
+
+  @Test("Progress into a pipe: a line per track for a small import, counting up to the total, with hours and time left")
+  func progressLines() throws {
+    let music = try musicFolder()
+    let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--jobs", "2", music.path])
+    let pattern = try Regex(
+      #"^catalog add: (\d+)/6 tracks, (\d+\.\d\d) h of audio(, (\d+) failed)?, (about \d.* left|estimating the time left)$"#
+    )
+    let lines = CLI.lines(result.stderr).filter { $0.hasPrefix("catalog add:") }
+    #expect(lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
+    let done = lines.compactMap { line in line.wholeMatch(of: pattern).flatMap { Int($0.output[1].substring ?? "") } }
+    // One line per track (two finishing together may share one), counting up.
+    #expect(done.count >= 3 && done == done.sorted() && Set(done).count == done.count, "\(lines)")
+    #expect(done.last == 6, "\(lines)")
+    #expect(lines.last?.hasPrefix("catalog add: 6/6 tracks, 0.03 h of audio, 2 failed, about ") == true, "\(lines)")
+  }
+
+  @Test("--jobs must be a whole number from 1 to 256: anything else is a usage error naming it")
+  func badJobs() throws {
+    for bad in ["0", "-1", "257", "two", "1.5", ""] {
+      let result = try CLI.run([
+        "catalog", "add", "--catalog", catalogURL.path, "--jobs", bad, Fixtures.music("catalog-a.ogg").path,
+      ])
+      #expect(result.status == 64, "--jobs \(bad): \(result)")
+      #expect(result.stderr.contains("--jobs \(bad): give the number of files to read at once"), "\(result)")
+      #expect(!FileManager.default.fileExists(atPath: catalogURL.path))
+    }
+  }
+
   @Test("A damaged catalog makes every command exit 1 with a checksum message")
   func damagedCatalog() throws {
     try CLI.makeCatalog(at: catalogURL)

@@ -217,6 +217,32 @@ struct AudioTagsTests {
     #expect(metadata.album == "Mutilated Mime")
   }
 
+  @Test(
+    "The decode reads the same tags as ffprobe, in the same ffmpeg run; the signature is the one made without tags",
+    arguments: ["catalog-a.ogg", "catalog-c.ogg", "unknown.ogg"])
+  func tagsWhileDecoding(name: String) throws {
+    let path = Fixtures.music(name).path
+    let fingerprinter = ReferenceFingerprinter(parameters: FingerprintParameters())
+    let (signature, tags) = try fingerprinter.signatureAndTags(ofFileAt: path)
+    #expect(tags == AudioTags.read(path: path).filter { $0.key != "encoder" })
+    #expect(AudioTags.metadata(tags: tags, path: path) == AudioTags.metadata(path: path))
+    #expect(signature == (try fingerprinter.signature(ofFileAt: path)))
+  }
+
+  @Test("A WAV read directly gets its tags through ffprobe")
+  func wavTags() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("tagged.wav")
+    try WAVWriter.write(Signals.sine(frequency: 440, seconds: 0.5, sampleRate: 8000), sampleRate: 8000, to: url)
+    let tagged = folder.file("tagged-with-title.wav")
+    let result = try Subprocess.run(
+      "ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-c", "copy", "-metadata", "title=Ident", tagged.path])
+    #expect(result.status == 0, "\(result)")
+    let summary = try AudioFileDecoder(readsTags: true).decode(path: tagged.path) { _, _, _ in }
+    #expect(summary.tags["title"] == "Ident")
+    #expect(try AudioFileDecoder().decode(path: tagged.path) { _, _, _ in }.tags.isEmpty)
+  }
+
   @Test("Without a title tag, the file name is the title")
   func fileNameTitle() throws {
     let folder = try TemporaryDirectory()

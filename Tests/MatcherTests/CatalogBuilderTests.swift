@@ -116,6 +116,117 @@ struct CatalogBuilderTests {
     #expect(Self.hashesByTrack(after) == Self.hashesByTrack(before))
   }
 
+  /// A reference signature of random peaks, 12 a second as music gives, `seconds` long; `repeats` more pairs of one
+  /// fixed pitch interval 5 frames apart follow (one hash each, the same in every track), 100 frames apart.
+  static func randomSignature(seconds: Double, seed: UInt64, repeats: Int = 0) -> Signature {
+    let p = FingerprintParameters()
+    var generator = SeededGenerator(seed: seed)
+    let frames = Int(seconds * p.framesPerSecond)
+    var peaks: [Peak] = []
+    var carry = 0.0
+    for f in 0..<frames {
+      carry += 12 / p.framesPerSecond
+      while carry >= 1 {
+        carry -= 1
+        peaks.append(Peak(frame: Int32(f), bin: Float.random(in: 33...479, using: &generator), strength: 10))
+      }
+    }
+    var frame = Int32(frames + 100)
+    for _ in 0..<repeats {
+      peaks.append(Peak(frame: frame, bin: 200, strength: 10))
+      peaks.append(Peak(frame: frame + 5, bin: 220, strength: 10))
+      frame += 100
+    }
+    return Signature(
+      parameters: p, sampleCount: Int(frame) * p.hopSizeSamples + p.fftSizeSamples, peaks: peaks,
+      audibleStartSeconds: 0, audibleEndSeconds: seconds)
+  }
+
+  static func addRandom(_ seeds: some Sequence<UInt64>, to builder: CatalogBuilder, repeats: Int = 0) {
+    for seed in seeds {
+      builder.add(
+        signature: randomSignature(seconds: 60, seed: seed, repeats: repeats), key: "random-\(seed)",
+        sourcePath: "random/\(seed)", metadata: TrackMetadata(title: "Random \(seed)"))
+    }
+  }
+
+  /// The tracks with their `addedAt` times, which differ from one build to another, left out.
+  static func tracksWithoutTimes(_ catalog: Catalog) -> [CatalogTrack] {
+    catalog.tracks.map {
+      var t = $0
+      t.addedAt = Date(timeIntervalSinceReferenceDate: 0)
+      return t
+    }
+  }
+
+  /// True when two catalogs have the same tracks (but for `addedAt`) and the same index, array for array.
+  static func same(_ a: Catalog, _ b: Catalog) -> Bool {
+    tracksWithoutTimes(a) == tracksWithoutTimes(b) && Array(a.index.directory) == Array(b.index.directory)
+      && Array(a.index.postings) == Array(b.index.postings) && a.index.positionBits == b.index.positionBits
+      && a.stopHashCap == b.stopHashCap
+  }
+
+  @Test("Adding to a catalog loaded from its file merges into its index: the same catalog as a full build")
+  func appendToLoadedCatalog() throws {
+    let all = CatalogBuilder()
+    Self.addRandom(1...30, to: all)
+    let atOnce = try all.build()
+    let first = CatalogBuilder()
+    Self.addRandom(1...10, to: first)
+    let folder = try TemporaryDirectory()
+    try first.build().write(to: folder.file("first.bmcat"))
+    let loaded = try Catalog.load(from: folder.file("first.bmcat"))
+    let editor = CatalogBuilder(editing: loaded)
+    Self.addRandom(11...30, to: editor)
+    let appended = try editor.build()
+    #expect(appended.index.directoryBits > loaded.index.directoryBits, "the directory grew on the way")
+    #expect(Self.same(appended, atOnce))
+    // The tracks the catalog had keep their places, and an edit that only renames keeps the index as it is.
+    #expect(appended.tracks.prefix(10).map(\.globalStartFrame) == loaded.tracks.map(\.globalStartFrame))
+    let renamer = CatalogBuilder(editing: appended)
+    #expect(renamer.updateMetadata(key: "random-3", metadata: TrackMetadata(title: "Renamed")))
+    let renamed = try renamer.build()
+    #expect(Array(renamed.index.postings) == Array(appended.index.postings))
+    #expect(renamed.tracks[2].metadata.title == "Renamed")
+  }
+
+  @Test("A hash that added tracks push over the stop-hash cap loses the catalog's own postings too")
+  func appendDropsStopHash() throws {
+    // 10 repeats are within the cap's floor of 12; 70 are far over it.
+    let all = CatalogBuilder()
+    Self.addRandom(1...3, to: all)
+    Self.addRandom([4], to: all, repeats: 10)
+    Self.addRandom(5...6, to: all, repeats: 30)
+    let atOnce = try all.build()
+    let first = CatalogBuilder()
+    Self.addRandom(1...3, to: first)
+    Self.addRandom([4], to: first, repeats: 10)
+    let before = try first.build()
+    let editor = CatalogBuilder(editing: before)
+    Self.addRandom(5...6, to: editor, repeats: 30)
+    let appended = try editor.build()
+    #expect(Self.same(appended, atOnce))
+    let hasher = PairHasher(parameters: FingerprintParameters())
+    let repeated = try #require(
+      hasher.layout.hash(
+        anchorPitch: hasher.pitch(ofBin: 200), interval: hasher.pitch(ofBin: 220) - hasher.pitch(ofBin: 200), frames: 5)
+    )
+    #expect(before.index.entries().contains { $0.hash == repeated })
+    #expect(!appended.index.entries().contains { $0.hash == repeated })
+  }
+
+  @Test("Removing one of the catalog's tracks and adding others lays everything out anew, as a full build does")
+  func removeThenAdd() throws {
+    let first = CatalogBuilder()
+    Self.addRandom(1...5, to: first)
+    let editor = CatalogBuilder(editing: try first.build())
+    editor.remove(key: "random-2")
+    Self.addRandom(6...8, to: editor)
+    let fresh = CatalogBuilder()
+    Self.addRandom([1, 3, 4, 5, 6, 7, 8], to: fresh)
+    #expect(Self.same(try editor.build(), try fresh.build()))
+  }
+
   /// Entries with `count` postings for each hash, at distinct positions.
   static func entries(_ counts: [UInt32: Int]) -> [(hash: UInt32, position: UInt32)] {
     var out: [(hash: UInt32, position: UInt32)] = []

@@ -8,6 +8,8 @@ import Matcher
 //   Benchmarks scan CATALOG RECORDING [RUNS]     decode + stream matcher, as `scan` runs it
 //   Benchmarks import FILE... [--runs N]         reference fingerprinting (decode + signature), as `catalog add`
 //   Benchmarks catalog-load HOURS [RUNS]         write and load a synthetic catalog of HOURS hours of audio
+//   Benchmarks catalog-edit HOURS TRACKS [KEEP]  add TRACKS tracks to an empty catalog and to one of HOURS hours
+//                                                (CatalogEditBench.swift)
 //   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
 //                                                many stereo channels of music into a monitor's JACK ports
 //                                                (bench/capacity.sh)
@@ -164,6 +166,9 @@ do {
     try benchImport(files: Array(args.dropFirst()), runs: 3)
   case "catalog-load" where args.count >= 2:
     try benchCatalogLoad(hours: Double(args[1]) ?? 100, runs: args.count > 2 ? Int(args[2]) ?? 5 : 5)
+  case "catalog-edit" where args.count >= 3:
+    try benchCatalogEdit(
+      hours: Double(args[1]) ?? 1000, added: Int(args[2]) ?? 100, keep: args.count > 3 ? args[3] : nil)
   case "reports" where args.count >= 2:
     try benchReports(Array(args.dropFirst()))
   case "jack-source" where args.count >= 5:
@@ -173,6 +178,7 @@ do {
   default:
     print(
       "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
+        + " | catalog-edit HOURS TRACKS [KEEP]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
         + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]")
     exit(64)
