@@ -61,7 +61,9 @@ public final class StreamMatcher {
   var nextPlayID = 1
   var newestFrame: Int32 = -1
   var lastNoMatchSeconds: Double = 0
-  private var postingScratch: [UInt32] = []
+  /// The postings of the hash looked up last (reused while the next hypothesis gives the same hash).
+  private let postingScratch = PostingScratch()
+  private var currentPostings = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
   /// The current peak's matches that no running play took, waiting for `agreement` to pass them to the search.
   var peakMatches: [PeakMatch] = []
   let agreement: TargetAgreement
@@ -95,9 +97,9 @@ public final class StreamMatcher {
         scaledFrames[dt * hypotheses.count + h] = Int((Double(dt) * hypothesis.speed).rounded())
       }
     }
-    // A peak collects at most fan-out × hypotheses × passes lookups, each capped at the catalog's stop-hash cap.
-    let perPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses * max(12, catalog.stopHashCap)
-    agreement = TargetAgreement(buckets: min(1 << 16, 2 * perPeak))
+    agreement = TargetAgreement(
+      buckets: MatcherTuning.agreementBuckets(
+        lookupsPerPeak: parameters.queryFanOut * hypotheses.count * pairTimePasses, stopHashCap: catalog.stopHashCap))
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
     self.sink = sink
@@ -247,21 +249,21 @@ public final class StreamMatcher {
         anchorPitch: anchorPitch - hypotheses[h].pitchShift, interval: interval, frames: dt)
     else { return }
     if hash != previousHash {
-      postingScratch.removeAll(keepingCapacity: true)
-      catalog.index.forEachPosting(of: hash) { postingScratch.append($0) }
+      currentPostings = postingScratch.postings(of: hash, in: catalog.index)
       previousHash = hash
     }
     // A hash with few postings is evidence by itself; one with many is mostly chance, and searched only where
     // another anchor agrees (`TargetAgreement`).
-    let common = postingScratch.count > MatcherTuning.maxPostingsSearchedAlone
-    for position in postingScratch {
+    let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
+    for position in currentPostings {
       if offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position) { continue }
       if !common {
         search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
         continue
       }
       let buckets = agreement.note(hypothesis: h, target: position &+ UInt32(dt), anchorFrame: anchorFrame)
-      peakMatches.append(PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, buckets: buckets))
+      peakMatches.append(
+        PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, buckets: buckets))
     }
   }
 
@@ -306,5 +308,5 @@ struct PeakMatch {
   var anchorFrame: Int32
   var reference: UInt32
   /// The `TargetAgreement` buckets of where the match places the peak in the catalog.
-  var buckets: (UInt32, UInt32)
+  var buckets: (Int32, Int32)
 }

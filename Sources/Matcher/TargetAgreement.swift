@@ -7,27 +7,32 @@
 /// hypothesis. A chance match almost never has such a partner: two postings of unrelated hashes land within a frame
 /// of each other about once in (catalog frames ÷ matches of the peak) tries.
 ///
-/// A table of stamped buckets, reused for every peak (`begin()` invalidates it in O(1)). Two frames within one of each
-/// other share a bucket of one of two grids offset by a frame. A bucket collision between unrelated keys can only pass
-/// a match that should have been dropped, never drop one that agrees. One thread: the matcher's.
+/// An open-addressed table of stamped buckets, reused for every peak (`begin()` invalidates it in O(1)); each bucket
+/// holds the full key of a (hypothesis, reference frame ÷ 2, grid) cell, so unrelated cells never agree. Two frames
+/// within one of each other share a cell of one of two grids offset by a frame. A cell that finds no free bucket
+/// among its first few (a table overfull for one peak) is not recorded, and its matches are dropped as if nothing
+/// agreed with them. One thread: the matcher's.
 final class TargetAgreement {
-  /// One bucket: the peak it was last used for, and the first anchor that placed the peak in it (`agreed` once a
-  /// second anchor did).
+  /// One bucket: the peak it was last used for, the cell's key, and the first anchor that placed the peak in the cell
+  /// (`agreed` once a second anchor did).
   private struct Bucket {
     var stamp: UInt32
+    var key: UInt32
     var anchorFrame: Int32
   }
   private static let agreed = Int32.min
+  /// Buckets tried for one cell before it is given up.
+  private static let probes = 4
   private let mask: Int
   private let buckets: UnsafeMutablePointer<Bucket>
   private var serial: UInt32 = 0
 
-  /// - Parameter buckets: table size, rounded up to a power of two; a few times the matches one peak can collect.
+  /// - Parameter buckets: table size, rounded up to a power of two; a few times the cells one peak can fill.
   init(buckets count: Int) {
     let size = max(64, 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
     mask = size - 1
-    buckets = .allocate(capacity: size)
-    buckets.initialize(repeating: Bucket(stamp: 0, anchorFrame: 0), count: size)
+    buckets = .allocate(capacity: size + Self.probes)
+    buckets.initialize(repeating: Bucket(stamp: 0, key: 0, anchorFrame: 0), count: size + Self.probes)
   }
 
   deinit { buckets.deallocate() }
@@ -36,21 +41,34 @@ final class TargetAgreement {
   func begin() {
     serial &+= 1
     if serial == 0 {
-      buckets.update(repeating: Bucket(stamp: 0, anchorFrame: 0), count: mask + 1)
+      buckets.update(repeating: Bucket(stamp: 0, key: 0, anchorFrame: 0), count: mask + 1 + Self.probes)
       serial = 1
     }
   }
 
+  /// The bucket of a cell for this peak, claimed for it if free; -1 when the first `probes` buckets are taken.
   @inline(__always)
   private func bucket(hypothesis: Int, cell: UInt32, grid: UInt64) -> Int {
-    let k = (UInt64(cell) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(hypothesis) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid
-    return Int(truncatingIfNeeded: (k &* 0xD6E8_FEB8_6659_FD93) >> 32) & mask
+    let k =
+      ((UInt64(cell) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(hypothesis) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid)
+      &* 0xD6E8_FEB8_6659_FD93
+    let key = UInt32(truncatingIfNeeded: k)
+    let home = Int(truncatingIfNeeded: k >> 32) & mask
+    for b in home..<(home + Self.probes) {
+      if buckets[b].stamp != serial {
+        buckets[b] = Bucket(stamp: serial, key: key, anchorFrame: -1)
+        return b
+      }
+      if buckets[b].key == key { return b }
+    }
+    return -1
   }
 
   @inline(__always)
   private func note(bucket b: Int, anchorFrame: Int32) {
-    if buckets[b].stamp != serial {
-      buckets[b] = Bucket(stamp: serial, anchorFrame: anchorFrame)
+    guard b >= 0 else { return }
+    if buckets[b].anchorFrame == -1 {
+      buckets[b].anchorFrame = anchorFrame
     } else if buckets[b].anchorFrame != anchorFrame {
       buckets[b].anchorFrame = Self.agreed
     }
@@ -59,17 +77,18 @@ final class TargetAgreement {
   /// Records that the pair anchored at `anchorFrame` places the peak at reference frame `target` under hypothesis `h`;
   /// returns the match's two buckets, for `isAgreed`.
   @inline(__always)
-  func note(hypothesis h: Int, target: UInt32, anchorFrame: Int32) -> (UInt32, UInt32) {
+  func note(hypothesis h: Int, target: UInt32, anchorFrame: Int32) -> (Int32, Int32) {
     let a = bucket(hypothesis: h, cell: target >> 1, grid: 0)
     let b = bucket(hypothesis: h, cell: (target &+ 1) >> 1, grid: 0x5555_5555)
     note(bucket: a, anchorFrame: anchorFrame)
     note(bucket: b, anchorFrame: anchorFrame)
-    return (UInt32(a), UInt32(b))
+    return (Int32(a), Int32(b))
   }
 
-  /// Whether another anchor placed the peak in either of a match's buckets (after every match of the peak was noted).
+  /// Whether another anchor placed the peak in either of a match's cells (after every match of the peak was noted).
   @inline(__always)
-  func isAgreed(_ buckets: (UInt32, UInt32)) -> Bool {
-    self.buckets[Int(buckets.0)].anchorFrame == Self.agreed || self.buckets[Int(buckets.1)].anchorFrame == Self.agreed
+  func isAgreed(_ buckets: (Int32, Int32)) -> Bool {
+    (buckets.0 >= 0 && self.buckets[Int(buckets.0)].anchorFrame == Self.agreed)
+      || (buckets.1 >= 0 && self.buckets[Int(buckets.1)].anchorFrame == Self.agreed)
   }
 }
