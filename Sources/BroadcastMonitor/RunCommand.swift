@@ -27,12 +27,12 @@ enum RunCommand {
     let wantsConsole =
       !json && !arguments.has("log") && isatty(STDOUT_FILENO) == 1
       && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-    let monitor = try Monitor(configuration: configuration, log: log)
-    try monitor.start()
-
+    // Signals are handled before the monitor is built, so that one that comes while it starts (its recovery of the
+    // play log is already logged) stops it as it should, instead of killing the process.
     let stop = DispatchSemaphore(value: 0)
     let console = ConsoleHolder()
     var stopping = false  // touched only on the `signals` queue
+    var running: Monitor?  // touched only on the `signals` queue
     let signals = DispatchQueue(label: "signals")
     var sources: [DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM, SIGHUP] {
@@ -40,7 +40,7 @@ enum RunCommand {
       let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
       source.setEventHandler {
         if number == SIGHUP {
-          monitor.reloadCatalog()
+          running?.reloadCatalog()
         } else if !stopping {
           stopping = true
           log.line("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; running plays end at the last audio heard")
@@ -51,6 +51,9 @@ enum RunCommand {
       source.resume()
       sources.append(source)
     }
+    let monitor = try Monitor(configuration: configuration, log: log)
+    try monitor.start()
+    signals.sync { running = monitor }
     if wantsConsole {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }
