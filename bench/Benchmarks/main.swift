@@ -11,6 +11,8 @@ import Matcher
 //   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
 //                                                many stereo channels of music into a monitor's JACK ports
 //                                                (bench/capacity.sh)
+//   Benchmarks build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …
+//                                                the catalogs of bench/catalog_scale.py (ScaleCatalogCommand.swift)
 //   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]
 //                                                a year of plays for 50 channels: report times, insert throughput
 //                                                (bench/reports.sh; see ReportsBench.swift)
@@ -164,6 +166,8 @@ do {
     try benchImport(files: Array(args.dropFirst()), runs: 3)
   case "catalog-load" where args.count >= 2:
     try benchCatalogLoad(hours: Double(args[1]) ?? 100, runs: args.count > 2 ? Int(args[2]) ?? 5 : 5)
+  case "build-scale-catalog":
+    try ScaleCatalogCommand.run(Array(args.dropFirst()))
   case "reports" where args.count >= 2:
     try benchReports(Array(args.dropFirst()))
   case "jack-source" where args.count >= 5:
@@ -174,7 +178,8 @@ do {
     print(
       "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
-        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]")
+        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]"
+        + " | build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …")
     exit(64)
   }
 } catch {
