@@ -19,10 +19,12 @@ Audio-level and peak-level copies: the first --audio-hours (default 100) of dist
 file decoded once at 16 kHz, resampled in memory by the fingerprint front end's libsoxr resampler, fingerprinted as
 `catalog add` does). Beyond that, copies are derived at the PEAK LEVEL from the audio-level copy nearest in speed
 (peak times / r, bins x r, peaks leaving the band dropped, each 8-frame block thinned again to 3 peaks): making 10,000 h
-from audio would take about 10 hours of both cores here (about 250x real time per core). So the 1,000 h and
-10,000 h catalogs are mostly peak-level copies, and with 15 h of source music each file appears in about 70 (1,000 h)
-or 700 (10,000 h) variants; copies a few per cent apart in speed share many hash values, so the hash distribution is
-clumpier than that of as many hours of distinct songs.
+from audio would take about 6 hours of both cores (the copies are fingerprinted at about 840x real time per core,
+measured). On a fixture song, 62-75 % of a derived copy's peaks are in the audio-level copy at the same speed, which
+has 12-22 % more peaks (ScaleCatalogBuildTests). So the 1,000 h and 10,000 h catalogs are mostly peak-level copies
+(1,000 h: 955 copies from audio, 10,663 derived), and with 15 h of source music each file appears in about 61
+(1,000 h) or 650 (10,000 h) variants; copies a few per cent apart in speed share many hash values, so the hash
+distribution is clumpier than that of as many hours of distinct songs.
 
 Steps: release builds (Benchmarks, and broadcast-monitor unless --bin is given); the music (fetch-scale-music.sh);
 waits for the dev corpus and the simulations (made by ../shared/eval/corpus.py and simulate.py, as bench/yardstick.sh
@@ -193,13 +195,19 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
     per_posting = DEFAULT_BUILD_BYTES_PER_POSTING
     if memory_file.exists():
         per_posting = max(per_posting, json.loads(memory_file.read_text()).get("bytes_per_posting", 0))
+    per_hour = POSTINGS_PER_HOUR
+    if reports:  # the largest catalog at hand tells the postings per hour best (stop hashes drop more as it grows)
+        big = max(reports.values(), key=lambda r: r["hours"])
+        if big["hours"] >= 10:
+            per_hour = big["hashCount"] / big["hours"]
     available = mem_available_bytes()
     fits = []
     for s in missing:
-        need = per_posting * POSTINGS_PER_HOUR * max(s, 2) + 8 * POSTINGS_PER_HOUR * sum(fits) + 1e9
+        need = per_posting * per_hour * max(s, 2) + 8 * per_hour * sum(fits) + 1e9
         if available and need > 0.85 * available:
             reason = ("not built: needs about %.0f GB with today's CatalogBuilder (%.0f bytes per index posting at "
-                      "its peak), %.0f GB of memory is available" % (need / 1e9, per_posting, available / 1e9))
+                      "its peak, %.0f postings per hour), %.0f GB of memory is available" % (
+                          need / 1e9, per_posting, per_hour, available / 1e9))
             log("%s: %s" % (size_name(s), reason))
             results["skipped_sizes"][size_name(s)] = reason
         else:
@@ -246,6 +254,31 @@ def catalog_info(bin_path, cat):
             info[key] = float(m.group(1))
     info.setdefault("load_s", wall)
     return info
+
+
+def timed_add(bin_path, cat, audio_file, out):
+    """`catalog add` of one real music file to a copy of the catalog: what adding a song costs at this size (decode,
+    fingerprint, and the catalog's rebuild and write), in CPU seconds of the process and its children (ffmpeg)."""
+    copy = out / "add-test.bmcat"
+    subprocess.run(["cp", "--sparse=never", str(cat), str(copy)], check=True)
+    t0 = time.monotonic()
+    try:
+        with open(out / "add-test.log", "w+") as logf:
+            p = subprocess.Popen([str(bin_path), "catalog", "add", "--catalog", str(copy), str(audio_file)],
+                                 stdout=logf, stderr=subprocess.STDOUT)
+            _, status, ru = os.wait4(p.pid, 0)
+            wall = time.monotonic() - t0
+            logf.seek(0)
+            text = logf.read()
+    finally:
+        copy.unlink(missing_ok=True)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("catalog add failed:\n" + text[-2000:])
+    m = re.search(r"added (\d+).*\(([\d.]+) min of audio", text)
+    if not m or m.group(1) != "1":
+        sys.exit("catalog add did not add %s:\n%s" % (audio_file, text[-2000:]))
+    return {"file": str(audio_file), "audio_s": float(m.group(2)) * 60, "wall_s": wall,
+            "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_mb": ru.ru_maxrss / 1024}
 
 
 def evict(cat):
@@ -361,6 +394,7 @@ def scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, run_dir, max_minutes):
             audio += seconds
             csvs.append(run_dir / ("%s.csv" % ch))
     res = {"sim": sim.name, "audio_s": audio, "cpu_s": cpu, "wall_s": wall, "max_rss_mb": rss,
+           "load_average_1min": os.getloadavg()[0],
            "x_rt_per_core": audio / cpu if cpu > 0 else None, "timed_out": timed_out,
            "scanned_minutes_per_channel": cut / 60 if cut else None}
     if timed_out:
@@ -395,16 +429,25 @@ def fmt(x, spec):
 
 def tables(results):
     lines = []
-    head = ["size", "tracks", "hours", "import xRT/core", "index MB/h", "file MB", "load cold s", "load warm s",
-            "build s", "build max RSS MB"]
+    head = ["size", "tracks", "hours", "audio/peak copies", "import xRT/core", "add 1 file s", "add max RSS MB",
+            "index MB/h", "file MB", "load cold s", "load warm s", "build max RSS MB"]
     rows = []
     for s in results["sizes"]:
         c = s["catalog"]
-        rows.append([s["name"], "%d" % c["tracks"], "%.1f" % c["hours"], fmt(c.get("import_x_rt_per_core"), ".0f"),
+        b = c["builder"]
+        rows.append([s["name"], "%d" % c["tracks"], "%.1f" % c["hours"],
+                     "%d/%d" % (c["audio_level_copies"], c["peak_level_copies"]),
+                     fmt(c.get("import_x_rt_per_core"), ".0f"),
+                     fmt((c.get("add_one_file") or {}).get("wall_s"), ".1f"),
+                     fmt((c.get("add_one_file") or {}).get("max_rss_mb"), ".0f"),
                      "%.2f" % (c["index_bytes"] / 1e6 / c["hours"]), "%.0f" % (c.get("file_bytes", 0) / 1e6),
-                     fmt(c.get("load_cold_s"), ".2f"), fmt(c.get("load_warm_s"), ".3f"),
-                     fmt(c.get("build_wall_s"), ".0f"), fmt(c.get("build_max_rss_mb"), ".0f")])
+                     fmt(c.get("load_cold_s"), ".3f"), fmt(c.get("load_warm_s"), ".3f"),
+                     fmt(c.get("build_max_rss_mb"), ".0f")])
     lines += table(head, rows)
+    lines.append("import: `catalog add` of one real song (%s) to a copy of the catalog, audio seconds per CPU second "
+                 "(ffmpeg included) and wall seconds; build max RSS: Benchmarks build-scale-catalog, every size "
+                 "built in that run included" % (Path((results["sizes"][0]["catalog"].get("add_one_file") or {})
+                                                      .get("file", "?")).name if results["sizes"] else "?"))
     lines.append("")
     head = ["size", "simulation", "audio scanned", "scan xRT/core", "scan max RSS MB", "F1", "FP", "distractor FP",
             "latency med s"]
@@ -419,8 +462,13 @@ def tables(results):
     for name, reason in results["skipped_sizes"].items():
         lines.append("%s: %s" % (name, reason))
     lines.append("cold load: page cache dropped by %s; load = `catalog info` (map, checksum every byte, decode the "
-                 "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children" %
+                 "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children; scan max "
+                 "RSS includes the memory-mapped WAV (about 10.6 MB per minute of 44.1 kHz stereo)" %
                  results.get("cold_method", "n/a"))
+    loads = [r["load_average_1min"] for s in results["sizes"] for r in s["scans"] if "load_average_1min" in r]
+    if loads:
+        lines.append("machine load average (1 min) after the scans: %.1f to %.1f on %d cores" % (
+            min(loads), max(loads), os.cpu_count() or 0))
     return lines
 
 
@@ -442,7 +490,12 @@ def plot(results, path):
         pts = [(s["catalog"]["hours"], r["x_rt_per_core"]) for s in sizes for r in s["scans"]
                if r["sim"] == sim and r["x_rt_per_core"]]
         if pts:
-            a.plot(*zip(*pts), marker="o", label="scan, " + sim)
+            line, = a.plot(*zip(*pts), marker="o", label="scan, " + sim)
+            partial = [(s["catalog"]["hours"], r["x_rt_per_core"]) for s in sizes for r in s["scans"]
+                       if r["sim"] == sim and r["x_rt_per_core"] and r["timed_out"]]
+            if partial:
+                a.plot(*zip(*partial), marker="o", markersize=11, linestyle="none", markerfacecolor="none",
+                       color=line.get_color(), label="stopped by the time budget" if sim == sims[0] else None)
     imp = [(s["catalog"]["hours"], s["catalog"].get("import_x_rt_per_core")) for s in sizes]
     imp = [p for p in imp if p[1]]
     if imp:
@@ -481,6 +534,8 @@ def plot(results, path):
     a.set_xlabel("catalog hours")
     a.set_ylabel("MB")
     a.set_title("memory and accuracy")
+    a.set_ylim(bottom=0)
+    a.ticklabel_format(axis="y", useOffset=False, style="plain")
     b = a.twinx()
     for sim in sims:
         pts = [(s["catalog"]["hours"], r.get("f1")) for s in sizes for r in s["scans"]
@@ -512,13 +567,24 @@ def main():
                     help="distractor hours made from audio; beyond, copies are derived at the peak level")
     ap.add_argument("--threads", type=int, default=2, help="threads that build catalogs")
     ap.add_argument("--rebuild", action="store_true", help="build the catalogs again even if cached")
+    ap.add_argument("--rescan", action="store_true", help="scan again even where --out has a scan already measured")
     ap.add_argument("--no-build", action="store_true", help="do not run swift build (use the binaries as they are)")
     ap.add_argument("--warm-runs", type=int, default=3, help="warm loads per size (median)")
     ap.add_argument("--cache", default=os.environ.get("BM_SCALE_CACHE", str(home / ".cache/bmon-scale")))
     ap.add_argument("--eval-dir", default=os.environ.get("EVAL_DIR", str(ROOT.parent / "shared/eval")))
     ap.add_argument("--eval-cache", default=os.environ.get("EVAL_CACHE", str(home / ".cache/bmon-eval")))
     ap.add_argument("--wait", type=float, default=3600, help="longest wait for a corpus or simulation being made")
+    ap.add_argument("--replot", action="store_true",
+                    help="only print the tables and draw the plot again from --out/results.json")
     a = ap.parse_args()
+    if a.replot:
+        results = json.loads((Path(a.out) / "results.json").read_text())
+        text = "\n".join(tables(results))
+        (Path(a.out) / "results.txt").write_text(text + "\n")
+        print(text)
+        ensure_matplotlib()
+        plot(results, Path(a.out) / "catalog_scale.png")
+        return
     sizes = parse_sizes(a.sizes)
     a.minutes_by_size = parse_minutes(a.max_minutes, sizes)
     cache = Path(a.cache).resolve()
@@ -559,6 +625,15 @@ def main():
                "max_minutes": {size_name(k): v for k, v in a.minutes_by_size.items()}, "audio_hours": a.audio_hours, "started": time.strftime("%F %T")}
     reports = build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results)
 
+    # Scans already measured in --out with the same binary, catalog and clip length are kept (--rescan: measure
+    # them again), so that a size can be added to a run without scanning the others again.
+    previous = {}
+    if (out / "results.json").exists() and not a.rescan:
+        for old in json.loads((out / "results.json").read_text()).get("sizes", []):
+            for r in old.get("scans", []):
+                previous[(old["catalog"]["builder"]["catalogPath"], r["sim"], r.get("scan_key"))] = r
+    bin_stat = bin_path.stat()
+    add_file = sorted(p for p in music.rglob("*.ogg"))[0]
     cold_method = None
     for s in sizes:
         if s not in reports:
@@ -570,18 +645,32 @@ def main():
         cold_method = evict(cat)
         cold = catalog_info(bin_path, cat)["load_s"] if not cold_method.startswith("not") else None
         warm = statistics.median(catalog_info(bin_path, cat)["load_s"] for _ in range(max(1, a.warm_runs)))
+        add = timed_add(bin_path, cat, add_file, out)
         catalog = {"tracks": int(info["tracks"]), "hours": info["hours"], "hashes": int(info["hashes"]),
                    "index_bytes": int(info["index_bytes"]), "file_bytes": int(info.get("file_bytes", 0)),
-                   "load_cold_s": cold, "load_warm_s": warm,
+                   "load_cold_s": cold, "load_warm_s": warm, "add_one_file": add,
+                   "import_x_rt_per_core": add["audio_s"] / add["cpu_s"] if add["cpu_s"] > 0 else None,
                    "distractor_tracks": r["distractorTracks"], "audio_level_copies": r["audioLevelCopies"],
                    "peak_level_copies": r["peakLevelCopies"],
-                   "import_x_rt_per_core": r["importAudioSeconds"] / r["importCPUSeconds"]
+                   "copies_x_rt_per_core": r["importAudioSeconds"] / r["importCPUSeconds"]
                    if r["importCPUSeconds"] > 0 else None,
                    "build_wall_s": r.get("buildCommandWallSeconds"), "build_max_rss_mb": r["maxResidentMB"],
                    "builder": r}
         run_name = size_name(s).replace(" ", "")
-        scans = [scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, out / ("%s-%s" % (run_name, sim.name)),
-                          a.minutes_by_size[s]) for sim in sims]
+        scans = []
+        for sim in sims:
+            scan_key = "%s %d %d %s %s" % (bin_path, bin_stat.st_size, bin_stat.st_mtime, cat.stat().st_mtime,
+                                           a.minutes_by_size[s])
+            kept = previous.get((str(cat), sim.name, scan_key))
+            if kept:
+                log("%s: keeping the scan of %s measured before (--rescan measures it again)" % (size_name(s),
+                                                                                                  sim.name))
+                scans.append(kept)
+                continue
+            res = scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, out / ("%s-%s" % (run_name, sim.name)),
+                           a.minutes_by_size[s])
+            res["scan_key"] = scan_key
+            scans.append(res)
         results["sizes"].append({"name": size_name(s), "size_hours": s, "catalog": catalog, "scans": scans})
         results["cold_method"] = cold_method
         (out / "results.json").write_text(json.dumps(results, indent=1))
