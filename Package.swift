@@ -30,6 +30,7 @@ let package = Package(
       path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+    .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Matcher", "TestSupport"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(
       name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),

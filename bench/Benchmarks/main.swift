@@ -13,6 +13,8 @@ import Matcher
 //   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
 //                                                many stereo channels of music into a monitor's JACK ports
 //                                                (bench/capacity.sh)
+//   Benchmarks build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …
+//                                                the catalogs of bench/catalog_scale.py (ScaleCatalogCommand.swift)
 //   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]
 //                                                a year of plays for 50 channels: report times, insert throughput
 //                                                (bench/reports.sh; see ReportsBench.swift)
@@ -169,6 +171,8 @@ do {
   case "catalog-edit" where args.count >= 3:
     try benchCatalogEdit(
       hours: Double(args[1]) ?? 1000, added: Int(args[2]) ?? 100, keep: args.count > 3 ? args[3] : nil)
+  case "build-scale-catalog":
+    try ScaleCatalogCommand.run(Array(args.dropFirst()))
   case "reports" where args.count >= 2:
     try benchReports(Array(args.dropFirst()))
   case "jack-source" where args.count >= 5:
@@ -180,7 +184,8 @@ do {
       "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
         + " | catalog-edit HOURS TRACKS [KEEP]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
-        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]")
+        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]"
+        + " | build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …")
     exit(64)
   }
 } catch {
