@@ -206,8 +206,8 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
     for s in missing:
         need = per_posting * per_hour * max(s, 2) + 8 * per_hour * sum(fits) + 1e9
         if available and need > 0.85 * available:
-            reason = ("not built: needs about %.0f GB with today's CatalogBuilder (%.0f bytes per index posting at "
-                      "its peak, %.0f postings per hour), %.0f GB of memory is available" % (
+            reason = ("not built: would need about %.0f GB with today's CatalogBuilder (%.0f bytes per index "
+                      "posting at its peak, %.0f postings per hour), more than 85 %% of the %.0f GB available" % (
                           need / 1e9, per_posting, per_hour, available / 1e9))
             log("%s: %s" % (size_name(s), reason))
             results["skipped_sizes"][size_name(s)] = reason
@@ -446,17 +446,18 @@ def tables(results):
                      fmt(c.get("build_max_rss_mb"), ".0f")])
     lines += table(head, rows)
     lines.append("import: `catalog add` of one real song (%s) to a copy of the catalog, audio seconds per CPU second "
-                 "(ffmpeg included) and wall seconds; build max RSS: Benchmarks build-scale-catalog, every size "
+                 "(ffmpeg included), wall seconds and max RSS; build max RSS: Benchmarks build-scale-catalog, every size "
                  "built in that run included" % (Path((results["sizes"][0]["catalog"].get("add_one_file") or {})
                                                       .get("file", "?")).name if results["sizes"] else "?"))
     lines.append("")
-    head = ["size", "simulation", "audio scanned", "scan xRT/core", "scan max RSS MB", "F1", "FP", "distractor FP",
+    head = ["size", "simulation", "audio scanned (all channels)", "scan xRT/core", "scan max RSS MB", "F1", "FP", "distractor FP",
             "latency med s"]
     rows = []
     for s in results["sizes"]:
         for r in s["scans"]:
-            audio = "%.0f min%s" % (r["audio_s"] / 60, " (timed out)" if r["timed_out"] else "")
-            rows.append([s["name"], r["sim"], audio, fmt(r["x_rt_per_core"], ".1f"), "%.0f" % r["max_rss_mb"],
+            audio = ("%.0f min" % (r["audio_s"] / 60) if r["audio_s"] >= 120 else "%.0f s" % r["audio_s"]) + \
+                (" (stopped)" if r["timed_out"] else "")
+            rows.append([s["name"], r["sim"], audio, fmt(r["x_rt_per_core"], ".3g"), "%.0f" % r["max_rss_mb"],
                          fmt(r.get("f1"), ".3f"), fmt(r.get("fp"), "d"), fmt(r.get("distractor_plays"), "d"),
                          fmt(r.get("latency_median_s"), ".2f")])
     lines += table(head, rows)
@@ -464,7 +465,8 @@ def tables(results):
         lines.append("%s: %s" % (name, reason))
     lines.append("cold load: page cache dropped by %s; load = `catalog info` (map, checksum every byte, decode the "
                  "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children; scan max "
-                 "RSS includes the memory-mapped WAV (about 10.6 MB per minute of 44.1 kHz stereo)" %
+                 "RSS includes the memory-mapped WAV (about 10.6 MB per minute of 44.1 kHz stereo); a scan stopped "
+                 "by --scan-timeout reports its speed from its last progress line (whole seconds of audio)" %
                  results.get("cold_method", "n/a"))
     loads = [r["load_average_1min"] for s in results["sizes"] for r in s["scans"] if "load_average_1min" in r]
     if loads:
