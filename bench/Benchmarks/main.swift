@@ -108,25 +108,9 @@ func benchCatalogLoad(hours: Double, runs: Int) throws {
   var rng = SystemRandomNumberGenerator()
   let trackSeconds = 240.0
   let tracks = Int((hours * 3600 / trackSeconds).rounded(.up))
-  let fps = parameters.framesPerSecond
-  let frames = Int(trackSeconds * fps)
-  let peaksPerFrame = 12 / fps
-  let binRange: ClosedRange<Float> = 33...479
   let t0 = Date()
   for t in 0..<tracks {
-    var peaks: [Peak] = []
-    peaks.reserveCapacity(Int(Double(frames) * peaksPerFrame) + 8)
-    var carry = 0.0
-    for f in 0..<frames {
-      carry += peaksPerFrame
-      while carry >= 1 {
-        carry -= 1
-        peaks.append(Peak(frame: Int32(f), bin: Float.random(in: binRange, using: &rng), strength: 10))
-      }
-    }
-    let signature = Signature(
-      parameters: parameters, sampleCount: Int(trackSeconds) * parameters.sampleRateHz, peaks: peaks,
-      audibleStartSeconds: 0, audibleEndSeconds: trackSeconds)
+    let signature = syntheticSignature(seconds: trackSeconds, parameters: parameters, using: &rng)
     builder.add(
       signature: signature, key: String(format: "synthetic-%06d", t), sourcePath: "/synthetic/\(t).wav",
       metadata: TrackMetadata(title: "Synthetic \(t)", artist: "Benchmark", isrc: String(format: "ZZBMB%07d", t)))
