@@ -6,10 +6,12 @@ import Foundation
 /// continue, and when they end, to its `MatchEventSink`. The same matcher runs live and in `scan`, so a scan predicts
 /// what the live monitor logs.
 ///
-/// How: peaks of the incoming audio are paired and hashed once per speed hypothesis (see `SpeedHypothesis`); each
-/// hash found in the catalog votes for a diagonal (reference frame minus speed × broadcast frame). A diagonal with
-/// enough votes is verified by fitting a line through its matches; a line with enough aligned matches is a play.
-/// Matches on a running play's line extend it; a play ends when its line has had no matches for `maxGapSeconds`.
+/// How: peaks of the incoming audio are paired and hashed once per speed hypothesis (see `SpeedHypothesis`). Each
+/// hash found in the catalog is a match: one on a running play's line extends that play; any other votes for a
+/// diagonal (reference frame minus speed × broadcast frame), a match of a common hash only where a second anchor
+/// agrees (`TargetAgreement`). A diagonal with enough votes is verified by fitting a line through its matches; a line
+/// with enough aligned matches is a play. A play ends when its line has had no matches for `maxGapSeconds`, unless
+/// it may still resume on that line (`mayResume`).
 ///
 /// One thread at a time: the worker that owns the channel.
 public final class StreamMatcher {
@@ -48,7 +50,7 @@ public final class StreamMatcher {
 
   // The search for new plays.
   let votes: VoteTable
-  /// Cell lists are far fewer than vote slots (2¹³ × 4 bytes stays in L1 cache); a list mixes cells, and `gather`
+  /// Cell lists are far fewer than vote slots (`MatcherTuning.queueCellLists`); a list mixes cells, and `gather`
   /// checks each match it walks.
   let queue: MatchQueue
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
@@ -300,13 +302,4 @@ final class PeakRelay: PeakConsumer {
     matcher?.consume(peaks: peaks, throughFrame: throughFrame)
   }
   func flush() {}
-}
-
-/// A match of the current broadcast peak, held until every anchor of the peak has been looked up.
-struct PeakMatch {
-  var hypothesis: UInt8
-  var anchorFrame: Int32
-  var reference: UInt32
-  /// The `TargetAgreement` buckets of where the match places the peak in the catalog.
-  var buckets: (Int32, Int32)
 }
