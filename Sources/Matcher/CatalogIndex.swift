@@ -26,6 +26,15 @@ struct CatalogIndex: @unchecked Sendable {
     return min(hashBits, max(12, wanted))
   }
 
+  /// The global frames of `hash`'s postings in place, when each directory slot holds one whole hash (an index of more
+  /// than about two million postings); nil when postings carry residual hash bits to check (`forEachPosting`).
+  @inline(__always)
+  func contiguousPostings(of hash: UInt32) -> UnsafeBufferPointer<UInt32>? {
+    guard residualBits == 0 else { return nil }
+    let slot = Int(hash)
+    return UnsafeBufferPointer(rebasing: postings[Int(directory[slot])..<Int(directory[slot + 1])])
+  }
+
   /// Calls `body` with the global frame of every posting of `hash`.
   @inline(__always)
   func forEachPosting(of hash: UInt32, _ body: (UInt32) -> Void) {
@@ -98,14 +107,7 @@ extension CatalogIndex {
   func entries() -> [(hash: UInt32, position: UInt32)] {
     var out = [(hash: UInt32, position: UInt32)]()
     out.reserveCapacity(postings.count)
-    let shift = UInt32(positionBits)
-    for slot in 0..<(directory.count - 1) {
-      for i in Int(directory[slot])..<Int(directory[slot + 1]) {
-        let p = postings[i]
-        let residual = residualBits == 0 ? 0 : p >> shift
-        out.append((UInt32(slot) << UInt32(residualBits) | residual, p & positionMask))
-      }
-    }
+    forEachEntry { out.append(($0, $1)) }
     return out
   }
 }

@@ -11,12 +11,7 @@ final class PostingScratch {
   /// Valid until the next call.
   @inline(__always)
   func postings(of hash: UInt32, in index: CatalogIndex) -> UnsafeBufferPointer<UInt32> {
-    if index.residualBits == 0 {
-      let slot = Int(hash)
-      let lo = Int(index.directory[slot])
-      let hi = Int(index.directory[slot + 1])
-      return UnsafeBufferPointer(rebasing: index.postings[lo..<hi])
-    }
+    if let inPlace = index.contiguousPostings(of: hash) { return inPlace }
     var count = 0
     index.forEachPosting(of: hash) { position in
       if count == capacity { grow() }

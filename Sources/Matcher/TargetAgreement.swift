@@ -49,9 +49,7 @@ final class TargetAgreement {
   /// The bucket of a cell for this peak, claimed for it if free; -1 when the first `probes` buckets are taken.
   @inline(__always)
   private func bucket(hypothesis: Int, cell: UInt32, grid: UInt64) -> Int {
-    let k =
-      ((UInt64(cell) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(hypothesis) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid)
-      &* 0xD6E8_FEB8_6659_FD93
+    let k = cellHash(cell: UInt64(cell), hypothesis: hypothesis, grid: grid)
     let key = UInt32(truncatingIfNeeded: k)
     let home = Int(truncatingIfNeeded: k >> 32) & mask
     for b in home..<(home + Self.probes) {
