@@ -23,11 +23,10 @@ enum MatcherTuning {
   /// stay short as the catalog's matches grow; 32 KB (L1) for a catalog of a few hours, up to 1 MB.
   static func queueCellLists(postings: Int) -> Int { powerOfTwo(atLeast: postings / 64, from: 1 << 13, to: 1 << 18) }
 
-  /// Buckets of the agreement table (`TargetAgreement`): two cells per match of one broadcast peak, whose lookups
-  /// (fan-out × hypotheses) return on average about half the stop-hash cap each, at a quarter full so that a cell
-  /// finds a free bucket among its first few; at most 2^20 (12 MB).
-  static func agreementBuckets(lookupsPerPeak: Int, stopHashCap: Int) -> Int {
-    powerOfTwo(atLeast: 4 * lookupsPerPeak * max(12, stopHashCap), from: 1 << 12, to: 1 << 20)
+  /// Matches of one broadcast peak that `TargetAgreement` makes room for at start: the peak's lookups (fan-out ×
+  /// hypotheses) return on average about half the stop-hash cap each; a peak with more grows the buffers once.
+  static func agreementCapacity(lookupsPerPeak: Int, stopHashCap: Int) -> Int {
+    min(1 << 20, lookupsPerPeak * max(12, stopHashCap) / 2)
   }
 
   private static func powerOfTwo(atLeast n: Int, from low: Int, to high: Int) -> Int {

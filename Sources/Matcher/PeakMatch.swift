@@ -3,6 +3,6 @@ struct PeakMatch {
   var hypothesis: UInt8
   var anchorFrame: Int32
   var reference: UInt32
-  /// The `TargetAgreement` buckets of where the match places the peak in the catalog.
-  var buckets: (Int32, Int32)
+  /// The reference frame where the match places the peak: the posting's anchor frame plus the pair's distance.
+  var target: UInt32
 }

@@ -66,8 +66,8 @@ public final class StreamMatcher {
   /// The postings of the hash looked up last (reused while the next hypothesis gives the same hash).
   private let postingScratch = PostingScratch()
   private var currentPostings = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
-  /// The current peak's matches that no running play took, waiting for `agreement` to pass them to the search.
-  var peakMatches: [PeakMatch] = []
+  /// The current peak's matches of common hashes that no running play took, until `agreement` passes those that
+  /// another anchor backs to the search.
   let agreement: TargetAgreement
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
@@ -100,7 +100,7 @@ public final class StreamMatcher {
       }
     }
     agreement = TargetAgreement(
-      buckets: MatcherTuning.agreementBuckets(
+      capacity: MatcherTuning.agreementCapacity(
         lookupsPerPeak: parameters.queryFanOut * hypotheses.count * pairTimePasses, stopHashCap: catalog.stopHashCap))
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
@@ -180,7 +180,6 @@ public final class StreamMatcher {
       let pitch = hasher.pitch(ofBin: peak.bin)
       newestFrame = max(newestFrame, frame)
       while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
-      peakMatches.removeAll(keepingCapacity: true)
       agreement.begin()
       var j = peakStart
       while j < peakFrames.count {
@@ -263,15 +262,14 @@ public final class StreamMatcher {
         search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
         continue
       }
-      let buckets = agreement.note(hypothesis: h, target: position &+ UInt32(dt), anchorFrame: anchorFrame)
-      peakMatches.append(
-        PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, buckets: buckets))
+      agreement.append(
+        PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: position &+ UInt32(dt)))
     }
   }
 
   /// Passes the current peak's matches that another anchor agrees with to the search for new plays.
   private func searchAgreedMatches(targetFrame: Int32) {
-    for m in peakMatches where agreement.isAgreed(m.buckets) {
+    agreement.forEachAgreed { m in
       search(
         hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference)
     }

@@ -4,89 +4,162 @@
 /// target somewhere in the catalog: at the posting's anchor frame plus the pair's distance. In the reference, a peak
 /// is the target of the pairs of about three anchors, so where the broadcast is a catalog track, the pairs of two or
 /// more anchors place the target at the same reference frame (within a frame of rounding), under the same speed
-/// hypothesis. A chance match almost never has such a partner: two postings of unrelated hashes land within a frame
-/// of each other about once in (catalog frames ÷ matches of the peak) tries.
+/// hypothesis. A chance match rarely has such a partner.
 ///
-/// An open-addressed table of stamped buckets, reused for every peak (`begin()` invalidates it in O(1)); each bucket
-/// holds the full key of a (hypothesis, reference frame ÷ 2, grid) cell, so unrelated cells never agree. Two frames
-/// within one of each other share a cell of one of two grids offset by a frame. A cell that finds no free bucket
-/// among its first few (a table overfull for one peak) is not recorded, and its matches are dropped as if nothing
-/// agreed with them. One thread: the matcher's.
+/// The peak's matches are collected (`append`), then sorted by the reference frame where they place the peak: a
+/// match agrees with another when it is within a frame of it in that order, under the same hypothesis, from a
+/// different anchor. A catalog of 1,000 hours gives a peak about 60,000 matches; sorting them (a radix sort, up to
+/// three sequential passes of 11 bits) costs a few nanoseconds a match, where a hash table of the same cells, too
+/// large for a core's cache, cost two memory misses a match. Buffers grow to the largest peak seen and are reused.
+/// One thread: the matcher's.
 final class TargetAgreement {
-  /// One bucket: the peak it was last used for, the cell's key, and the first anchor that placed the peak in the cell
-  /// (`agreed` once a second anchor did).
-  private struct Bucket {
-    var stamp: UInt32
-    var key: UInt32
-    var anchorFrame: Int32
-  }
-  private static let agreed = Int32.min
-  /// Buckets tried for one cell before it is given up.
-  private static let probes = 4
-  private let mask: Int
-  private let buckets: UnsafeMutablePointer<Bucket>
-  private var serial: UInt32 = 0
+  /// Matches of one peak this type holds at most: the index of a match is packed below its reference frame in a
+  /// 64-bit sort key. A peak with more (no catalog comes near) keeps its first this many.
+  static let maxMatches = 1 << 24
+  private static let indexBits: UInt64 = 24
+  private static let digitBits = 11
+  private static let digitCount = 1 << digitBits
 
-  /// - Parameter buckets: table size, rounded up to a power of two; a few times the cells one peak can fill.
-  init(buckets count: Int) {
-    let size = max(64, 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
-    mask = size - 1
-    buckets = .allocate(capacity: size + Self.probes)
-    buckets.initialize(repeating: Bucket(stamp: 0, key: 0, anchorFrame: 0), count: size + Self.probes)
+  private var matches: UnsafeMutablePointer<PeakMatch>
+  private var keys: UnsafeMutablePointer<UInt64>
+  private var sortScratch: UnsafeMutablePointer<UInt64>
+  private var agreed: UnsafeMutablePointer<Bool>
+  private let histograms: UnsafeMutablePointer<Int32>
+  private var capacity: Int
+  private(set) var count = 0
+
+  /// - Parameter capacity: matches of one peak to make room for now; a peak with more grows the buffers.
+  init(capacity: Int) {
+    self.capacity = max(64, capacity)
+    matches = .allocate(capacity: self.capacity)
+    keys = .allocate(capacity: self.capacity)
+    sortScratch = .allocate(capacity: self.capacity)
+    agreed = .allocate(capacity: self.capacity)
+    histograms = .allocate(capacity: 3 * Self.digitCount)
+    // Touches every page now, so that the first peaks do not pay for it.
+    matches.initialize(
+      repeating: PeakMatch(hypothesis: 0, anchorFrame: 0, reference: 0, target: 0), count: self.capacity)
+    keys.initialize(repeating: 0, count: self.capacity)
+    sortScratch.initialize(repeating: 0, count: self.capacity)
+    agreed.initialize(repeating: false, count: self.capacity)
+    histograms.initialize(repeating: 0, count: 3 * Self.digitCount)
   }
 
-  deinit { buckets.deallocate() }
+  deinit {
+    matches.deallocate()
+    keys.deallocate()
+    sortScratch.deallocate()
+    agreed.deallocate()
+    histograms.deallocate()
+  }
 
   /// Forgets the previous peak's matches.
-  func begin() {
-    serial &+= 1
-    if serial == 0 {
-      buckets.update(repeating: Bucket(stamp: 0, key: 0, anchorFrame: 0), count: mask + 1 + Self.probes)
-      serial = 1
-    }
+  @inline(__always)
+  func begin() { count = 0 }
+
+  /// Adds a match of the current peak.
+  @inline(__always)
+  func append(_ match: PeakMatch) {
+    guard count < Self.maxMatches else { return }
+    if count == capacity { grow() }
+    matches[count] = match
+    count += 1
   }
 
-  /// The bucket of a cell for this peak, claimed for it if free; -1 when the first `probes` buckets are taken.
-  @inline(__always)
-  private func bucket(hypothesis: Int, cell: UInt32, grid: UInt64) -> Int {
-    let k = cellHash(cell: UInt64(cell), hypothesis: hypothesis, grid: grid)
-    let key = UInt32(truncatingIfNeeded: k)
-    let home = Int(truncatingIfNeeded: k >> 32) & mask
-    for b in home..<(home + Self.probes) {
-      if buckets[b].stamp != serial {
-        buckets[b] = Bucket(stamp: serial, key: key, anchorFrame: -1)
-        return b
+  /// Calls `body` with every match of the peak that another anchor agrees with, in the order they were appended.
+  func forEachAgreed(_ body: (PeakMatch) -> Void) {
+    guard count >= 2 else { return }
+    resolve()
+    for i in 0..<count where agreed[i] { body(matches[i]) }
+  }
+
+  /// Marks the matches that agree: within a frame of each other in reference, same hypothesis, different anchors.
+  private func resolve() {
+    let n = count
+    agreed.update(repeating: false, count: n)
+    for i in 0..<n { keys[i] = UInt64(matches[i].target) << Self.indexBits | UInt64(i) }
+    sortKeys(n)
+    let indexMask: UInt64 = (1 << Self.indexBits) - 1
+    for i in 1..<n {
+      let target = keys[i] >> Self.indexBits
+      let a = Int(keys[i] & indexMask)
+      var j = i - 1
+      // Earlier keys within a frame: nearly always none, a few where the broadcast is a catalog track.
+      while j >= 0 && target - (keys[j] >> Self.indexBits) <= 1 {
+        let b = Int(keys[j] & indexMask)
+        if matches[a].hypothesis == matches[b].hypothesis && matches[a].anchorFrame != matches[b].anchorFrame {
+          agreed[a] = true
+          agreed[b] = true
+        }
+        j -= 1
       }
-      if buckets[b].key == key { return b }
-    }
-    return -1
-  }
-
-  @inline(__always)
-  private func note(bucket b: Int, anchorFrame: Int32) {
-    guard b >= 0 else { return }
-    if buckets[b].anchorFrame == -1 {
-      buckets[b].anchorFrame = anchorFrame
-    } else if buckets[b].anchorFrame != anchorFrame {
-      buckets[b].anchorFrame = Self.agreed
     }
   }
 
-  /// Records that the pair anchored at `anchorFrame` places the peak at reference frame `target` under hypothesis `h`;
-  /// returns the match's two buckets, for `isAgreed`.
-  @inline(__always)
-  func note(hypothesis h: Int, target: UInt32, anchorFrame: Int32) -> (Int32, Int32) {
-    let a = bucket(hypothesis: h, cell: target >> 1, grid: 0)
-    let b = bucket(hypothesis: h, cell: (target &+ 1) >> 1, grid: 0x5555_5555)
-    note(bucket: a, anchorFrame: anchorFrame)
-    note(bucket: b, anchorFrame: anchorFrame)
-    return (Int32(a), Int32(b))
+  /// Sorts `keys[0..<n]` by reference frame (the 32 bits above the index): least significant digit first, three
+  /// passes of `digitBits`, each skipped when every key has the same digit there (the top digit, for a catalog of
+  /// fewer than about 4,000 hours).
+  private func sortKeys(_ n: Int) {
+    if n <= 32 {
+      for i in 1..<n {
+        let k = keys[i]
+        var j = i
+        while j > 0 && keys[j - 1] > k {
+          keys[j] = keys[j - 1]
+          j -= 1
+        }
+        keys[j] = k
+      }
+      return
+    }
+    let digitMask = UInt64(Self.digitCount - 1)
+    histograms.update(repeating: 0, count: 3 * Self.digitCount)
+    for i in 0..<n {
+      let k = keys[i] >> Self.indexBits
+      histograms[Int(k & digitMask)] += 1
+      histograms[Self.digitCount + Int((k >> UInt64(Self.digitBits)) & digitMask)] += 1
+      histograms[2 * Self.digitCount + Int((k >> UInt64(2 * Self.digitBits)) & digitMask)] += 1
+    }
+    var source = keys
+    var destination = sortScratch
+    for pass in 0..<3 {
+      let histogram = histograms + pass * Self.digitCount
+      let shift = Self.indexBits + UInt64(pass * Self.digitBits)
+      if histogram[Int((source[0] >> shift) & digitMask)] == Int32(n) { continue }
+      var offset: Int32 = 0
+      for d in 0..<Self.digitCount {
+        let c = histogram[d]
+        histogram[d] = offset
+        offset += c
+      }
+      for i in 0..<n {
+        let k = source[i]
+        let d = Int((k >> shift) & digitMask)
+        destination[Int(histogram[d])] = k
+        histogram[d] += 1
+      }
+      swap(&source, &destination)
+    }
+    if source != keys { keys.update(from: source, count: n) }
   }
 
-  /// Whether another anchor placed the peak in either of a match's cells (after every match of the peak was noted).
-  @inline(__always)
-  func isAgreed(_ buckets: (Int32, Int32)) -> Bool {
-    (buckets.0 >= 0 && self.buckets[Int(buckets.0)].anchorFrame == Self.agreed)
-      || (buckets.1 >= 0 && self.buckets[Int(buckets.1)].anchorFrame == Self.agreed)
+  private func grow() {
+    let bigger = capacity * 2
+    let newMatches = UnsafeMutablePointer<PeakMatch>.allocate(capacity: bigger)
+    newMatches.moveInitialize(from: matches, count: count)
+    matches.deallocate()
+    matches = newMatches
+    (newMatches + count).initialize(
+      repeating: PeakMatch(hypothesis: 0, anchorFrame: 0, reference: 0, target: 0), count: bigger - count)
+    keys.deallocate()
+    keys = .allocate(capacity: bigger)
+    keys.initialize(repeating: 0, count: bigger)
+    sortScratch.deallocate()
+    sortScratch = .allocate(capacity: bigger)
+    sortScratch.initialize(repeating: 0, count: bigger)
+    agreed.deallocate()
+    agreed = .allocate(capacity: bigger)
+    agreed.initialize(repeating: false, count: bigger)
+    capacity = bigger
   }
 }

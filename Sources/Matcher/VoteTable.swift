@@ -26,7 +26,10 @@ final class VoteTable {
   /// The counter of cell `cell` of grid `grid` (0 or `shiftedGrid`) under hypothesis `h`.
   @inline(__always)
   func slot(hypothesis h: Int, cell: Int, grid: UInt64) -> Int {
-    Int(truncatingIfNeeded: cellHash(cell: UInt64(truncatingIfNeeded: cell), hypothesis: h, grid: grid) >> 40) & mask
+    let c = UInt64(truncatingIfNeeded: cell)
+    // Mixed so that nearby cells and hypotheses land far apart; the top bits are the best mixed.
+    let mixed = ((c &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(h) &* 0xC2B2_AE3D_27D4_EB4F) ^ grid) &* 0xD6E8_FEB8_6659_FD93
+    return Int(truncatingIfNeeded: mixed >> 40) & mask
   }
 
   /// The grid shifted by half a cell.
