@@ -1,13 +1,14 @@
 import Foundation
 import Matcher
 
-/// `broadcast-monitor catalog add|list|info|remove --catalog FILE …`
+/// `broadcast-monitor catalog add|list|info|remove|upgrade --catalog FILE …`
 enum CatalogCommand {
   static let usage = """
     usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] [--jobs N] [PATH...]
            broadcast-monitor catalog list --catalog FILE
            broadcast-monitor catalog info --catalog FILE
            broadcast-monitor catalog remove --catalog FILE KEY|ISRC|PATH...
+           broadcast-monitor catalog upgrade --catalog FILE
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
@@ -18,6 +19,7 @@ enum CatalogCommand {
     case "list": return try list(CommandLineArguments(rest, valueOptions: ["catalog"]))
     case "info": return try info(CommandLineArguments(rest, valueOptions: ["catalog"]))
     case "remove": return try remove(CommandLineArguments(rest, valueOptions: ["catalog"]))
+    case "upgrade": return try upgrade(CommandLineArguments(rest, valueOptions: ["catalog"]))
     default: throw UsageError("unknown catalog command `\(sub)`\n\(usage)")
     }
   }
@@ -156,6 +158,11 @@ enum CatalogCommand {
     print("hashes:       \(info.hashCount)")
     print(String(format: "index bytes:  %d (%.2f MB per hour of audio)", info.indexBytes, perHour))
     if let b = info.fileBytes { print("file bytes:   \(b)") }
+    print(
+      "format:       "
+        + (info.hasTripletIndex
+          ? "version \(Catalog.formatVersion)"
+          : "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"))
     print(String(format: "loaded in:    %.3f s", loadSeconds))
     let kinds = Dictionary(grouping: catalog.tracks, by: \.metadata.kind).mapValues(\.count)
     print(
@@ -185,5 +192,23 @@ enum CatalogCommand {
     try builder.build().write(to: url)
     for m in missing { printError("not in the catalog: \(m)") }
     return missing.isEmpty ? 0 : 1
+  }
+
+  /// Rewrites a catalog of an older format version in the current one, from its own index (no audio needed).
+  static func upgrade(_ a: CommandLineArguments) throws -> Int32 {
+    let url = URL(fileURLWithPath: try a.required("catalog"))
+    guard a.positionals.isEmpty else { throw UsageError("catalog upgrade: takes no paths, only --catalog FILE") }
+    let catalog = try Catalog.load(from: url)
+    if catalog.info().hasTripletIndex {
+      print("\(url.path): already format version \(Catalog.formatVersion)")
+      return 0
+    }
+    let started = Date()
+    try catalog.write(to: url)
+    print(
+      String(
+        format: "%@: upgraded to format version %d in %.1f s", url.path, Int(Catalog.formatVersion),
+        Date().timeIntervalSince(started)))
+    return 0
   }
 }

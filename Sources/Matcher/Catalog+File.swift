@@ -1,16 +1,32 @@
 import Foundation
 
-/// The catalog file format (`.bmcat`), version 1, little-endian:
+/// The catalog file format (`.bmcat`), version 2, little-endian:
 ///
 ///     "BMCATLG\1"  UInt32 version  UInt32 headerLength  header (JSON)  zero padding to 16
-///     directory: UInt32 × directoryCount    postings: UInt32 × postingCount    UInt64 checksum
+///     directory: UInt32 × directoryCount    postings: UInt32 × postingCount
+///     triplet directory: UInt32 × triplets.directoryCount    triplet postings: UInt32 × triplets.postingCount
+///     UInt64 checksum
 ///
-/// The header holds the fingerprint parameters, the tracks with their metadata, and the index geometry. The checksum
-/// (`Checksum64`) covers every byte before it. The index is used in place from a memory map: loading costs one pass
-/// of checksum plus decoding the JSON header.
+/// The header holds the fingerprint parameters, the tracks with their metadata, and the geometry of the pair index
+/// and of the triplet index (`TripletIndex`). The checksum (`Checksum64`) covers every byte before it. The indexes
+/// are used in place from a memory map: loading costs one pass of checksum plus decoding the JSON header.
+///
+/// Version 1 is the same without the triplet index; it is still read (`Catalog.triplets` is nil), and
+/// `catalog upgrade` rewrites it as version 2.
 extension Catalog {
   static let magic = Array("BMCATLG\u{1}".utf8)
-  static let formatVersion: UInt32 = 1
+  public static let formatVersion: UInt32 = 2
+  /// The oldest version this build reads.
+  static let oldestFormatVersion: UInt32 = 1
+
+  /// Where an index lies in the file after the header, and its shape.
+  struct IndexGeometry: Codable {
+    var hashBits: Int
+    var directoryBits: Int
+    var positionBits: Int
+    var directoryCount: Int
+    var postingCount: Int
+  }
 
   struct Header: Codable {
     var parameters: FingerprintParameters
@@ -21,6 +37,8 @@ extension Catalog {
     var directoryCount: Int
     var postingCount: Int
     var stopHashCap: Int?
+    /// Absent in version 1.
+    var triplets: IndexGeometry?
   }
 
   /// Loads a catalog file. Damage (a flipped byte, truncation), another version, or another kind of file is a
@@ -33,9 +51,11 @@ extension Catalog {
       throw FormatError(path: path, reason: "not a broadcast-monitor catalog (wrong magic bytes)")
     }
     let version = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-    guard version == formatVersion else {
+    guard version >= oldestFormatVersion && version <= formatVersion else {
       throw FormatError(
-        path: path, reason: "catalog format version \(version); this build reads version \(formatVersion)")
+        path: path,
+        reason: "catalog format version \(version); this build reads version \(formatVersion) (and version "
+          + "\(oldestFormatVersion))")
     }
     let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
     let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
@@ -53,27 +73,46 @@ extension Catalog {
     } catch {
       throw FormatError(path: path, reason: "unreadable header (\(error))")
     }
-    let dirOffset = (16 + headerLength + 15) / 16 * 16
-    let postOffset = dirOffset + header.directoryCount * 4
-    guard postOffset + header.postingCount * 4 == body.count,
-      header.directoryCount == (1 << header.directoryBits) + 1
-    else {
+    guard (version >= 2) == (header.triplets != nil) else {
+      throw FormatError(path: path, reason: "the header does not match format version \(version)")
+    }
+    let pairGeometry = IndexGeometry(
+      hashBits: header.hashBits, directoryBits: header.directoryBits, positionBits: header.positionBits,
+      directoryCount: header.directoryCount, postingCount: header.postingCount)
+    var offset = (16 + headerLength + 15) / 16 * 16
+    func mapIndex(_ g: IndexGeometry) throws(FormatError) -> CatalogIndex {
+      guard g.directoryBits >= 0, g.directoryBits <= 32, g.directoryCount == (1 << g.directoryBits) + 1,
+        g.postingCount >= 0, offset + (g.directoryCount + g.postingCount) * 4 <= body.count
+      else {
+        throw FormatError(path: path, reason: "index sizes do not match the file size")
+      }
+      let base = raw.baseAddress! + offset
+      offset += (g.directoryCount + g.postingCount) * 4
+      return CatalogIndex(
+        hashBits: g.hashBits, directoryBits: g.directoryBits, positionBits: g.positionBits,
+        directory: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: g.directoryCount),
+        postings: UnsafeBufferPointer(
+          start: (base + g.directoryCount * 4).assumingMemoryBound(to: UInt32.self), count: g.postingCount),
+        storage: file)
+    }
+    let index = try mapIndex(pairGeometry)
+    let triplets = try header.triplets.map { (g) throws(FormatError) in TripletIndex(index: try mapIndex(g)) }
+    guard offset == body.count else {
       throw FormatError(path: path, reason: "index sizes do not match the file size")
     }
-    let base = raw.baseAddress!
-    let directory = UnsafeBufferPointer(
-      start: (base + dirOffset).assumingMemoryBound(to: UInt32.self), count: header.directoryCount)
-    let postings = UnsafeBufferPointer(
-      start: (base + postOffset).assumingMemoryBound(to: UInt32.self), count: header.postingCount)
-    let index = CatalogIndex(
-      hashBits: header.hashBits, directoryBits: header.directoryBits, positionBits: header.positionBits,
-      directory: directory, postings: postings, storage: file)
     return Catalog(
-      parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0)
+      parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0,
+      triplets: triplets)
   }
 
-  /// The file's bytes.
+  /// The file's bytes: version 2, with a triplet index derived now if this catalog was read from version 1.
   func encoded() throws -> [UInt8] {
+    let triplets = self.triplets ?? TripletIndex.derive(from: index, layout: HashLayout(parameters))
+    func geometry(_ i: CatalogIndex) -> IndexGeometry {
+      IndexGeometry(
+        hashBits: i.hashBits, directoryBits: i.directoryBits, positionBits: i.positionBits,
+        directoryCount: i.directory.count, postingCount: i.postings.count)
+    }
     var out = BinaryWriter()
     out.append(bytes: Self.magic)
     out.append(Self.formatVersion)
@@ -81,12 +120,12 @@ extension Catalog {
       Header(
         parameters: parameters, tracks: tracks, hashBits: index.hashBits, directoryBits: index.directoryBits,
         positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count,
-        stopHashCap: stopHashCap))
+        stopHashCap: stopHashCap, triplets: geometry(triplets.index)))
     out.append(UInt32(header.count))
     out.append(bytes: header)
     out.align(to: 16)
-    out.bytes.reserveCapacity(out.bytes.count + (index.directory.count + index.postings.count) * 4 + 8)
-    for values in [index.directory, index.postings] {
+    out.bytes.reserveCapacity(out.bytes.count + (index.bytes + triplets.bytes) + 8)
+    for values in [index.directory, index.postings, triplets.index.directory, triplets.index.postings] {
       #if _endian(little)
         out.append(bytes: UnsafeRawBufferPointer(values))
       #else

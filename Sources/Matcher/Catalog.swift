@@ -12,14 +12,21 @@ public final class Catalog: Sendable {
   /// Hashes with more postings than this were dropped as stop words (0: none). An edited catalog never lowers it, so
   /// editing does not erode the index.
   let stopHashCap: Int
+  /// The pairs of `index` that agree, for the search at scale; nil in a catalog file older than it (format version
+  /// 1), which the search reads as it did before (`TargetAgreement` alone) until `catalog upgrade` adds it.
+  let triplets: TripletIndex?
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
 
-  init(parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int) {
+  init(
+    parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
+    triplets: TripletIndex?
+  ) {
     self.parameters = parameters
     self.tracks = tracks
     self.index = index
     self.stopHashCap = stopHashCap
+    self.triplets = triplets
     starts = tracks.map(\.globalStartFrame)
   }
 
@@ -44,13 +51,17 @@ public final class Catalog: Sendable {
     public var trackCount: Int
     public var hours: Double
     public var hashCount: Int
+    /// The pair index and the triplet index.
     public var indexBytes: Int
     public var fileBytes: Int?
+    /// False for a catalog file of format version 1 (`catalog upgrade` adds the index).
+    public var hasTripletIndex: Bool
   }
 
   public func info(fileBytes: Int? = nil) -> Info {
     Info(
       trackCount: tracks.count, hours: tracks.reduce(0) { $0 + $1.durationSeconds } / 3600,
-      hashCount: index.postings.count, indexBytes: index.bytes, fileBytes: fileBytes)
+      hashCount: index.postings.count, indexBytes: index.bytes + (triplets?.bytes ?? 0), fileBytes: fileBytes,
+      hasTripletIndex: triplets != nil)
   }
 }

@@ -108,7 +108,9 @@ public final class CatalogBuilder {
     (entries, cap) = Self.removingStopHashes(entries, hashBits: hashBits, minimumCap: previousStopHashCap)
     try checkFrameAxis(end: next, postingCount: entries.count)
     let index = CatalogIndex.build(hashBits: hashBits, entries: entries)
-    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap)
+    return Catalog(
+      parameters: parameters, tracks: laid, index: index, stopHashCap: cap,
+      triplets: TripletIndex.derive(from: index, layout: HashLayout(parameters)))
   }
 
   /// The catalog `base` with the tracks after its own laid after its last one, and their postings merged into its
@@ -135,7 +137,9 @@ public final class CatalogBuilder {
     if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
     let index = base.index.merging(entries, dropping: dropped)
     try checkFrameAxis(end: next, postingCount: index.postings.count)
-    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap)
+    return Catalog(
+      parameters: parameters, tracks: laid, index: index, stopHashCap: cap,
+      triplets: TripletIndex.derive(from: index, layout: HashLayout(parameters)))
   }
 
   /// Throws when the frame axis, ending at `end`, does not fit the index's position bits.

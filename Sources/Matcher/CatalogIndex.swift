@@ -54,6 +54,27 @@ struct CatalogIndex: @unchecked Sendable {
       }
     }
   }
+
+  /// Calls `body` with the global frame of each posting of `hash` in `range`. A hash's postings are in frame order
+  /// (tracks are laid end to end and hashed in frame order, and an edit appends): when a directory slot holds one
+  /// hash, the range is found by binary search.
+  @inline(__always)
+  func forEachPosting(of hash: UInt32, in range: ClosedRange<UInt32>, _ body: (UInt32) -> Void) {
+    guard let list = contiguousPostings(of: hash) else {
+      forEachPosting(of: hash) { if range.contains($0) { body($0) } }
+      return
+    }
+    var lo = 0
+    var hi = list.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if list[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
+    }
+    while lo < list.count && list[lo] <= range.upperBound {
+      body(list[lo])
+      lo += 1
+    }
+  }
 }
 
 /// Owns the memory of an index built in memory.

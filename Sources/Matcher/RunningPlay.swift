@@ -74,10 +74,28 @@ struct RunningPlay {
   @inline(__always)
   func accepts(anchorFrame: Int32, reference: UInt32, tolerance: Double) -> Bool {
     guard referenceRange.contains(reference) else { return false }
+    return abs(Double(reference) - predictedReference(at: anchorFrame)) <= reach(at: anchorFrame, tolerance: tolerance)
+  }
+
+  /// How far from the line `accepts` takes a match anchored at `anchorFrame`, in reference frames.
+  @inline(__always)
+  private func reach(at anchorFrame: Int32, tolerance: Double) -> Double {
     let spread = Double(max(30, lastAnchorFrame - firstFrame))
     let outside = Double(max(0, anchorFrame - lastAnchorFrame, firstFrame - anchorFrame))
     let slopeUncertainty = min(0.02, 3 / spread)
-    return abs(Double(reference) - predictedReference(at: anchorFrame)) <= tolerance + outside * slopeUncertainty
+    return tolerance + outside * slopeUncertainty
+  }
+
+  /// The reference frames `accepts` may take for a match anchored at `anchorFrame`, a frame wider on each side; nil
+  /// when none is in the track. A lookup narrows a long posting list to them before `accepts` decides.
+  func acceptedReferences(anchorFrame: Int32, tolerance: Double) -> ClosedRange<UInt32>? {
+    guard !referenceRange.isEmpty else { return nil }
+    let center = predictedReference(at: anchorFrame)
+    let reach = reach(at: anchorFrame, tolerance: tolerance) + 1
+    let lo = max(Double(referenceRange.lowerBound), (center - reach).rounded(.down))
+    let hi = min(Double(referenceRange.upperBound - 1), (center + reach).rounded(.up))
+    guard lo <= hi else { return nil }
+    return UInt32(lo)...UInt32(hi)
   }
 
   /// Counts a match, and moves the play's end to it when the play's support there is sustained (see below).

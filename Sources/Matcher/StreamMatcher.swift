@@ -67,8 +67,17 @@ public final class StreamMatcher {
   private let postingScratch = PostingScratch()
   private var currentPostings = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
   /// The current peak's matches of common hashes that no running play took, until `agreement` passes those that
-  /// another anchor backs to the search.
+  /// another anchor backs to the search (a catalog without a triplet index).
   let agreement: TargetAgreement
+  /// The current peak's lookups of common hashes, to be searched in pairs in the catalog's triplet index.
+  var commonLookups: [CommonLookup] = []
+  /// `commonLookups` ordered by hypothesis, and where each hypothesis's run starts (`searchTriplets`).
+  var lookupsByHypothesis: [CommonLookup] = []
+  var hypothesisRunStarts: [Int] = []
+  /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
+  var playWindows: [ClosedRange<UInt32>] = []
+  /// Matches found through the triplet index for the current peak.
+  var tripletMatches: [PeakMatch] = []
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -102,6 +111,12 @@ public final class StreamMatcher {
     agreement = TargetAgreement(
       capacity: MatcherTuning.agreementCapacity(
         lookupsPerPeak: parameters.queryFanOut * hypotheses.count * pairTimePasses, stopHashCap: catalog.stopHashCap))
+    let lookupsPerPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses
+    commonLookups.reserveCapacity(4 * lookupsPerPeak)
+    lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
+    hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
+    tripletMatches.reserveCapacity(256)
+    playWindows.reserveCapacity(16)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
     self.sink = sink
@@ -181,6 +196,7 @@ public final class StreamMatcher {
       newestFrame = max(newestFrame, frame)
       while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
       agreement.begin()
+      commonLookups.removeAll(keepingCapacity: true)
       var j = peakStart
       while j < peakFrames.count {
         let dtq = frame - peakFrames[j]
@@ -221,7 +237,11 @@ public final class StreamMatcher {
         }
         j += 1
       }
-      searchAgreedMatches(targetFrame: frame)
+      if let triplets = catalog.triplets {
+        searchTriplets(triplets, targetFrame: frame)
+      } else {
+        searchAgreedMatches(targetFrame: frame)
+      }
       peakFrames.append(frame)
       peakTimes.append(peak.time)
       peakPitches.append(pitch)
@@ -254,8 +274,14 @@ public final class StreamMatcher {
       previousHash = hash
     }
     // A hash with few postings is evidence by itself; one with many is mostly chance, and searched only where
-    // another anchor agrees (`TargetAgreement`).
+    // another anchor agrees: through the triplet index, where running plays only take their matches here, or else
+    // by `TargetAgreement`.
     let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
+    if common && catalog.triplets != nil {
+      if !active.isEmpty { offerToPlays(postingsOf: hash, anchorFrame: anchorFrame, targetFrame: targetFrame) }
+      commonLookups.append(CommonLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, hash: hash))
+      return
+    }
     for position in currentPostings {
       if offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position) { continue }
       if !common {
@@ -264,6 +290,30 @@ public final class StreamMatcher {
       }
       agreement.append(
         PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: position &+ UInt32(dt)))
+    }
+  }
+
+  /// Offers the running plays the postings of `hash` on their lines: those in the windows they accept, found by binary
+  /// search in a long posting list (windows that overlap are merged, so that no posting is offered twice).
+  private func offerToPlays(postingsOf hash: UInt32, anchorFrame: Int32, targetFrame: Int32) {
+    playWindows.removeAll(keepingCapacity: true)
+    for p in active {
+      if let w = p.acceptedReferences(anchorFrame: anchorFrame, tolerance: settings.alignmentToleranceFrames) {
+        playWindows.append(w)
+      }
+    }
+    playWindows.sort { $0.lowerBound < $1.lowerBound }
+    var k = 0
+    while k < playWindows.count {
+      var window = playWindows[k]
+      k += 1
+      while k < playWindows.count && playWindows[k].lowerBound <= window.upperBound {
+        window = window.lowerBound...max(window.upperBound, playWindows[k].upperBound)
+        k += 1
+      }
+      catalog.index.forEachPosting(of: hash, in: window) { position in
+        _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+      }
     }
   }
 

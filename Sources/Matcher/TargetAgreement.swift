@@ -8,8 +8,8 @@
 ///
 /// The peak's matches are collected (`append`), then sorted by the reference frame where they place the peak: a
 /// match agrees with another when it is within a frame of it in that order, under the same hypothesis, from a
-/// different anchor. A catalog of 1,000 hours gives a peak about 60,000 matches; sorting them (a radix sort, up to
-/// three sequential passes of 11 bits) costs a few nanoseconds a match, where a hash table of the same cells, too
+/// different anchor. A catalog of 1,000 hours gives a peak about 60,000 matches; sorting them (`RadixSort`) costs a
+/// few nanoseconds a match, where a hash table of the same cells, too
 /// large for a core's cache, cost two memory misses a match. Buffers grow to the largest peak seen and are reused.
 /// One thread: the matcher's.
 final class TargetAgreement {
@@ -17,14 +17,12 @@ final class TargetAgreement {
   /// 64-bit sort key. A peak with more (no catalog comes near) keeps its first this many.
   static let maxMatches = 1 << 24
   private static let indexBits: UInt64 = 24
-  private static let digitBits = 11
-  private static let digitCount = 1 << digitBits
 
   private var matches: UnsafeMutablePointer<PeakMatch>
   private var keys: UnsafeMutablePointer<UInt64>
   private var sortScratch: UnsafeMutablePointer<UInt64>
   private var agreed: UnsafeMutablePointer<Bool>
-  private let histograms: UnsafeMutablePointer<Int32>
+  private let histograms: UnsafeMutablePointer<Int>
   private var capacity: Int
   private(set) var count = 0
 
@@ -35,14 +33,14 @@ final class TargetAgreement {
     keys = .allocate(capacity: self.capacity)
     sortScratch = .allocate(capacity: self.capacity)
     agreed = .allocate(capacity: self.capacity)
-    histograms = .allocate(capacity: 3 * Self.digitCount)
+    histograms = .allocate(capacity: RadixSort.histogramCount)
     // Touches every page now, so that the first peaks do not pay for it.
     matches.initialize(
       repeating: PeakMatch(hypothesis: 0, anchorFrame: 0, reference: 0, target: 0), count: self.capacity)
     keys.initialize(repeating: 0, count: self.capacity)
     sortScratch.initialize(repeating: 0, count: self.capacity)
     agreed.initialize(repeating: false, count: self.capacity)
-    histograms.initialize(repeating: 0, count: 3 * Self.digitCount)
+    histograms.initialize(repeating: 0, count: RadixSort.histogramCount)
   }
 
   deinit {
@@ -78,7 +76,7 @@ final class TargetAgreement {
     let n = count
     agreed.update(repeating: false, count: n)
     for i in 0..<n { keys[i] = UInt64(matches[i].target) << Self.indexBits | UInt64(i) }
-    sortKeys(n)
+    RadixSort.sort(keys, count: n, byFieldAt: Int(Self.indexBits), scratch: sortScratch, histograms: histograms)
     let indexMask: UInt64 = (1 << Self.indexBits) - 1
     for i in 1..<n {
       let target = keys[i] >> Self.indexBits
@@ -94,53 +92,6 @@ final class TargetAgreement {
         j -= 1
       }
     }
-  }
-
-  /// Sorts `keys[0..<n]` by reference frame (the 32 bits above the index): least significant digit first, three
-  /// passes of `digitBits`, each skipped when every key has the same digit there (the top digit, for a catalog of
-  /// fewer than about 4,000 hours).
-  private func sortKeys(_ n: Int) {
-    if n <= 32 {
-      for i in 1..<n {
-        let k = keys[i]
-        var j = i
-        while j > 0 && keys[j - 1] > k {
-          keys[j] = keys[j - 1]
-          j -= 1
-        }
-        keys[j] = k
-      }
-      return
-    }
-    let digitMask = UInt64(Self.digitCount - 1)
-    histograms.update(repeating: 0, count: 3 * Self.digitCount)
-    for i in 0..<n {
-      let k = keys[i] >> Self.indexBits
-      histograms[Int(k & digitMask)] += 1
-      histograms[Self.digitCount + Int((k >> UInt64(Self.digitBits)) & digitMask)] += 1
-      histograms[2 * Self.digitCount + Int((k >> UInt64(2 * Self.digitBits)) & digitMask)] += 1
-    }
-    var source = keys
-    var destination = sortScratch
-    for pass in 0..<3 {
-      let histogram = histograms + pass * Self.digitCount
-      let shift = Self.indexBits + UInt64(pass * Self.digitBits)
-      if histogram[Int((source[0] >> shift) & digitMask)] == Int32(n) { continue }
-      var offset: Int32 = 0
-      for d in 0..<Self.digitCount {
-        let c = histogram[d]
-        histogram[d] = offset
-        offset += c
-      }
-      for i in 0..<n {
-        let k = source[i]
-        let d = Int((k >> shift) & digitMask)
-        destination[Int(histogram[d])] = k
-        histogram[d] += 1
-      }
-      swap(&source, &destination)
-    }
-    if source != keys { keys.update(from: source, count: n) }
   }
 
   private func grow() {

@@ -20,6 +20,7 @@ struct CatalogTests {
     var header: Range<Int>
     var directory: Range<Int>
     var postings: Range<Int>
+    var triplets: Range<Int>
     var trailer: Range<Int>
 
     init(_ bytes: [UInt8], catalog: Catalog) {
@@ -28,7 +29,9 @@ struct CatalogTests {
       let directoryStart = (header.upperBound + 15) / 16 * 16
       directory = directoryStart..<(directoryStart + 4 * catalog.index.directory.count)
       postings = directory.upperBound..<(directory.upperBound + 4 * catalog.index.postings.count)
-      trailer = postings.upperBound..<bytes.count
+      let tripletBytes = catalog.triplets.map { $0.bytes } ?? 0
+      triplets = postings.upperBound..<(postings.upperBound + tripletBytes)
+      trailer = triplets.upperBound..<bytes.count
     }
   }
 
@@ -85,6 +88,8 @@ struct CatalogTests {
       ("directory", layout.directory.lowerBound + layout.directory.count / 2 + 1),
       ("postings", layout.postings.lowerBound + 2),
       ("postings", layout.postings.upperBound - 1),
+      ("triplets", layout.triplets.lowerBound),
+      ("triplets", layout.triplets.upperBound - 1),
       ("trailer", layout.trailer.lowerBound),
       ("trailer", layout.trailer.upperBound - 1),
     ]
@@ -129,6 +134,47 @@ struct CatalogTests {
     let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
     #expect(error?.reason.contains("version 7") == true)
     #expect(error?.reason.contains("version \(Catalog.formatVersion)") == true)
+  }
+
+  /// The bytes of `catalog` as format version 1 wrote them: no triplet index.
+  static func versionOne(_ catalog: Catalog) throws -> [UInt8] {
+    let bytes = try catalog.encoded()
+    let layout = Layout(bytes, catalog: catalog)
+    var header = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes[layout.header])) as? [String: Any])
+    header["triplets"] = nil
+    let json = try JSONSerialization.data(withJSONObject: header)
+    var out = Array(bytes[0..<8]) + [1, 0, 0, 0]
+    withUnsafeBytes(of: UInt32(json.count).littleEndian) { out.append(contentsOf: $0) }
+    out += json
+    while out.count % 16 != 0 { out.append(0) }
+    out += bytes[layout.directory.lowerBound..<layout.postings.upperBound]
+    out += [UInt8](repeating: 0, count: 8)
+    return resealed(out)
+  }
+
+  @Test("A version 1 catalog, without the triplet index, loads and finds the same plays; upgraded, it has the index")
+  func versionOneLoadsAndUpgrades() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v1.bmcat")
+    try Data(Self.versionOne(catalog)).write(to: url)
+    let old = try Catalog.load(from: url)
+    #expect(old.triplets == nil)
+    #expect(old.info().hasTripletIndex == false)
+    #expect(old.tracks.map(\.key) == catalog.tracks.map(\.key))
+    let broadcast = Self.songs[1].render()
+    let fromNew = try MatcherHarness.run(broadcast, catalog: catalog).sink.ended
+    let fromOld = try MatcherHarness.run(broadcast, catalog: old).sink.ended
+    #expect(fromNew.count == 1)
+    #expect(fromOld.map(\.track.key) == fromNew.map(\.track.key))
+    try old.write(to: url)
+    let upgraded = try Catalog.load(from: url)
+    let derived = try #require(upgraded.triplets).index
+    let built = try #require(catalog.triplets).index
+    #expect(Array(derived.directory) == Array(built.directory))
+    #expect(Array(derived.postings) == Array(built.postings))
+    #expect(Array(upgraded.index.postings) == Array(catalog.index.postings))
   }
 
   @Test("Files that are not catalogs are refused, naming the file")
@@ -177,7 +223,8 @@ struct CatalogTests {
     #expect(abs(info.hours - 30.0 / 3600) < 1e-6)
     #expect(info.hashCount == catalog.index.postings.count)
     #expect(info.hashCount > 0 && info.hashCount <= catalog.tracks.reduce(0) { $0 + $1.hashCount })
-    #expect(info.indexBytes == catalog.index.bytes)
+    #expect(info.indexBytes == catalog.index.bytes + (catalog.triplets?.bytes ?? -1))
+    #expect(info.hasTripletIndex)
     #expect(info.fileBytes == 1234)
   }
 
