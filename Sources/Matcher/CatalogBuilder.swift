@@ -137,9 +137,11 @@ public final class CatalogBuilder {
     if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
     let index = base.index.merging(entries, dropping: dropped)
     try checkFrameAxis(end: next, postingCount: index.postings.count)
-    return Catalog(
-      parameters: parameters, tracks: laid, index: index, stopHashCap: cap,
-      triplets: TripletIndex.derive(from: index, layout: HashLayout(parameters)))
+    let layout = HashLayout(parameters)
+    let triplets =
+      base.triplets.map { TripletIndex.appending(entries, to: $0, pairs: index, layout: layout) }
+      ?? TripletIndex.derive(from: index, layout: layout)
+    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap, triplets: triplets)
   }
 
   /// Throws when the frame axis, ending at `end`, does not fit the index's position bits.

@@ -49,11 +49,50 @@ struct TripletIndex: @unchecked Sendable {
   var bytes: Int { index.bytes }
 
   /// The agreeing pairs of `pairs`, an index of `layout`'s hashes.
-  ///
-  /// Every posting is placed at its target frame, the postings are sorted by it (`RadixSort`), and each is joined with
-  /// those within a frame before it. Linear but for the sort; memory is 24 bytes a posting while it runs.
   static func derive(from pairs: CatalogIndex, layout: HashLayout) -> TripletIndex {
-    let n = pairs.postings.count
+    let (entries, largestTarget) = join(count: pairs.postings.count, layout: layout) { pairs.forEachEntry($0) }
+    let positionBits = max(1, UInt32.bitWidth - largestTarget.leadingZeroBitCount)
+    // As many key bits as the postings leave beside the target frame, above the directory's.
+    let directoryBits = CatalogIndex.directoryBits(hashBits: 32, postingCount: entries.count)
+    let keyBits = min(32, directoryBits + 32 - positionBits)
+    return TripletIndex(index: CatalogIndex.build(hashBits: keyBits, entries: shortened(entries, to: keyBits)))
+  }
+
+  /// `base` with the agreeing pairs of `added` (the pairs of tracks appended after every track of `base`'s catalog),
+  /// in time proportional to the added pairs while the frame axis fits beside the keys; else derived again from
+  /// `pairs`, the whole new pair index. A pair that an edit dropped (a hash grown common enough to be a stop hash)
+  /// leaves its agreeing pairs here: the search never looks them up, as it never looks the dropped hash up.
+  static func appending(
+    _ added: [(hash: UInt32, position: UInt32)], to base: TripletIndex, pairs: CatalogIndex, layout: HashLayout
+  ) -> TripletIndex {
+    let (entries, largestTarget) = join(count: added.count, layout: layout) { emit in
+      for e in added { emit(e.hash, e.position) }
+    }
+    let keyBits = base.index.hashBits
+    let directoryBits = CatalogIndex.directoryBits(
+      hashBits: keyBits, postingCount: base.index.postings.count + entries.count)
+    let positionBits = 32 - (keyBits - directoryBits)
+    guard positionBits >= 32 || UInt64(largestTarget) < UInt64(1) << UInt64(positionBits) else {
+      return derive(from: pairs, layout: layout)
+    }
+    return TripletIndex(index: base.index.merging(shortened(entries, to: keyBits), dropping: []))
+  }
+
+  private static func shortened(_ entries: [(hash: UInt32, position: UInt32)], to keyBits: Int) -> [(
+    hash: UInt32, position: UInt32
+  )] {
+    let shift = UInt32(32 - keyBits)
+    return entries.map { ($0.hash >> shift, $0.position) }
+  }
+
+  /// The agreeing pairs among `count` pairs that `forEachPair` gives as (hash, anchor's global frame), with 32-bit
+  /// keys, in target order; and the largest target frame.
+  ///
+  /// Every pair is placed at its target frame, the pairs are sorted by it (`RadixSort`), and each is joined with those
+  /// within a frame before it. Linear but for the sort; 16 bytes a pair while it runs, besides the result.
+  private static func join(
+    count n: Int, layout: HashLayout, _ forEachPair: ((UInt32, UInt32) -> Void) -> Void
+  ) -> (entries: [(hash: UInt32, position: UInt32)], largestTarget: UInt32) {
     let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
     let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
     let histograms = UnsafeMutablePointer<Int>.allocate(capacity: RadixSort.histogramCount)
@@ -64,7 +103,8 @@ struct TripletIndex: @unchecked Sendable {
     }
     let frameMask = UInt32(1 << layout.frameBits) - 1
     var count = 0
-    pairs.forEachEntry { hash, position in
+    forEachPair { hash, position in
+      guard count < n else { return }
       keys[count] = UInt64(position &+ (hash & frameMask)) << 32 | UInt64(hash)
       count += 1
     }
@@ -78,7 +118,6 @@ struct TripletIndex: @unchecked Sendable {
       Float(hash >> anchorShift) * layout.anchorStep + Float((hash >> intervalShift) & intervalMask)
         * layout.intervalStep
     }
-    // Joined with the full 32-bit key first: its width depends on how many postings the join makes.
     var entries = [(hash: UInt32, position: UInt32)]()
     entries.reserveCapacity(count)
     for i in 0..<count {
@@ -97,13 +136,7 @@ struct TripletIndex: @unchecked Sendable {
         j -= 1
       }
     }
-    // As many key bits as the postings leave beside the target frame, above the directory's.
     let largestTarget = count > 0 ? UInt32(truncatingIfNeeded: keys[count - 1] >> 32) : 0
-    let positionBits = max(1, UInt32.bitWidth - largestTarget.leadingZeroBitCount)
-    let directoryBits = CatalogIndex.directoryBits(hashBits: 32, postingCount: entries.count)
-    let keyBits = min(32, directoryBits + 32 - positionBits)
-    let shift = UInt32(32 - keyBits)
-    for k in entries.indices { entries[k].hash >>= shift }
-    return TripletIndex(index: CatalogIndex.build(hashBits: keyBits, entries: entries))
+    return (entries, largestTarget)
   }
 }

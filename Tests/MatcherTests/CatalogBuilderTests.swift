@@ -79,6 +79,20 @@ struct CatalogBuilderTests {
     #expect(incremental.tracks.map(\.key) == atOnce.tracks.map(\.key))
     #expect(incremental.tracks.map(\.globalStartFrame) == atOnce.tracks.map(\.globalStartFrame))
     #expect(Self.hashesByTrack(incremental) == Self.hashesByTrack(atOnce))
+    // The triplet index, merged rather than derived again, holds the same agreeing pairs (keys compared at the
+    // shorter of the two widths).
+    let merged = try #require(incremental.triplets).index
+    let derived = try #require(atOnce.triplets).index
+    let bits = min(merged.hashBits, derived.hashBits)
+    func entries(_ index: CatalogIndex) -> [UInt64] {
+      var out: [UInt64] = []
+      index.forEachEntry { key, target in
+        out.append(UInt64(key >> UInt32(index.hashBits - bits)) << 32 | UInt64(target))
+      }
+      return out.sorted()
+    }
+    #expect(!entries(derived).isEmpty)
+    #expect(entries(merged) == entries(derived))
   }
 
   @Test("Adding a key that is already there replaces the track: still one track, with the same hashes")
