@@ -94,6 +94,37 @@ struct RunCommandTests {
   }
 
   @Test(
+    "a second monitor exits 75 naming the first and touches none of its plays; after SIGKILL a new one starts at once"
+  )
+  func secondMonitorIsRefused() throws {
+    let arguments = [
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    try waitForLog(first, "play started: \"Chaos God\"")
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    #expect(second.waitForExit(seconds: 30) == 75, "refused with EX_TEMPFAIL: \(second.output)")
+    let refusal = second.output
+    for part in ["play log \(db) is in use by another broadcast-monitor: `run`, pid \(first.pid) on host ", "--db"] {
+      #expect(refusal.contains(part), "\(part) in: \(refusal)")
+    }
+    #expect(!refusal.contains("recovered"), "\(refusal)")
+    #expect(first.isRunning, "the first monitor goes on: \(first.output)")
+    #expect(try PlayLogStore(path: db).plays().map(\.status) == [.open], "the first one's play is still open")
+    let restarts = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'restart'"])
+    #expect(restarts.stdout == "1\n", "no restart event from the refused monitor: \(restarts)")
+
+    first.send(SIGKILL)
+    #expect(first.waitForExit(seconds: 10) == 128 + SIGKILL)
+    let third = try startMonitor(arguments, name: "third")
+    try waitForLog(third, "plays left open by the previous run were closed and marked recovered", seconds: 20)
+    third.send(SIGINT)
+    #expect(third.waitForExit(seconds: 20) == 0, "\(third.output)")
+  }
+
+  @Test(
     "a stream channel from a local Icecast server is monitored",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
   func streamChannel() throws {
