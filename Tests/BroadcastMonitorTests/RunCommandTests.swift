@@ -124,6 +124,20 @@ struct RunCommandTests {
     #expect(third.waitForExit(seconds: 20) == 0, "\(third.output)")
   }
 
+  @Test("a play log that is not an SQLite database stops the start with status 78, naming the file and the fix")
+  func playLogNotSQLite() throws {
+    try FileManager.default.copyItem(atPath: catalog.path, toPath: db)  // --db naming the catalog by mistake
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let result = try CLI.run([
+      "run", "--log", "--catalog", catalog.path, "--db", db, "--channel",
+      "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 78, "\(result)")
+    #expect(result.stderr.contains("cannot open play log \(db): file is not a database"), "\(result.stderr)")
+    #expect(result.stderr.contains("check that the path names the right file"), "\(result.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the file is left as it was")
+  }
+
   @Test(
     "a stream channel from a local Icecast server is monitored",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
