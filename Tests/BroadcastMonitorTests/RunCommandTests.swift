@@ -139,6 +139,44 @@ struct RunCommandTests {
   }
 
   @Test(
+    "a title with an escape sequence and line breaks is one escaped line with --log and one JSON line with --json")
+  func hostileTitle() throws {
+    let title = "Army\u{1B}[2J\ngeddon\n2026-01-01T00:00:00.000Z [demo] forged line\u{202E}"
+    let sheet = folder.file("hostile.csv")
+    let song = Fixtures.music("catalog-a.ogg").path
+    try "path,title,artist\n\(song),\"\(title)\",Muldjord\n".write(to: sheet, atomically: true, encoding: .utf8)
+    let hostile = folder.file("hostile.bmcat")
+    let added = try CLI.run(["catalog", "add", "--catalog", hostile.path, "--metadata", sheet.path, song])
+    try #require(added.status == 0, "\(added)")
+    let arguments = ["--catalog", hostile.path, "--db", db, "--channel", "demo=file:" + song]
+
+    let text = try startMonitor(["--log"] + arguments, name: "text")
+    try waitForLog(text, "play started")
+    text.send(SIGTERM)
+    #expect(text.waitForExit(seconds: 20) == 0, "\(text.output)")
+    let lines = CLI.lines(text.output)
+    #expect(
+      lines.contains {
+        $0.contains("play started: \"Army\u{FFFD}[2J geddon 2026-01-01T00:00:00.000Z [demo] forged line\u{FFFD}\"")
+      },
+      "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z") }, "no forged line: \(lines)")
+    #expect(!text.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(text.output)")
+
+    let json = try startMonitor(["--json"] + arguments, name: "json")
+    try waitForLog(json, #""event":"play_started""#)
+    json.send(SIGTERM)
+    #expect(json.waitForExit(seconds: 20) == 0, "\(json.output)")
+    var titles: [String] = []
+    for line in CLI.lines(json.output) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      if let found = object["title"] as? String { titles.append(found) }
+    }
+    #expect(titles.first == title, "the JSON keeps the title exactly: \(titles)")
+    #expect(!json.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(json.output)")
+  }
+
+  @Test(
     "a stream channel from a local Icecast server is monitored",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
   func streamChannel() throws {
