@@ -87,6 +87,11 @@ public final class PlayLogLock {
     }
     // O_NOFOLLOW: a symbolic link planted at the lock file's name must not make the monitor truncate another file.
     descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    if descriptor < 0 && errno == EACCES {
+      // A lock file another user created (a scan run as root) cannot be written, but `flock` needs only a read
+      // descriptor: the lock still works, without the owner's details.
+      descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    }
     guard descriptor >= 0 else {
       throw PlayLogLockError.unusable(
         playLog: playLogPath, lockPath: lockPath, reason: String(cString: strerror(errno)))

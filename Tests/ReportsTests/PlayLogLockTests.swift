@@ -43,6 +43,43 @@ struct PlayLogLockTests {
     }
   }
 
+  @Test("A program the owner starts does not inherit the lock: it is free as soon as the owner lets it go")
+  func childDoesNotInherit() throws {
+    try withTemporaryDirectory { folder in
+      let playLog = folder.appendingPathComponent("plays.sqlite").path
+      let owner = try PlayLogLock(playLog: playLog, command: "run")
+      // An ffmpeg child of a monitor killed with SIGKILL outlives it for a moment; `sleep` stands in for it.
+      var child: pid_t = 0
+      let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+      defer { for pointer in argv { free(pointer) } }
+      try #require(posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ) == 0)
+      defer {
+        kill(child, SIGKILL)
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+      }
+      owner.release()
+      let next = try PlayLogLock(playLog: playLog, command: "run")
+      withExtendedLifetime(next) {}
+    }
+  }
+
+  @Test(
+    "A lock file another user created, which this one cannot write, still locks",
+    .enabled(if: getuid() != 0, "root may write any file"))
+  func readOnlyLockFile() throws {
+    try withTemporaryDirectory { folder in
+      let playLog = folder.appendingPathComponent("plays.sqlite").path
+      let created = FileManager.default.createFile(
+        atPath: playLog + ".lock", contents: Data(), attributes: [.posixPermissions: 0o444])
+      try #require(created)
+      let first = try PlayLogLock(playLog: playLog, command: "run")
+      let error = try #require(throws: PlayLogLockError.self) { try PlayLogLock(playLog: playLog, command: "run") }
+      #expect(error.isHeld, "\(error)")
+      withExtendedLifetime(first) {}
+    }
+  }
+
   @Test("Dropping a lock releases it")
   func droppedLockIsFree() throws {
     try withTemporaryDirectory { folder in
