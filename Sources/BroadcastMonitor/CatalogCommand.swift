@@ -137,9 +137,10 @@ enum CatalogCommand {
     print("key\tkind\tduration_s\tisrc\tartist\ttitle")
     for t in catalog.tracks {
       let m = t.metadata
-      print(
-        "\(t.key)\t\(m.kind.rawValue)\t\(String(format: "%.1f", t.durationSeconds))\t\(m.isrc)\t\(m.artist)\t\(m.title)"
-      )
+      // Text from the files' tags passes through `printable`: a tab or a line break in it would shift the columns or
+      // forge a row.
+      let fields = [t.key, m.kind.rawValue, String(format: "%.1f", t.durationSeconds), m.isrc, m.artist, m.title]
+      print(fields.map(DisplayWidth.printable).joined(separator: "\t"))
     }
     return 0
   }
@@ -186,7 +187,7 @@ enum CatalogCommand {
       if hits.isEmpty { missing.append(word) }
       for t in hits {
         builder.remove(key: t.key)
-        print("removed \(t.key) \(t.metadata.artist) – \(t.metadata.title)")
+        print(DisplayWidth.printable("removed \(t.key) \(t.metadata.artist) – \(t.metadata.title)"))
       }
     }
     try builder.build().write(to: url)

@@ -52,25 +52,31 @@ enum DisplayWidth {
     return String(repeating: " ", count: max(0, width - of(cut))) + cut
   }
 
-  /// Text that is safe to print on a terminal: control characters (an escape in a title would be a terminal
-  /// command) become U+FFFD, and tabs and line breaks become spaces.
+  /// Text that is safe to print on one line of a terminal, a log or the journal: tabs and line breaks (CR, LF, NEL,
+  /// U+2028, U+2029) become spaces, and the other characters `needsEscaping` names become U+FFFD. Text from outside
+  /// the program (a title, a file name, an error) then can neither command the terminal (an escape sequence) nor
+  /// forge a log line (a line break) nor reorder the rest of the line (a bidirectional override).
   static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    guard text.unicodeScalars.contains(where: needsEscaping) else { return text }
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-      if scalar == "\t" || scalar == "\n" || scalar == "\r" {
-        out.append(" ")
-      } else if isControl(scalar) {
-        out.append("\u{FFFD}")
-      } else {
-        out.append(scalar)
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D, 0x85, 0x2028, 0x2029: out.append(" ")
+      case _ where needsEscaping(scalar): out.append("\u{FFFD}")
+      default: out.append(scalar)
       }
     }
     return String(out)
   }
 
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  /// True for a character that must not reach a terminal or a log line as it is: C0 controls, DEL, C1 controls, the
+  /// line and paragraph separators, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+  /// U+2066–U+2069). `printable` replaces them; a JSON line escapes them (`MonitorEvent.jsonLine`).
+  static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
   }
 
   /// The columns of a scalar on its own: 0 for marks, format characters and controls.

@@ -27,8 +27,8 @@ enum MatchCommand {
     for play in a.has("all") ? plays : [best] {
       let m = play.track.metadata
       print(
-        "\(m.artist.isEmpty ? "" : m.artist + " – ")\(m.title)"
-          + (m.isrc.isEmpty ? "" : " [\(m.isrc)]")
+        DisplayWidth.printable(
+          "\(m.artist.isEmpty ? "" : m.artist + " – ")\(m.title)" + (m.isrc.isEmpty ? "" : " [\(m.isrc)]"))
           + String(
             format: "  clip %.2f–%.2f s, reference offset %.2f s, speed %.4f (%@), confidence %.2f, %d matches",
             play.startSeconds, play.endSeconds, play.referenceOffsetSeconds, play.speed,

@@ -23,17 +23,24 @@ final class Monitor: @unchecked Sendable {
   let pipelines: [ChannelPipeline]
   let jack: JackSession?
   private let writer: PlayLogWriter
+  /// Held for the monitor's lifetime (and released by the kernel however the process ends).
+  private let playLogLock: PlayLogLock
   private var workers: WorkerPool?
   private let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
 
-  /// Loads the catalog, opens the play log (closing plays a previous run left open), and builds every channel.
-  /// - Throws: an error that names the file or setting and the fix.
+  /// Loads the catalog, locks and opens the play log (closing plays a previous run left open), and builds every
+  /// channel.
+  /// - Throws: an error that names the file or setting and the fix; ``PlayLogLockError/held(playLog:lockPath:owner:)``
+  ///   when another monitor (or a scan) writes to the play log.
   init(configuration: MonitorConfiguration, log: MonitorLog) throws {
     self.configuration = configuration
     self.log = log
     let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
     catalog = try Catalog.load(from: catalogURL)
+    // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
+    // monitor owns.
+    playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
     let store = try PlayLogStore(path: configuration.databasePath)
     let recovered = try store.recoverOpenPlays()
     try store.recordEvent(

@@ -3,7 +3,8 @@ import Reports
 
 /// A `MonitorEvent` as one line of JSON: `{"time":…,"channel":…,"event":…,"message":…, then the event's fields}`.
 /// Times are ISO 8601 UTC strings with milliseconds; `channel` is null for the whole monitor; numbers that are not
-/// finite are written as null. Written by hand so that the keys keep their documented order.
+/// finite are written as null; control characters are escaped (see `appendString`). Written by hand so that the keys
+/// keep their documented order.
 extension MonitorEvent {
   var jsonLine: String {
     var out = "{"
@@ -29,7 +30,9 @@ extension MonitorEvent {
     }
   }
 
-  /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
+  /// A JSON string literal (RFC 8259): quotes and backslashes escaped, and every character that
+  /// `DisplayWidth.needsEscaping` names (controls, line separators, bidirectional overrides) written as `\uXXXX`, so
+  /// that the line stays one line and shows nothing but text when printed.
   static func appendString(_ text: String, to out: inout String) {
     out += "\""
     for scalar in text.unicodeScalars {
@@ -39,7 +42,7 @@ extension MonitorEvent {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7f || (0x2028...0x2029).contains(scalar.value):
+      case _ where DisplayWidth.needsEscaping(scalar):
         out += String(format: "\\u%04x", scalar.value)
       default: out.unicodeScalars.append(scalar)
       }

@@ -60,8 +60,10 @@ struct MonitorEvent: Sendable, Equatable {
   /// The value of field `key`, if the event has it.
   func field(_ key: String) -> Value? { fields.first { $0.0 == key }?.1 }
 
-  /// `2026-11-30T00:41:12.345Z [channel] message`.
+  /// `2026-11-30T00:41:12.345Z [channel] message`, always one line: the channel and the message (which quotes
+  /// titles, file names and errors) pass through `DisplayWidth.printable`, so that a line break or an escape
+  /// sequence in a title cannot forge a line or command the terminal.
   var textLine: String {
-    ISO8601Millis.format(time) + (channel.map { " [\($0)] " } ?? " ") + message
+    DisplayWidth.printable(ISO8601Millis.format(time) + (channel.map { " [\($0)] " } ?? " ") + message)
   }
 }

@@ -34,7 +34,10 @@ enum ScanCommand {
       origin = modified.addingTimeInterval(-(duration ?? 0))
     }
 
-    // Outputs: the play log first, so that a play is stored the moment it ends.
+    // Outputs: the play log first, so that a play is stored the moment it ends. It is locked first and until the
+    // scan ends, so that the scan never writes beside a running monitor.
+    let lock = try a.value("db").map { try PlayLogLock(playLog: $0, command: "scan") }
+    defer { lock?.release() }
     let store = try a.value("db").map { try PlayLogStore(path: $0) }
     let collector = PlayCollector()
     var storeError: Error?

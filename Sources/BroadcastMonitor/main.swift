@@ -52,6 +52,15 @@ do {
 } catch let error as ConfigurationError {
   printError("broadcast-monitor: \(error)")
   status = 78  // EX_CONFIG: systemd does not restart on it (RestartPreventExitStatus)
+} catch let error as PlayLogLockError where error.isHeld {
+  printError("broadcast-monitor: \(error)")
+  // EX_TEMPFAIL: the same command works once the other writer has ended, so a script may retry it later; apart
+  // from 78, because nothing in the configuration is wrong. The systemd unit does not restart on it
+  // (RestartPreventExitStatus): retrying every 2 s would not stop the other monitor.
+  status = 75
+} catch let error as SQLiteError where error.isUnusableFile {
+  printError("broadcast-monitor: \(error)")
+  status = 78  // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one
 } catch {
   printError("broadcast-monitor: \(error)")
   status = 1

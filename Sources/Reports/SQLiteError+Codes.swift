@@ -16,8 +16,11 @@ extension SQLiteError {
       "The disk is full: free some space."
     case SQLITE_IOERR, SQLITE_NOLFS:
       "The disk or file system reported an error: check the system log and the disk."
-    case SQLITE_CORRUPT, SQLITE_NOTADB:
-      "The file is damaged or is not an SQLite database: move it aside and restore it from a backup."
+    case SQLITE_NOTADB:
+      "The file is not an SQLite database: check that the path names the right file (a new name creates a new "
+        + "one), or, if it is a damaged one, move it aside and restore it from a backup."
+    case SQLITE_CORRUPT:
+      "The file is damaged: move it aside and restore it from a backup."
     case SQLITE_NOMEM:
       "The machine ran out of memory: free some memory and try again."
     case SQLITE_INTERRUPT, SQLITE_ABORT:
@@ -25,6 +28,12 @@ extension SQLiteError {
     default:
       "This is a bug in broadcast-monitor: please report it with this message."
     }
+  }
+
+  /// True when the file is not an SQLite database or is damaged: no retry can help, a person must name the right
+  /// file or restore it from a backup.
+  public var isUnusableFile: Bool {
+    [SQLITE_NOTADB, SQLITE_CORRUPT].contains(code & 0xFF)
   }
 
   /// The symbolic name of a result code, such as "SQLITE_CANTOPEN"; extended codes this program names are spelled

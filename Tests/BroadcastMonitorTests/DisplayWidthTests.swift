@@ -54,5 +54,8 @@ struct DisplayWidthTests {
     #expect(DisplayWidth.printable("two\nlines\tand tab") == "two lines and tab")
     #expect(DisplayWidth.printable("c1\u{9B}31m") == "c1\u{FFFD}31m")
     #expect(DisplayWidth.printable("plain – fine") == "plain – fine")
+    #expect(DisplayWidth.printable("line\u{2028}para\u{2029}nel\u{85}end") == "line para nel end")
+    #expect(DisplayWidth.printable("\u{202E}rtl\u{2066}iso\u{2069}") == "\u{FFFD}rtl\u{FFFD}iso\u{FFFD}")
+    #expect(DisplayWidth.printable("עברית العربية") == "עברית العربية", "right-to-left text itself is kept")
   }
 }

@@ -38,6 +38,31 @@ struct MonitorEventTests {
     #expect(object["event"] as? String == "notice")
   }
 
+  @Test("a title with an escape sequence, a line break or a bidirectional override stays one JSON line of plain text")
+  func jsonLineHasNoControls() throws {
+    let title = "Army\u{1B}[2J\ngeddon\r\n2026-11-30T01:01:12.345Z [fm] forged\u{9B}31m\u{202E}desrever\u{2029}end"
+    let event = MonitorEvent(
+      time: Self.time, channel: "f\u{1B}m", name: .playStarted, message: "play started: \"\(title)\"",
+      fields: [("title", .string(title))])
+    let line = event.jsonLine
+    #expect(!line.unicodeScalars.contains(where: DisplayWidth.needsEscaping), "only printable characters: \(line)")
+    #expect(line.contains(#"Army\u001b[2J\ngeddon\r\n"#) && line.contains(#"forged\u009b31m\u202edesrever\u2029end"#))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["title"] as? String == title, "the JSON keeps the title exactly")
+    #expect(object["channel"] as? String == "f\u{1B}m")
+  }
+
+  @Test("a title with an escape sequence, a line break or a bidirectional override stays one text line of plain text")
+  func textLineHasNoControls() {
+    let event = MonitorEvent(
+      time: Self.time, channel: "f\u{1B}m", name: .playStarted,
+      message: "play started: \"Army\u{1B}[2J\ngeddon\n2026-11-30T01:01:12.345Z [fm] forged\u{202E}\u{2028}\"")
+    #expect(
+      event.textLine
+        == "2026-11-30T01:01:12.345Z [f\u{FFFD}m] play started: \"Army\u{FFFD}[2J geddon 2026-11-30T01:01:12.345Z [fm] "
+        + "forged\u{FFFD} \"")
+  }
+
   @Test("numbers that are not finite are written as null")
   func nonFinite() {
     let event = MonitorEvent(

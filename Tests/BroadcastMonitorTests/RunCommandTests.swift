@@ -94,6 +94,89 @@ struct RunCommandTests {
   }
 
   @Test(
+    "a second monitor exits 75 naming the first and touches none of its plays; after SIGKILL a new one starts at once"
+  )
+  func secondMonitorIsRefused() throws {
+    let arguments = [
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    try waitForLog(first, "play started: \"Chaos God\"")
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    #expect(second.waitForExit(seconds: 30) == 75, "refused with EX_TEMPFAIL: \(second.output)")
+    let refusal = second.output
+    for part in ["play log \(db) is in use by another broadcast-monitor: `run`, pid \(first.pid) on host ", "--db"] {
+      #expect(refusal.contains(part), "\(part) in: \(refusal)")
+    }
+    #expect(!refusal.contains("recovered"), "\(refusal)")
+    #expect(first.isRunning, "the first monitor goes on: \(first.output)")
+    #expect(try PlayLogStore(path: db).plays().map(\.status) == [.open], "the first one's play is still open")
+    let restarts = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'restart'"])
+    #expect(restarts.stdout == "1\n", "no restart event from the refused monitor: \(restarts)")
+
+    first.send(SIGKILL)
+    #expect(first.waitForExit(seconds: 10) == 128 + SIGKILL)
+    let third = try startMonitor(arguments, name: "third")
+    try waitForLog(third, "plays left open by the previous run were closed and marked recovered", seconds: 20)
+    third.send(SIGINT)
+    #expect(third.waitForExit(seconds: 20) == 0, "\(third.output)")
+  }
+
+  @Test("a play log that is not an SQLite database stops the start with status 78, naming the file and the fix")
+  func playLogNotSQLite() throws {
+    try FileManager.default.copyItem(atPath: catalog.path, toPath: db)  // --db naming the catalog by mistake
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let result = try CLI.run([
+      "run", "--log", "--catalog", catalog.path, "--db", db, "--channel",
+      "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 78, "\(result)")
+    #expect(result.stderr.contains("cannot open play log \(db): file is not a database"), "\(result.stderr)")
+    #expect(result.stderr.contains("check that the path names the right file"), "\(result.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the file is left as it was")
+  }
+
+  @Test(
+    "a title with an escape sequence and line breaks is one escaped line with --log and one JSON line with --json")
+  func hostileTitle() throws {
+    let title = "Army\u{1B}[2J\ngeddon\n2026-01-01T00:00:00.000Z [demo] forged line\u{202E}"
+    let sheet = folder.file("hostile.csv")
+    let song = Fixtures.music("catalog-a.ogg").path
+    try "path,title,artist\n\(song),\"\(title)\",Muldjord\n".write(to: sheet, atomically: true, encoding: .utf8)
+    let hostile = folder.file("hostile.bmcat")
+    let added = try CLI.run(["catalog", "add", "--catalog", hostile.path, "--metadata", sheet.path, song])
+    try #require(added.status == 0, "\(added)")
+    let arguments = ["--catalog", hostile.path, "--db", db, "--channel", "demo=file:" + song]
+
+    let text = try startMonitor(["--log"] + arguments, name: "text")
+    try waitForLog(text, "play started")
+    text.send(SIGTERM)
+    #expect(text.waitForExit(seconds: 20) == 0, "\(text.output)")
+    let lines = CLI.lines(text.output)
+    #expect(
+      lines.contains {
+        $0.contains("play started: \"Army\u{FFFD}[2J geddon 2026-01-01T00:00:00.000Z [demo] forged line\u{FFFD}\"")
+      },
+      "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z") }, "no forged line: \(lines)")
+    #expect(!text.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(text.output)")
+
+    let json = try startMonitor(["--json"] + arguments, name: "json")
+    try waitForLog(json, #""event":"play_started""#)
+    json.send(SIGTERM)
+    #expect(json.waitForExit(seconds: 20) == 0, "\(json.output)")
+    var titles: [String] = []
+    for line in CLI.lines(json.output) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      if let found = object["title"] as? String { titles.append(found) }
+    }
+    #expect(titles.first == title, "the JSON keeps the title exactly: \(titles)")
+    #expect(!json.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(json.output)")
+  }
+
+  @Test(
     "a stream channel from a local Icecast server is monitored",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
   func streamChannel() throws {

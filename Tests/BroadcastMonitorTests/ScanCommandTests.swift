@@ -37,6 +37,26 @@ struct ScanCommandTests {
     ]
   }
 
+  @Test("--db on a play log that a monitor writes to is refused with status 75, naming the monitor")
+  func playLogInUse() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let monitor = try PlayLogLock(playLog: db, command: "run")  // what a running monitor holds
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(result.status == 75, "\(result)")
+    #expect(result.stderr.contains("is in use by another broadcast-monitor: `run`, pid \(getpid())"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: db), "nothing was written")
+    monitor.release()
+    let again = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(again.status == 0, "\(again)")
+    #expect(try PlayLogStore(path: db).plays().count == 2)
+  }
+
   @Test("--csv into a FIFO or a null device writes into it and leaves it what it was, never a regular file")
   func csvIntoSpecialFiles() throws {
     try CLI.makeCatalog(at: catalogURL)

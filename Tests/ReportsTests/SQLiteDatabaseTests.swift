@@ -54,6 +54,8 @@ struct SQLiteDatabaseTests {
       #expect(error?.operation == .open)
       #expect(error?.codeName == "SQLITE_NOTADB")
       #expect(error?.description.contains("restore it from a backup") == true)
+      #expect(error?.description.contains("check that the path names the right file") == true)
+      #expect(error?.isUnusableFile == true, "a person must act: exit status 78")
     }
   }
 
