@@ -52,6 +52,9 @@ do {
 } catch let error as ConfigurationError {
   printError("broadcast-monitor: \(error)")
   status = 78  // EX_CONFIG: systemd does not restart on it (RestartPreventExitStatus)
+} catch let error as FormatError where error.isCatalog {
+  printError("broadcast-monitor: \(error)")
+  status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog
 } catch {
   printError("broadcast-monitor: \(error)")
   status = 1
