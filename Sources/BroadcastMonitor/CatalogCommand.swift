@@ -28,7 +28,9 @@ enum CatalogCommand {
     "wav", "wave", "flac", "mp3", "ogg", "oga", "opus", "m4a", "aac", "mp4", "wma", "aif", "aiff", "mka", "webm",
   ]
 
-  /// Files under the given paths (folders recursively, audio extensions only), sorted.
+  /// Files under the given paths (folders recursively, audio extensions only), sorted. A FIFO, socket or device is
+  /// never read (reading a FIFO would wait for a writer forever): named directly it is refused, found in a folder it
+  /// is skipped with a warning on stderr.
   static func audioFiles(in paths: [String]) throws -> [URL] {
     var files: [URL] = []
     let fm = FileManager.default
@@ -39,13 +41,26 @@ enum CatalogCommand {
       if isDirectory.boolValue {
         let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
         while let f = walker?.nextObject() as? URL {
-          if audioExtensions.contains(f.pathExtension.lowercased()) { files.append(f.standardizedFileURL) }
+          guard audioExtensions.contains(f.pathExtension.lowercased()) else { continue }
+          if isRegularFile(f.path) {
+            files.append(f.standardizedFileURL)
+          } else {
+            printError("catalog add: skipped \(f.path): not a regular file (a FIFO, socket or device), so not read")
+          }
         }
-      } else {
+      } else if isRegularFile(path) {
         files.append(url)
+      } else {
+        throw UsageError("\(path): not a regular file (a FIFO, socket or device); give audio files or folders")
       }
     }
     return files.sorted { $0.path < $1.path }
+  }
+
+  /// Whether `path` is a regular file, through symbolic links.
+  static func isRegularFile(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
   }
 
   static func openOrCreate(_ url: URL) throws -> CatalogBuilder {

@@ -61,6 +61,9 @@ do {
 } catch let error as SQLiteError where error.isUnusableFile {
   printError("broadcast-monitor: \(error)")
   status = 78  // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one
+} catch let error as FormatError where error.isCatalog {
+  printError("broadcast-monitor: \(error)")
+  status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog
 } catch {
   printError("broadcast-monitor: \(error)")
   status = 1

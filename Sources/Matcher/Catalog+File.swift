@@ -41,11 +41,22 @@ extension Catalog {
     var triplets: IndexGeometry?
   }
 
-  /// Loads a catalog file. Damage (a flipped byte, truncation), another version, or another kind of file is a
-  /// `FormatError` that says so.
+  /// Loads a catalog file. Damage (a flipped byte, truncation, or insides that do not hold together even under a
+  /// valid checksum), another version, or another kind of file is a `FormatError` that says so, with `isCatalog` set.
+  /// Everything the matcher relies on is checked here (`Catalog+Validation`), in one pass over each index, so that no
+  /// file can crash or hang the code that uses the catalog.
   public static func load(from url: URL) throws(FormatError) -> Catalog {
-    let file = try MappedFile(path: url.path)
-    let path = url.path
+    do {
+      return try decode(path: url.path)
+    } catch {
+      var marked = error
+      marked.isCatalog = true
+      throw marked
+    }
+  }
+
+  private static func decode(path: String) throws(FormatError) -> Catalog {
+    let file = try MappedFile(path: path, naming: "the catalog file (.bmcat)")
     let raw = file.bytes
     guard raw.count >= 24, raw.prefix(magic.count).elementsEqual(magic) else {
       throw FormatError(path: path, reason: "not a broadcast-monitor catalog (wrong magic bytes)")
@@ -66,25 +77,29 @@ extension Catalog {
           + "`broadcast-monitor catalog add`")
     }
     let headerLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
-    guard 16 + headerLength <= body.count else { throw FormatError(path: path, reason: "truncated header") }
+    guard headerLength <= body.count - 16 else { throw damaged(path, "the header runs past the end of the file") }
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: Data(raw[16..<(16 + headerLength)]))
     } catch {
-      throw FormatError(path: path, reason: "unreadable header (\(error))")
+      throw damaged(path, "unreadable header (\(error))")
     }
     guard (version >= 2) == (header.triplets != nil) else {
-      throw FormatError(path: path, reason: "the header does not match format version \(version)")
+      throw damaged(path, "the header does not match format version \(version)")
     }
-    let pairGeometry = IndexGeometry(
-      hashBits: header.hashBits, directoryBits: header.directoryBits, positionBits: header.positionBits,
-      directoryCount: header.directoryCount, postingCount: header.postingCount)
+    try header.validate(path: path)
     var offset = (16 + headerLength + 15) / 16 * 16
-    func mapIndex(_ g: IndexGeometry) throws(FormatError) -> CatalogIndex {
-      guard g.directoryBits >= 0, g.directoryBits <= 32, g.directoryCount == (1 << g.directoryBits) + 1,
-        g.postingCount >= 0, offset + (g.directoryCount + g.postingCount) * 4 <= body.count
+    // Geometries were checked (`validate`): directory counts are at most 2^32 + 1. Posting counts are checked
+    // against the bytes left before they are multiplied, so that no count can overflow.
+    func mapIndex(_ g: IndexGeometry, _ name: String) throws(FormatError) -> CatalogIndex {
+      let bytesLeft = body.count - offset
+      guard g.postingCount >= 0, g.postingCount <= bytesLeft / 4, g.directoryCount <= bytesLeft / 4,
+        4 * (g.directoryCount + g.postingCount) <= bytesLeft
       else {
-        throw FormatError(path: path, reason: "index sizes do not match the file size")
+        throw damaged(
+          path,
+          "the header's \(name) sizes (\(g.directoryCount) directory slots, \(g.postingCount) postings) do not fit "
+            + "the file's \(max(0, bytesLeft)) bytes left for it")
       }
       let base = raw.baseAddress! + offset
       offset += (g.directoryCount + g.postingCount) * 4
@@ -95,14 +110,16 @@ extension Catalog {
           start: (base + g.directoryCount * 4).assumingMemoryBound(to: UInt32.self), count: g.postingCount),
         storage: file)
     }
-    let index = try mapIndex(pairGeometry)
-    let triplets = try header.triplets.map { (g) throws(FormatError) in TripletIndex(index: try mapIndex(g)) }
+    let index = try mapIndex(header.pairGeometry, "index")
+    let tripletIndex = try header.triplets.map { (g) throws(FormatError) in try mapIndex(g, "triplet index") }
     guard offset == body.count else {
-      throw FormatError(path: path, reason: "index sizes do not match the file size")
+      throw damaged(path, "\(body.count - offset) bytes after the indexes, where the header's sizes leave none")
     }
+    try index.validate(path: path, name: "index", axisEnd: header.axisEnd)
+    try tripletIndex?.validate(path: path, name: "triplet index", axisEnd: header.axisEnd)
     return Catalog(
       parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0,
-      triplets: triplets)
+      triplets: tripletIndex.map { TripletIndex(index: $0) })
   }
 
   /// The file's bytes: version 2, with a triplet index derived now if this catalog was read from version 1.

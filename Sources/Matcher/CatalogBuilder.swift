@@ -117,12 +117,15 @@ public final class CatalogBuilder {
   /// index. The stop-hash rule is applied to the counts of the whole: the same catalog as a full build.
   private func appending(to base: Catalog) throws(FormatError) -> Catalog {
     var laid = tracks
+    // A loaded catalog's axis ends, gap included, inside 32 bits (`Catalog+Validation`); what is added may not fit.
     var next = base.tracks.last.map { $0.globalStartFrame + $0.frameCount + Catalog.gapFrames } ?? 0
     var entries = [(hash: UInt32, position: UInt32)]()
     for i in base.tracks.count..<laid.count {
       laid[i].globalStartFrame = next
       for h in hashes[laid[i].key] ?? [] { entries.append((h.hash, next + h.frame)) }
-      next += laid[i].frameCount + Catalog.gapFrames
+      let length = UInt64(laid[i].frameCount) + UInt64(Catalog.gapFrames)
+      guard UInt64(next) + length <= UInt64(UInt32.max) else { throw tooLarge(positionBits: 32) }
+      next += UInt32(length)
     }
     var counts = base.index.postingCountsByHash()
     for e in entries { counts[Int(e.hash)] &+= 1 }
@@ -149,9 +152,13 @@ public final class CatalogBuilder {
     let hashBits = HashLayout(parameters).totalBits
     let positionBits = 32 - (hashBits - CatalogIndex.directoryBits(hashBits: hashBits, postingCount: postingCount))
     guard positionBits >= 32 || UInt64(end) < (UInt64(1) << UInt64(positionBits)) else {
-      throw FormatError(
-        path: "catalog", reason: "too large: \(tracks.count) tracks exceed the index's \(positionBits)-bit frame axis")
+      throw tooLarge(positionBits: positionBits)
     }
+  }
+
+  private func tooLarge(positionBits: Int) -> FormatError {
+    FormatError(
+      path: "catalog", reason: "too large: \(tracks.count) tracks exceed the index's \(positionBits)-bit frame axis")
   }
 
   /// Drops the hashes that occur far more often than the average (sustained notes, common intervals): like stop

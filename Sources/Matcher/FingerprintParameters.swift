@@ -70,25 +70,51 @@ public struct FingerprintParameters: Codable, Sendable, Equatable {
     (seconds * Double(sampleRateHz) - Double(fftSizeSamples) / 2) / Double(hopSizeSamples)
   }
 
+  /// Largest FFT frame: 32768 samples (4 s at 8 kHz, 0.7 s at 48 kHz), far beyond any useful fingerprint; a catalog
+  /// asking for more is damaged, and would allocate without bound.
+  static let maxFFTSizeSamples = 32768
+  /// Largest peak neighbourhood, block and per-block count: 256, tens of times the defaults (6 frames, 8 frames, 3 and
+  /// 5 peaks). The extractor keeps `2 × peakNeighborhoodFrames + 1` spectra, and the matcher counts pairs per peak in
+  /// a byte, so that `queryFanOut` (and the fan-out below it) must stay below 256.
+  static let maxPeakCount = 255
+  /// Quantization steps finer than a thousandth of a semitone would make hashes of more than 24 bits in any case; the
+  /// floor keeps the hash layout's step counts finite while it is computed.
+  static let minStepSemitones = 0.001
+
   /// Checks that the values can work together; the error says which value is wrong.
   public func validate() throws(ConfigurationError) {
     func require(_ ok: Bool, _ key: String, _ why: String) throws(ConfigurationError) {
       if !ok { throw ConfigurationError(keyPath: "fingerprint.\(key)", reason: why) }
     }
+    let most = Self.maxPeakCount
     try require(sampleRateHz >= 4000 && sampleRateHz <= 48000, "sampleRateHz", "must be 4000…48000")
     try require(
-      fftSizeSamples >= 128 && fftSizeSamples.nonzeroBitCount == 1, "fftSizeSamples", "must be a power of two ≥ 128")
+      fftSizeSamples >= 128 && fftSizeSamples <= Self.maxFFTSizeSamples && fftSizeSamples.nonzeroBitCount == 1,
+      "fftSizeSamples", "must be a power of two from 128 to \(Self.maxFFTSizeSamples)")
     try require(hopSizeSamples > 0 && hopSizeSamples <= fftSizeSamples, "hopSizeSamples", "must be 1…fftSizeSamples")
     try require(
-      minFrequencyHz > 0 && minFrequencyHz < maxFrequencyHz, "minFrequencyHz", "must be > 0 and < maxFrequencyHz")
+      minFrequencyHz >= 1 && minFrequencyHz < maxFrequencyHz, "minFrequencyHz", "must be ≥ 1 and < maxFrequencyHz")
     try require(maxFrequencyHz < Double(sampleRateHz) / 2, "maxFrequencyHz", "must be below half the sample rate")
-    try require(peakNeighborhoodFrames >= 1 && peakNeighborhoodBins >= 1, "peakNeighborhoodFrames", "must be ≥ 1")
-    try require(peakBlockFrames >= 1, "peakBlockFrames", "must be ≥ 1")
-    try require(referencePeaksPerBlock >= 1 && queryPeaksPerBlock >= 1, "queryPeaksPerBlock", "must be ≥ 1")
+    try require((1...most).contains(peakNeighborhoodFrames), "peakNeighborhoodFrames", "must be 1…\(most)")
+    try require(
+      peakNeighborhoodBins >= 1 && peakNeighborhoodBins <= fftSizeSamples / 2, "peakNeighborhoodBins",
+      "must be 1…fftSizeSamples / 2")
+    try require((1...most).contains(peakBlockFrames), "peakBlockFrames", "must be 1…\(most)")
+    try require((1...most).contains(referencePeaksPerBlock), "referencePeaksPerBlock", "must be 1…\(most)")
+    try require((1...most).contains(queryPeaksPerBlock), "queryPeaksPerBlock", "must be 1…\(most)")
+    try require(whiteningSeconds > 0 && whiteningSeconds <= 3600, "whiteningSeconds", "must be > 0 and ≤ 3600")
+    try require(silenceFloorDB >= -200 && silenceFloorDB <= 0, "silenceFloorDB", "must be -200…0")
     try require(maxPairFrames >= 2 && maxPairFrames <= 63, "maxPairFrames", "must be 2…63 (6 bits in a hash)")
+    try require(maxPairSemitones > 0 && maxPairSemitones <= 48, "maxPairSemitones", "must be > 0 and ≤ 48")
     try require(referenceFanOut >= 1, "referenceFanOut", "must be ≥ 1")
-    try require(queryFanOut >= referenceFanOut, "queryFanOut", "must be ≥ referenceFanOut")
-    try require(anchorStepSemitones > 0 && intervalStepSemitones > 0, "anchorStepSemitones", "must be > 0")
+    try require(
+      queryFanOut >= referenceFanOut && queryFanOut <= most, "queryFanOut", "must be referenceFanOut…\(most)")
+    try require(
+      anchorStepSemitones >= Self.minStepSemitones && anchorStepSemitones <= 12, "anchorStepSemitones",
+      "must be \(Self.minStepSemitones)…12")
+    try require(
+      intervalStepSemitones >= Self.minStepSemitones && intervalStepSemitones <= 12, "intervalStepSemitones",
+      "must be \(Self.minStepSemitones)…12")
     try require(HashLayout(self).totalBits <= 24, "anchorStepSemitones", "too fine: a hash needs more than 24 bits")
   }
 }

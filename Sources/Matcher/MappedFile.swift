@@ -10,13 +10,23 @@ final class MappedFile: @unchecked Sendable {
   let bytes: UnsafeRawBufferPointer
   let path: String
 
-  init(path: String) throws(FormatError) {
+  /// Maps the regular file at `path`. A folder, a FIFO, a socket or a device is refused without waiting on it (a FIFO
+  /// would block the open until a writer came).
+  /// - Parameter naming: what the caller wants there, for the message when `path` is a folder ("the catalog file").
+  init(path: String, naming wanted: String = "a file") throws(FormatError) {
     self.path = path
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw FormatError(path: path, reason: "cannot open (\(String(cString: strerror(errno))))") }
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else { throw FormatError(path: path, reason: "cannot stat") }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw FormatError(path: path, reason: "is a folder; name \(wanted) in it")
+    default:
+      throw FormatError(
+        path: path, reason: "not a regular file (a FIFO, socket or device); name \(wanted), which is read whole")
+    }
     let size = Int(st.st_size)
     guard size > 0 else { throw FormatError(path: path, reason: "empty file") }
     guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {

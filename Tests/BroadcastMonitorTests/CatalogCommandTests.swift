@@ -1,7 +1,8 @@
 import Foundation
-import Matcher
 import TestSupport
 import Testing
+
+@testable import Matcher
 
 @Suite(
   "broadcast-monitor catalog", .enabled(if: CLI.isBuilt, CLI.notBuilt),
@@ -176,7 +177,7 @@ struct CatalogCommandTests {
     }
   }
 
-  @Test("A damaged catalog makes every command exit 1 with a checksum message")
+  @Test("A damaged catalog makes every command exit 78 (configuration) with a checksum message")
   func damagedCatalog() throws {
     try CLI.makeCatalog(at: catalogURL)
     var bytes = [UInt8](try Data(contentsOf: catalogURL))
@@ -193,10 +194,104 @@ struct CatalogCommandTests {
     ]
     for arguments in commands {
       let result = try CLI.run(arguments)
-      #expect(result.status == 1, "\(arguments): \(result)")
+      #expect(result.status == 78, "\(arguments): \(result)")
       #expect(result.stderr.contains("checksum"), "\(arguments): \(result)")
       #expect(result.stderr.contains(catalogURL.path))
     }
+  }
+
+  /// Runs `broadcast-monitor` under `timeout`, so that a command that would block is stopped (exit status 124).
+  static func runLimited(_ arguments: [String], seconds: Int = 120) throws -> Subprocess.Result {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    return try Subprocess.run("/usr/bin/timeout", ["-k", "5", String(seconds), executable.path] + arguments)
+  }
+
+  /// Rewrites the JSON header of the catalog at `url` with `change`, and seals the file again with a checksum that
+  /// matches: damage that the checksum cannot see.
+  static func rewriteHeader(of url: URL, _ change: (inout [String: Any]) -> Void) throws {
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+    var header = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any])
+    change(&header)
+    let json = [UInt8](try JSONSerialization.data(withJSONObject: header))
+    var out = Array(bytes[0..<12])
+    withUnsafeBytes(of: UInt32(json.count).littleEndian) { out += $0 }
+    out += json
+    while out.count % 16 != 0 { out.append(0) }
+    out += bytes[((16 + headerLength + 15) / 16 * 16)..<(bytes.count - 8)]
+    withUnsafeBytes(of: Checksum64.of(out).littleEndian) { out += $0 }
+    try Data(out).write(to: url)
+  }
+
+  @Test(
+    "A catalog damaged under a valid checksum (FFT size 0) is refused by every command: exit 78, file and fix named")
+  func damagedInsides() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let key = try #require(try Catalog.load(from: catalogURL).tracks.first?.key)
+    try Self.rewriteHeader(of: catalogURL) { header in
+      var parameters = header["parameters"] as? [String: Any] ?? [:]
+      parameters["fftSizeSamples"] = 0
+      header["parameters"] = parameters
+    }
+    let clip = folder.file("clip.wav")
+    try CLI.writeClip(of: "catalog-b.ogg", from: 5, seconds: 8, to: clip)
+    let commands: [[String]] = [
+      ["catalog", "list", "--catalog", catalogURL.path],
+      ["catalog", "info", "--catalog", catalogURL.path],
+      ["catalog", "add", "--catalog", catalogURL.path, Fixtures.music("unknown.ogg").path],
+      ["catalog", "remove", "--catalog", catalogURL.path, key],
+      ["match", "--catalog", catalogURL.path, clip.path],
+      ["scan", "--catalog", catalogURL.path, "--channel", "test", clip.path],
+      [
+        "run", "--catalog", catalogURL.path, "--db", folder.file("plays.sqlite").path, "--channel",
+        "test=file:\(clip.path)",
+      ],
+    ]
+    for arguments in commands {
+      let result = try Self.runLimited(arguments)
+      #expect(result.status == 78, "\(arguments): \(result)")
+      #expect(result.stderr.contains("\(catalogURL.path): damaged catalog"), "\(arguments): \(result)")
+      #expect(result.stderr.contains("fingerprint.fftSizeSamples"), "\(arguments): \(result)")
+      #expect(result.stderr.contains("catalog add --catalog \(catalogURL.path)"), "\(arguments): \(result)")
+    }
+  }
+
+  @Test("--catalog naming a folder or a FIFO: exit 78 saying what is there, at once")
+  func catalogNotAFile() throws {
+    let fifo = folder.file("pipe.bmcat").path
+    try #require(mkfifo(fifo, 0o644) == 0)
+    let clip = folder.file("clip.wav")
+    try WAVWriter.write(Signals.silence(seconds: 1), sampleRate: 8000, to: clip)
+    let cases = [
+      (folder.url.path, "is a folder; name the catalog file (.bmcat) in it"), (fifo, "not a regular file"),
+    ]
+    for (path, what) in cases {
+      for arguments in [
+        ["catalog", "info", "--catalog", path], ["match", "--catalog", path, clip.path],
+        ["catalog", "add", "--catalog", path, Fixtures.music("catalog-a.ogg").path],
+      ] {
+        let result = try Self.runLimited(arguments, seconds: 60)
+        #expect(result.status == 78, "\(arguments): \(result)")
+        #expect(result.stderr.contains("\(path): \(what)"), "\(arguments): \(result)")
+      }
+    }
+  }
+
+  @Test("catalog add skips a FIFO in a folder with a warning naming it, and refuses one named directly: never blocks")
+  func fifoToAdd() throws {
+    let music = folder.file("music")
+    try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Fixtures.music("catalog-a.ogg"), to: music.appendingPathComponent("a.ogg"))
+    let fifo = music.appendingPathComponent("live.ogg").path
+    try #require(mkfifo(fifo, 0o644) == 0)
+    let result = try Self.runLimited(["catalog", "add", "--catalog", catalogURL.path, music.path], seconds: 60)
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("skipped \(fifo): not a regular file"), "\(result)")
+    #expect(result.stdout.contains("added 1, already present 0, failed 0; now 1 tracks"), "\(result)")
+    let direct = try Self.runLimited(["catalog", "add", "--catalog", catalogURL.path, fifo], seconds: 60)
+    #expect(direct.status == 64, "\(direct)")
+    #expect(direct.stderr.contains("\(fifo): not a regular file"), "\(direct)")
   }
 
   @Test("catalog add with nothing to add is a usage error")

@@ -91,11 +91,11 @@ struct UsageErrorTests {
     }
   }
 
-  @Test("A catalog that does not exist exits 1 naming the file")
+  @Test("A catalog that does not exist exits 78 (configuration) naming the file")
   func missingCatalog() throws {
     let folder = try TemporaryDirectory(prefix: "cli-usage")
     let result = try CLI.run(["catalog", "list", "--catalog", folder.file("nope.bmcat").path])
-    #expect(result.status == 1)
+    #expect(result.status == 78)
     #expect(result.stderr.contains(folder.file("nope.bmcat").path))
   }
 }
