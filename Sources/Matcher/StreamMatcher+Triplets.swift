@@ -44,13 +44,13 @@ extension StreamMatcher {
     tripletMatches.sort {
       ($0.hypothesis, $0.anchorFrame, $0.reference) < ($1.hypothesis, $1.anchorFrame, $1.reference)
     }
+    let tolerance = settings.alignmentToleranceFrames
     var previous: PeakMatch?
     for m in tripletMatches {
       if let p = previous, p.hypothesis == m.hypothesis, p.anchorFrame == m.anchorFrame, p.reference == m.reference {
         continue
       }
       previous = m
-      let tolerance = settings.alignmentToleranceFrames
       if active.contains(where: { $0.accepts(anchorFrame: m.anchorFrame, reference: m.reference, tolerance: tolerance) }
       ) {
         continue
@@ -68,12 +68,15 @@ extension StreamMatcher {
     lookupsByHypothesis.removeAll(keepingCapacity: true)
     lookupsByHypothesis.append(
       contentsOf: repeatElement(CommonLookup(hypothesis: 0, anchorFrame: 0, hash: 0), count: commonLookups.count))
-    for h in hypotheses.indices {
-      var fill = hypothesisRunStarts[h]
-      for l in commonLookups where Int(l.hypothesis) == h {
-        lookupsByHypothesis[fill] = l
-        fill += 1
-      }
+    // Each run's start serves as its fill cursor, and ends at the next run's start; then the starts move back.
+    for l in commonLookups {
+      let h = Int(l.hypothesis)
+      lookupsByHypothesis[hypothesisRunStarts[h]] = l
+      hypothesisRunStarts[h] += 1
     }
+    for h in stride(from: hypothesisRunStarts.count - 1, to: 0, by: -1) {
+      hypothesisRunStarts[h] = hypothesisRunStarts[h - 1]
+    }
+    hypothesisRunStarts[0] = 0
   }
 }

@@ -108,10 +108,9 @@ public final class StreamMatcher {
         scaledFrames[dt * hypotheses.count + h] = Int((Double(dt) * hypothesis.speed).rounded())
       }
     }
-    agreement = TargetAgreement(
-      capacity: MatcherTuning.agreementCapacity(
-        lookupsPerPeak: parameters.queryFanOut * hypotheses.count * pairTimePasses, stopHashCap: catalog.stopHashCap))
     let lookupsPerPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses
+    agreement = TargetAgreement(
+      capacity: MatcherTuning.agreementCapacity(lookupsPerPeak: lookupsPerPeak, stopHashCap: catalog.stopHashCap))
     commonLookups.reserveCapacity(4 * lookupsPerPeak)
     lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
