@@ -41,4 +41,97 @@ enum MatcherTuning {
   /// latency as every 2, for twice the verifications of clusters that never pass (a repeated section beside a running
   /// play).
   static let reverifyEveryVotes = 2
+
+  // MARK: Verification (`StreamMatcher+Verification`)
+
+  /// Matches within this many frames of a candidate's diagonal are gathered as its cluster: its 8-frame vote cell and a
+  /// little more on each side, so that a cluster split across cell edges, or drifting because the air's speed lies
+  /// between two hypotheses (1 % moves the diagonal a frame every 100 frames), is gathered whole. Frames.
+  static let clusterRadiusFrames = 12
+
+  /// Slack added to `MatcherSettings.alignmentToleranceFrames` while the line is provisional (its intercept the median
+  /// residual, its slope the hypothesis's, not fitted): inliers are chosen generously there, and the fitted line then
+  /// keeps those within the tolerance itself. Frames.
+  static let provisionalLineSlackFrames = 1.0
+
+  /// The unmodified hypothesis (speed 1) wins over the best-supported one when it has at least this share of its
+  /// support and the best is the next speed step: a young cluster barely tells those slopes apart, and most broadcasts
+  /// are not sped up (a later refit corrects a small difference).
+  static let unmodifiedSpeedShareNextStep = 0.8
+
+  /// The same share against a speed two steps or more away: 0.8 there let a song stretched 4 % settle at speed 1,
+  /// beyond what a refit of its line corrects, once refined peak times made clusters reach `minMatches` sooner.
+  static let unmodifiedSpeedShareFurther = 0.95
+
+  /// The line's slope is fitted by least squares only when its inliers spread this far (standard deviation) along the
+  /// broadcast, about ±1 s; a narrower cluster keeps the hypothesis's speed, which it cannot measure better. Frames.
+  static let slopeFitMinSpreadFrames = 30.0
+
+  /// A confirmed line this close to a running play's line of the same track (at the middle of its matches) is that
+  /// play's line: its matches came before the play started, or the play's line is still settling. Frames.
+  static let sameLineFrames = 8.0
+
+  /// A running play of another track with this many times the matches over the same stretch explains a new line as
+  /// shared material (a similar track); a weaker one is a crossfade, and the new line is a play.
+  static let crossfadeStrengthRatio = 8
+
+  /// A play of the same track whose matches stopped less than this before a new, stronger line of it began, short of
+  /// the track's end, had locked onto a repeated section: the new line takes it over. Seconds.
+  static let handOverSeconds = 3.0
+
+  /// A play of the same track detected less than this long ago, on a nearby line or at the track's opening, is young:
+  /// a stronger line takes it over instead of starting a second play. Seconds.
+  static let youngPlaySeconds = 20.0
+
+  /// A line within this distance of a young play's line (at the new line's middle) is nearby. Seconds of reference.
+  static let nearbyLineSeconds = 10.0
+
+  /// An early inlier more than this before the next, further into the reference than its start can reach, is a stray,
+  /// not the play's start. The vote window remembers 8 s, and a few matches from before a song sit on its line by
+  /// chance (talk or a jingle hashing like some reference pair). For a song joined in the middle, no reference edge
+  /// bounds the start, and the earliest such match moved it 2–5 s early (9 plays of the `radio` and `hard`
+  /// simulations, seeds 1–3; 8 of them now start within 1 s, the ninth 1.1 s early). Near the reference's start,
+  /// isolated early matches are the song's own quiet intro, and the play snaps to that start anyway: without that
+  /// condition, true matches of quiet intros under heavy noise were dropped and three `hard` plays started 9–11 s
+  /// late. A 1 s gap instead of 2 s moved five `hard` plays that were found late anyway a further 1.6–2.3 s late
+  /// (2 s: two, by 2.3 s). Seconds.
+  static let strayGapSeconds = 2.0
+
+  // MARK: Running plays (`RunningPlay`)
+
+  /// A play's end moves to a match only where its support is sustained: the 3 latest distinct anchor peaks of its
+  /// matches within this many second-long buckets (`RunningPlay.bucketFrames`, 32 frames). Counting matches alone let
+  /// one anchor whose pairs hit a held note of the reference (up to 8 matches from one peak) stretch a song cut short
+  /// 10–40 s into the next song.
+  static let sustainedSupportBuckets: Int32 = 2
+
+  /// The same, while another track's play has sustained support more than a second past this one's (the next song).
+  static let contestedSustainedSupportBuckets: Int32 = 1
+
+  /// Or, uncontested, at least this many matches in the current and previous bucket (dense support): distinct anchors
+  /// alone cut the sparse true endings of songs under heavy noise 10–13 s short (`hard` simulations). A play's first
+  /// matches move its end whatever their support.
+  static let denseSupportMatches = 3
+
+  /// Dense support counts only while the play's last sustained support is under this many buckets old; after that,
+  /// matches that come back must be strong.
+  static let denseSupportMaxAgeBuckets: Int32 = 6
+
+  /// A running play refits its line by least squares from this many matches on, and again whenever its matches have
+  /// grown by half that or a quarter (`refitGrowthDivisor`) since the last fit: often enough to follow a line that
+  /// started on a neighbouring speed hypothesis before it loses its matches, rarely enough to cost nothing.
+  static let firstRefitMatches = 16
+  static let refitGrowthDivisor = 4
+
+  /// A refitted slope outside this range (bounds excluded) is not a speed change a station makes (the search covers ±6 %); the line
+  /// keeps its slope.
+  static let refitSlopeRange = 0.85...1.15
+
+  /// A running play's slope is uncertain by about this many frames over the spread of its matches (at least
+  /// `slopeFitMinSpreadFrames`), so `RunningPlay.accepts` widens its tolerance by that slope times the distance from
+  /// its matches. Frames.
+  static let slopeUncertaintyFrames = 3.0
+
+  /// And by at most this slope: the speed grid's step, within which the verifier's line already is.
+  static let maxSlopeUncertainty = 0.02
 }

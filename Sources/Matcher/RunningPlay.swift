@@ -34,7 +34,7 @@ struct RunningPlay {
   /// The three latest distinct anchor frames of its matches, newest first (-1: none yet).
   private var recentAnchors: (Int32, Int32, Int32) = (-1, -1, -1)
   /// After this long without sustained support, matches that come back must be strong to move the play's end.
-  static let resumeFrames: Int32 = 6 * bucketFrames
+  static let resumeFrames: Int32 = MatcherTuning.denseSupportMaxAgeBuckets * bucketFrames
 
   init(
     id: Int, trackIndex: Int, referenceRange: Range<UInt32>, alpha: Double, beta: Double, firstFrame: Int32,
@@ -70,7 +70,8 @@ struct RunningPlay {
   func predictedReference(at frame: Int32) -> Double { alpha + beta * Double(frame) }
 
   /// Whether a match lies on the line. The tolerance widens away from the matches seen so far, by how uncertain the
-  /// slope still is (about 3 frames over the spread of the matches, at most 2 %).
+  /// slope still is (`MatcherTuning.slopeUncertaintyFrames` over the spread of the matches, at most
+  /// `MatcherTuning.maxSlopeUncertainty`).
   @inline(__always)
   func accepts(anchorFrame: Int32, reference: UInt32, tolerance: Double) -> Bool {
     guard referenceRange.contains(reference) else { return false }
@@ -80,9 +81,9 @@ struct RunningPlay {
   /// How far from the line `accepts` takes a match anchored at `anchorFrame`, in reference frames.
   @inline(__always)
   private func reach(at anchorFrame: Int32, tolerance: Double) -> Double {
-    let spread = Double(max(30, lastAnchorFrame - firstFrame))
+    let spread = Double(max(Int32(MatcherTuning.slopeFitMinSpreadFrames), lastAnchorFrame - firstFrame))
     let outside = Double(max(0, anchorFrame - lastAnchorFrame, firstFrame - anchorFrame))
-    let slopeUncertainty = min(0.02, 3 / spread)
+    let slopeUncertainty = min(MatcherTuning.maxSlopeUncertainty, MatcherTuning.slopeUncertaintyFrames / spread)
     return tolerance + outside * slopeUncertainty
   }
 
@@ -111,19 +112,19 @@ struct RunningPlay {
       buckets[slot] = 0
     }
     if buckets[slot] < .max { buckets[slot] += 1 }
-    // Sustained support moves the end: matches from at least 3 distinct anchor peaks within 2 s (strong), or at
-    // least 3 matches in this second and the one before (dense) while the play is not contested and its last
-    // sustained support is under 6 s old. Dense alone let one anchor whose pairs hit a held note of the reference
-    // (up to 8 matches from one peak) stretch a song cut short 10-40 s into the next song; strong alone cut the
-    // sparse true endings of songs under heavy noise 10-13 s short (`hard` simulations).
+    // Sustained support moves the end (`MatcherTuning.sustainedSupportBuckets` and the constants after it): matches
+    // from 3 distinct anchor peaks within 2 s, 1 s when contested (strong), or at least 3 matches in this second and
+    // the one before (dense) while the play is not contested and its last sustained support is under 6 s old.
     if anchorFrame > recentAnchors.0 {
       recentAnchors = (anchorFrame, recentAnchors.0, recentAnchors.1)
     }
-    let strong = recentAnchors.2 >= 0 && anchorFrame - recentAnchors.2 <= (contested ? 1 : 2) * Self.bucketFrames
+    let strongBuckets =
+      contested ? MatcherTuning.contestedSustainedSupportBuckets : MatcherTuning.sustainedSupportBuckets
+    let strong = recentAnchors.2 >= 0 && anchorFrame - recentAnchors.2 <= strongBuckets * Self.bucketFrames
     let dense =
       !contested && anchorFrame - lastFrame <= Self.resumeFrames
-      && matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= 3
-    if matchCount <= 3 || strong || dense {
+      && matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= MatcherTuning.denseSupportMatches
+    if matchCount <= MatcherTuning.denseSupportMatches || strong || dense {
       lastFrame = max(lastFrame, targetFrame)
     }
     let x = Double(anchorFrame) - x0
@@ -132,7 +133,11 @@ struct RunningPlay {
     sy += y
     sxx += x * x
     sxy += x * y
-    if matchCount >= 16 && (matchCount - fitted >= max(8, fitted / 4)) { refit() }
+    if matchCount >= MatcherTuning.firstRefitMatches
+      && (matchCount - fitted >= max(MatcherTuning.firstRefitMatches / 2, fitted / MatcherTuning.refitGrowthDivisor))
+    {
+      refit()
+    }
   }
 
   /// Least-squares line through all matches, once they spread over a few seconds (a standard deviation of 1 s,
@@ -142,9 +147,11 @@ struct RunningPlay {
     fitted = matchCount
     let n = Double(matchCount)
     let varX = sxx - sx * sx / n
-    guard varX > 30 * 30 * n else { return }
+    let minSpread = MatcherTuning.slopeFitMinSpreadFrames
+    guard varX > minSpread * minSpread * n else { return }
     let slope = (sxy - sx * sy / n) / varX
-    guard slope > 0.85 && slope < 1.15 else { return }
+    let range = MatcherTuning.refitSlopeRange
+    guard slope > range.lowerBound && slope < range.upperBound else { return }
     beta = slope
     let intercept = (sy - slope * sx) / n
     alpha = y0 + intercept - slope * x0

@@ -1,0 +1,308 @@
+/// Verification of the vote cells that collect enough votes: the README's steps 2 and 4 ("The stream matcher"), one
+/// function per step, in the order `verify` calls them.
+///
+/// 1. `gatherCluster`: the unclaimed matches around the cell and a robust line through them.
+/// 2. `choosingSpeed`: the speed hypothesis with the most support around the cluster.
+/// 3. `fittingLine`: least squares on the inliers.
+/// 4. `confirmingTrack`: enough aligned matches, from distinct anchors, over a long enough stretch, on one track.
+/// 5. `place`: the line joins a running play, yields to a stronger one, takes over a young one, or starts a play.
+///
+/// Lines are reference frame = alpha + beta × broadcast frame, both axes in frames.
+extension StreamMatcher {
+  /// The gathered matches of one hypothesis and the line that explains them so far.
+  private struct Cluster {
+    var hypothesis: Int
+    /// Their places in the match queue.
+    var indices: [UInt32]
+    /// Broadcast (anchor) frames.
+    var xs: [Double]
+    /// Reference frames.
+    var ys: [Double]
+    /// Indices into `xs`/`ys` of the matches on the line.
+    var inliers: [Int]
+    var alpha: Double
+    var beta: Double
+  }
+
+  /// A line that passed every check: its inliers on one track, and the stretch of broadcast they span.
+  private struct ConfirmedLine {
+    var cluster: Cluster
+    var trackIndex: Int
+    var firstFrame: Int32
+    /// The latest target frame of its inliers.
+    var lastFrame: Int32
+  }
+
+  func verifyCandidates() {
+    guard !candidates.isEmpty else { return }
+    var seen = Set<Int>()
+    let list = candidates
+    candidates.removeAll(keepingCapacity: true)
+    for c in list {
+      let key = c.hypothesis << 40 ^ (c.diagonal >> 3)
+      guard seen.insert(key).inserted else { continue }
+      verify(hypothesis: c.hypothesis, diagonal: c.diagonal)
+    }
+  }
+
+  private func verify(hypothesis h: Int, diagonal d: Int) {
+    guard var cluster = gatherCluster(hypothesis: h, diagonal: d),
+      choosingSpeed(&cluster)
+    else { return }
+    fittingLine(&cluster)
+    guard let line = confirmingTrack(cluster) else { return }
+    place(line)
+  }
+
+  // MARK: Step 1
+
+  /// The unclaimed matches of hypothesis `h` around diagonal `d`, with the hypothesis's slope and the median
+  /// residual's intercept (robust to the chance matches among them); nil when too few lie on that line.
+  private func gatherCluster(hypothesis h: Int, diagonal d: Int) -> Cluster? {
+    let (indices, xs, ys) = gather(hypothesis: h, diagonal: d)
+    guard xs.count >= settings.minMatches else { return nil }
+    let speed = hypotheses[h].speed
+    var residuals = zip(xs, ys).map { $1 - speed * $0 }
+    residuals.sort()
+    let alpha = residuals[residuals.count / 2]
+    let cluster = Cluster(
+      hypothesis: h, indices: indices, xs: xs, ys: ys,
+      inliers: inliers(xs: xs, ys: ys, alpha: alpha, beta: speed, tolerance: looseToleranceFrames), alpha: alpha,
+      beta: speed)
+    return cluster.inliers.count >= settings.minMatches ? cluster : nil
+  }
+
+  /// The unclaimed matches of hypothesis `h` within `MatcherTuning.clusterRadiusFrames` of diagonal `d0`.
+  private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [UInt32], xs: [Double], ys: [Double]) {
+    var indices = [UInt32]()
+    var xs = [Double]()
+    var ys = [Double]()
+    var seenSlots = Set<Int>()
+    let cellRadius = (MatcherTuning.clusterRadiusFrames + VoteTable.cellFrames - 1) / VoteTable.cellFrames
+    for cell in ((d0 >> 3) - cellRadius)...((d0 >> 3) + cellRadius) {
+      let s = votes.slot(hypothesis: h, cell: cell, grid: 0)
+      guard seenSlots.insert(s).inserted else { continue }
+      queue.forEachInCell(s) { index, m in
+        guard !m.claimed, Int(m.hypothesis) == h else { return }
+        guard
+          abs(diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference) - d0)
+            <= MatcherTuning.clusterRadiusFrames
+        else { return }
+        indices.append(index)
+        xs.append(Double(m.anchorFrame))
+        ys.append(Double(m.reference))
+      }
+    }
+    return (indices, xs, ys)
+  }
+
+  /// The alignment tolerance while the line's intercept comes from a median and its slope from the hypothesis grid.
+  private var looseToleranceFrames: Double {
+    settings.alignmentToleranceFrames + MatcherTuning.provisionalLineSlackFrames
+  }
+
+  private func inliers(xs: [Double], ys: [Double], alpha: Double, beta: Double, tolerance: Double) -> [Int] {
+    (0..<xs.count).filter { abs(ys[$0] - (alpha + beta * xs[$0])) <= tolerance }
+  }
+
+  // MARK: Step 2
+
+  /// Moves `cluster` to the speed hypothesis that explains it best: near the first matches all slopes pass through
+  /// the same point, but a wrong speed only matches pairs of close peaks, so the right one has the most support.
+  /// False when the cluster, gathered again under that speed, is too small.
+  private func choosingSpeed(_ cluster: inout Cluster) -> Bool {
+    let xs = cluster.xs
+    let cx = cluster.inliers.reduce(0) { $0 + xs[$1] } / Double(cluster.inliers.count)
+    let cy = cluster.alpha + cluster.beta * cx
+    let h0 = cluster.hypothesis
+    var h = h0
+    var best = cluster.inliers.count
+    var supports = [Int](repeating: 0, count: hypotheses.count)
+    supports[h] = best
+    for other in hypotheses.indices where other != h {
+      let n = support(hypothesis: other, throughX: cx, y: cy)
+      supports[other] = n
+      // On a tie (a young cluster, all slopes through the same point), the speed nearer 1 wins.
+      if n > best || (n == best && abs(hypotheses[other].speed - 1) < abs(hypotheses[h].speed - 1)) {
+        best = n
+        h = other
+      }
+    }
+    // Most broadcasts are not sped up: while the cluster is too young to tell slopes apart (the unmodified
+    // hypothesis has nearly the best support), report speed 1; a later refit corrects a small difference.
+    let steps = abs(hypotheses[h].speed - 1) / settings.speedStep
+    if let unmodified = hypotheses.firstIndex(where: { $0.speed == 1 && !$0.pitchShifted }), h != unmodified {
+      let margin =
+        steps < 1.5 ? MatcherTuning.unmodifiedSpeedShareNextStep : MatcherTuning.unmodifiedSpeedShareFurther
+      if Double(supports[unmodified]) >= margin * Double(best) { h = unmodified }
+    }
+    guard h != h0 else { return true }
+    let speed = hypotheses[h].speed
+    let (indices, gatheredXs, ys) = gather(hypothesis: h, diagonal: Int((cy - speed * cx).rounded()))
+    let alpha = cy - speed * cx
+    cluster = Cluster(
+      hypothesis: h, indices: indices, xs: gatheredXs, ys: ys,
+      inliers: inliers(xs: gatheredXs, ys: ys, alpha: alpha, beta: speed, tolerance: looseToleranceFrames),
+      alpha: alpha, beta: speed)
+    return cluster.inliers.count >= settings.minMatches
+  }
+
+  /// Matches of hypothesis `h` on the line of its speed through the point (x, y).
+  private func support(hypothesis h: Int, throughX x: Double, y: Double) -> Int {
+    let speed = hypotheses[h].speed
+    let g = gather(hypothesis: h, diagonal: Int((y - speed * x).rounded()))
+    var n = 0
+    for i in g.xs.indices where abs(g.ys[i] - (y + speed * (g.xs[i] - x))) <= looseToleranceFrames { n += 1 }
+    return n
+  }
+
+  // MARK: Step 3
+
+  /// Fits the line by least squares on the inliers (its slope only when they spread wide enough to tell it, and
+  /// within a speed step of the hypothesis), then keeps the inliers within the alignment tolerance of it.
+  private func fittingLine(_ cluster: inout Cluster) {
+    let (xs, ys, inliers) = (cluster.xs, cluster.ys, cluster.inliers)
+    let speed = hypotheses[cluster.hypothesis].speed
+    var beta = speed
+    let n = Double(inliers.count)
+    let mx = inliers.reduce(0) { $0 + xs[$1] } / n
+    let my = inliers.reduce(0) { $0 + ys[$1] } / n
+    let vxx = inliers.reduce(0) { $0 + (xs[$1] - mx) * (xs[$1] - mx) }
+    let minSpread = MatcherTuning.slopeFitMinSpreadFrames
+    if vxx > minSpread * minSpread * n {
+      let slope = inliers.reduce(0) { $0 + (xs[$1] - mx) * (ys[$1] - my) } / vxx
+      if abs(slope - speed) <= settings.speedStep { beta = slope }
+    }
+    let alpha = my - beta * mx
+    cluster.alpha = alpha
+    cluster.beta = beta
+    cluster.inliers = inliers.filter { abs(ys[$0] - (alpha + beta * xs[$0])) <= settings.alignmentToleranceFrames }
+  }
+
+  // MARK: Step 4
+
+  /// The line's inliers on the track under their median, without leading strays, if they are at least `minMatches`
+  /// from distinct enough anchors (two thirds of `minMatches`) and span `minMatchSpanSeconds`; nil otherwise.
+  private func confirmingTrack(_ cluster: Cluster) -> ConfirmedLine? {
+    var c = cluster
+    let (xs, ys) = (c.xs, c.ys)
+    guard c.inliers.count >= settings.minMatches,
+      let trackIndex = catalog.trackIndex(containing: UInt32(max(0, ys[c.inliers[c.inliers.count / 2]])))
+    else { return nil }
+    let track = catalog.tracks[trackIndex]
+    let lo = Double(track.globalStartFrame)
+    let hi = Double(track.globalStartFrame + track.frameCount)
+    c.inliers = c.inliers.filter { ys[$0] >= lo && ys[$0] < hi }
+    let snapFrames = (track.audibleStartSeconds + settings.snapToEdgeSeconds) * framesPerSecond
+    c.inliers = droppingLeadingStrays(c.inliers, xs: xs) { ys[$0] - lo > snapFrames }
+    let anchors = Set(c.inliers.map { xs[$0] })
+    guard c.inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return nil }
+    let first = Int32(c.inliers.map { xs[$0] }.min()!)
+    let last = c.inliers.map { queue[c.indices[$0]].targetFrame }.max()!
+    guard Double(last - first) >= settings.minMatchSpanSeconds * framesPerSecond else { return nil }
+    return ConfirmedLine(cluster: c, trackIndex: trackIndex, firstFrame: first, lastFrame: last)
+  }
+
+  /// `inliers` without the early ones that lie more than `MatcherTuning.strayGapSeconds` before the next, beyond the
+  /// reach of the reference's start (`canBeStray`): the play starts at its first sustained matches.
+  private func droppingLeadingStrays(_ inliers: [Int], xs: [Double], canBeStray: (Int) -> Bool) -> [Int] {
+    let ordered = inliers.sorted { xs[$0] < xs[$1] }
+    var k = 0
+    while k + 1 < ordered.count && xs[ordered[k + 1]] - xs[ordered[k]] > MatcherTuning.strayGapSeconds * framesPerSecond
+      && canBeStray(ordered[k])
+    {
+      k += 1
+    }
+    return Array(ordered[k...])
+  }
+
+  // MARK: Step 5
+
+  /// What a confirmed line is: more of a running play, shared material that a stronger play explains, the true
+  /// alignment of a play that locked onto a repeated section, or a new play.
+  private func place(_ line: ConfirmedLine) {
+    let c = line.cluster
+    let (alpha, beta) = (c.alpha, c.beta)
+    let claimed = c.inliers.map { c.indices[$0] }
+    let (first, last) = (line.firstFrame, line.lastFrame)
+    let middle = Double(first + last) / 2
+    let lineAtMiddle = alpha + beta * middle
+    // On a running play's line (matches that came before it started, or its line is still settling)? Then they
+    // are that play's: merge, and let the play refit its line.
+    if let i = active.firstIndex(where: {
+      $0.trackIndex == line.trackIndex
+        && abs($0.predictedReference(at: Int32(middle)) - lineAtMiddle) <= MatcherTuning.sameLineFrames
+    }) {
+      claim(claimed, into: &active[i])
+      active[i].refit()
+      return
+    }
+    // A running play stronger over the same stretch means shared material, not a new play: a section repeated
+    // within the same track, or a similar track (unless at least `crossfadeStrengthRatio` times weaker: a
+    // crossfade).
+    for p in active {
+      let rival = p.matchCount(from: first, to: last)
+      let strongerRival =
+        p.trackIndex == line.trackIndex
+        ? rival >= c.inliers.count : rival >= MatcherTuning.crossfadeStrengthRatio * c.inliers.count
+      if strongerRival { return }
+    }
+    if let i = playLockedOntoRepeat(of: line, lineAtMiddle: lineAtMiddle) {
+      var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
+      claim(claimed, into: &play)
+      play.alpha = alpha
+      play.beta = beta
+      active[i] = play
+      return
+    }
+    let track = catalog.tracks[line.trackIndex]
+    var play = RunningPlay(
+      id: nextPlayID, trackIndex: line.trackIndex,
+      referenceRange: track.globalStartFrame..<(track.globalStartFrame + track.frameCount), alpha: alpha, beta: beta,
+      firstFrame: first,
+      pitchShifted: hypotheses[c.hypothesis].pitchShifted, detectedAtSeconds: streamSeconds)
+    nextPlayID += 1
+    claim(claimed, into: &play)
+    play.alpha = alpha
+    play.beta = beta
+    active.append(play)
+    sink?.receive(.playStarted(snapshot(of: play, final: false)))
+  }
+
+  /// A running play of the same track that this (stronger) line should take over, keeping its id, detection time
+  /// and row in the play log: a young play (on a nearby line, or on a line that puts the play's first audio at the
+  /// track's opening), or one whose matches stopped just before this line took over without reaching the track's
+  /// end (not a back-to-back repeat). That play locked onto a repeated section first; this is its true alignment.
+  private func playLockedOntoRepeat(of line: ConfirmedLine, lineAtMiddle: Double) -> Int? {
+    let (alpha, beta) = (line.cluster.alpha, line.cluster.beta)
+    let middle = Double(line.firstFrame + line.lastFrame) / 2
+    let track = catalog.tracks[line.trackIndex]
+    let lo = Double(track.globalStartFrame)
+    let now = streamSeconds
+    let handOver = Int32(MatcherTuning.handOverSeconds * framesPerSecond)
+    let opening = (track.audibleStartSeconds - 1)...(track.audibleStartSeconds + settings.snapToEdgeSeconds)
+    return active.firstIndex { p in
+      guard p.trackIndex == line.trackIndex else { return false }
+      let nearby =
+        abs(p.predictedReference(at: Int32(middle)) - lineAtMiddle)
+        < MatcherTuning.nearbyLineSeconds * framesPerSecond
+      // A track whose intro comes back later (Transience: its first seconds again 40 s in) is often first found on
+      // the later line; a play that started at the track's opening is the same airing, not a second one.
+      let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
+      let young = now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack)
+      let endReference = p.predictedReference(at: p.lastFrame) - lo
+      let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
+      return young || (beforeEnd && line.firstFrame - p.lastFrame < handOver)
+    }
+  }
+
+  /// Gives the queued matches to `play`: they are its matches now and no longer vote for others.
+  private func claim(_ queueIndices: [UInt32], into play: inout RunningPlay) {
+    for index in queueIndices {
+      let m = queue[index]
+      play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+      queue[index].claimed = true
+      unvote(m)
+    }
+  }
+}
