@@ -119,6 +119,7 @@ struct MonitorConfigurationCommandLineTests {
         "run takes only options, not `stray`"
       ),
       (["--config", "monitor.json5", "--tz", "UTC"], "--tz sets the time zone of the --channel channels"),
+      (["--config", "monitor.json5", "--log", "--json"], "--log and --json are two ways of writing the events"),
     ])
   func usageError(arguments: [String], message: String) {
     let error = #expect(throws: UsageError.self) { try folder.run(arguments) }
