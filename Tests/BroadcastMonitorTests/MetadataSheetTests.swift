@@ -81,7 +81,7 @@ struct MetadataSheetTests {
     let noPath = #expect(throws: UsageError.self) { try sheet("file,title\na.ogg,A\n") }
     #expect(noPath?.description.contains("no `path` column") == true)
     let short = #expect(throws: UsageError.self) { try sheet("path,title,artist\na.ogg,A\n") }
-    #expect(short?.description.contains("row 2") == true)
+    #expect(short?.description.contains("line 2: 2 fields, the header has 3") == true)
     let empty = #expect(throws: UsageError.self) { try sheet("") }
     #expect(empty?.description.contains("empty") == true)
     let missing = #expect(throws: UsageError.self) {

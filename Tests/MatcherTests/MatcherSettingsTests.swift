@@ -79,14 +79,16 @@ struct MatcherSettingsTests {
     }
   }
 
-  @Test("Item kinds are read leniently: empty is a song, adverts and idents are known, anything else is other")
+  @Test("Item kinds are read leniently: empty is a song, adverts and idents are known, other words are refused")
   func itemKinds() {
     #expect(ItemKind(lenient: "") == .song)
     #expect(ItemKind(lenient: " Song ") == .song)
     #expect(ItemKind(lenient: "Advert") == .ad)
     #expect(ItemKind(lenient: "commercial") == .ad)
     #expect(ItemKind(lenient: "IDENT") == .jingle)
-    #expect(ItemKind(lenient: "podcast") == .other)
+    #expect(ItemKind(lenient: "Other") == .other)
+    #expect(ItemKind(lenient: "podcast") == nil)
+    for word in ItemKind.acceptedWords { #expect(ItemKind(lenient: word) != nil, "\(word)") }
   }
 
   @Test(
