@@ -18,6 +18,12 @@ package struct JSON5Scanner {
   private var path: [any CodingKey] = []
   /// The first key written twice or number that is not finite.
   private var found: Found?
+  /// Objects and arrays open around the value being read.
+  private var depth = 0
+
+  /// The deepest nesting read; deeper text is left to the decoder (which refuses past 512 levels). Each level is a
+  /// call, so without a bound a file of `[[[[…` would overflow the stack.
+  static let maxDepth = 512
 
   /// The text ends or breaks the grammar here: the scan stops and leaves the text to `JSONDecoder`.
   private struct Unreadable: Error {}
@@ -56,7 +62,9 @@ package struct JSON5Scanner {
   // MARK: Grammar
 
   private mutating func value() throws {
-    guard offset < bytes.count else { throw Unreadable() }
+    guard offset < bytes.count, depth < Self.maxDepth else { throw Unreadable() }
+    depth += 1
+    defer { depth -= 1 }
     switch bytes[offset] {
     case UInt8(ascii: "{"): try object()
     case UInt8(ascii: "["): try array()

@@ -54,6 +54,14 @@ struct JSON5ScannerTests {
     #expect(problem(text) == nil, "\(text): \(problem(text)?.description ?? "")")
   }
 
+  @Test("Nesting deeper than the decoder reads is left to it, without running out of stack")
+  func deepNesting() {
+    let deep = String(repeating: "[", count: 100_000) + "NaN" + String(repeating: "]", count: 100_000)
+    #expect(problem(deep) == nil)
+    let readable = String(repeating: "[", count: 100) + "NaN" + String(repeating: "]", count: 100)
+    #expect(problem(readable)?.reason.contains("`NaN` is not a finite number") == true)
+  }
+
   @Test("Text that is not JSON5 is left to the decoder, which says what is wrong")
   func unreadable() {
     for text in ["", "{a: 1, a: ", "{a: 1, a: 2} x", "{a 1}", "{\"a\": 'open}", "[1, 2", "{a: 1,, a: 2}", "{/* open"] {
