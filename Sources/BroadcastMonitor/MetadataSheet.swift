@@ -67,7 +67,7 @@ struct MetadataSheet {
     }
     let byte = data[data.startIndex + offset]
     throw UsageError(
-      "metadata CSV \(path), line \(line) (byte \(offset) of the file, 0x"
+      "metadata CSV \(path), line \(line) (byte offset \(offset), 0x"
         + String(byte, radix: 16, uppercase: true)
         + "): not UTF-8 text; save the CSV as UTF-8 (in a spreadsheet: CSV, character set Unicode UTF-8)")
   }

@@ -347,7 +347,7 @@ struct CatalogCommandTests {
     let latin1 = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--metadata", sheet.path, a])
     #expect(latin1.status == 64, "\(latin1)")
     let offset = "path,title\n\(a),Caf".utf8.count
-    #expect(latin1.stderr.contains("\(sheet.path), line 2 (byte \(offset) of the file, 0xE9): not UTF-8"), "\(latin1)")
+    #expect(latin1.stderr.contains("\(sheet.path), line 2 (byte offset \(offset), 0xE9): not UTF-8"), "\(latin1)")
     #expect(!FileManager.default.fileExists(atPath: catalogURL.path))
   }
 
