@@ -33,8 +33,8 @@ extension MonitorConfiguration {
     return 4 * Double(sign: .plus, exponent: Int(log2(max(frames, 1)).rounded(.up)), significand: 1)
   }
 
-  /// The machine's memory: the physical memory, or the cgroup's limit (`memory.max`) when that is lower.
-  static var availableMemoryBytes: Double {
+  /// The machine's memory: the physical memory, or the cgroup's limit (`memory.max`) when that is lower. Read once.
+  static let availableMemoryBytes: Double = {
     var bytes = Double(ProcessInfo.processInfo.physicalMemory)
     if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
       let limit = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -42,7 +42,7 @@ extension MonitorConfiguration {
       bytes = min(bytes, limit)
     }
     return bytes
-  }
+  }()
 
   /// Refuses more than `maxChannels` channels, naming the place and the limit. Cheap: called before any
   /// per-channel check.
