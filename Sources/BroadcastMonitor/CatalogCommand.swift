@@ -30,7 +30,8 @@ enum CatalogCommand {
 
   /// Files under the given paths (folders recursively, audio extensions only), sorted. A FIFO, socket or device is
   /// never read (reading a FIFO would wait for a writer forever): named directly it is refused, found in a folder it
-  /// is skipped with a warning on stderr.
+  /// is skipped with a warning on stderr. A folder inside that cannot be read is skipped with a warning naming it and
+  /// why, so that the files missing from the catalog are known.
   static func audioFiles(in paths: [String]) throws -> [URL] {
     var files: [URL] = []
     let fm = FileManager.default
@@ -39,7 +40,13 @@ enum CatalogCommand {
       guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw UsageError("\(path): no such file") }
       let url = URL(fileURLWithPath: path).standardizedFileURL
       if isDirectory.boolValue {
-        let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
+        let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) { folder, error in
+          let reason = error.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+          printError(
+            "catalog add: skipped \(folder.path): cannot read this folder (\(reason)), so no file in it is added; "
+              + "let the user running broadcast-monitor read it, or add its files another way")
+          return true
+        }
         while let f = walker?.nextObject() as? URL {
           guard audioExtensions.contains(f.pathExtension.lowercased()) else { continue }
           if isRegularFile(f.path) {

@@ -10,8 +10,13 @@ struct JackSettings: Codable, Sendable, Equatable {
   /// The JACK server to connect to (jackd `-n NAME`). Default nil: `$JACK_DEFAULT_SERVER`, else the default server.
   var serverName: String?
   /// Audio each channel's ring buffer holds between the JACK callback and its worker, in seconds. Default 10 s: a
-  /// worker may fall this far behind before samples are dropped.
+  /// worker may fall this far behind before samples are dropped. At most `maxRingSeconds`.
   var ringSeconds: Double
+
+  /// The longest ring, in seconds: a worker further behind than 5 minutes is not catching up, and a longer ring
+  /// only holds memory (its pages are touched before capture starts: 115 MB per port at 96 kHz) and delays the
+  /// overrun report.
+  static let maxRingSeconds = 300.0
 
   /// JACK's limit on client names (`jack_client_name_size()` is 64 bytes with the terminating zero).
   static let maxClientNameBytes = 63

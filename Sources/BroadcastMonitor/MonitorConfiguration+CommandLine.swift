@@ -9,14 +9,15 @@ extension MonitorConfiguration {
     "config", "catalog", "db", "channel", "jack-client", "jack-server", "workers", "tz", "settings",
   ]
 
-  /// The switches of `run`. `load(arguments:currentDirectory:)` accepts them and leaves them to the run command.
+  /// The switches of `run`, one at most. `load(arguments:currentDirectory:)` accepts them and leaves them to the run
+  /// command.
   static let runFlagOptions: Set<String> = ["log", "json"]
 
   /// The usage of `run`, for `broadcast-monitor help` and usage errors.
   static let runUsage = """
     usage: broadcast-monitor run [--config monitor.json5] [--catalog FILE] [--db plays.sqlite]
                                  [--channel NAME=SOURCE]... [--jack-client NAME] [--jack-server NAME]
-                                 [--workers N] [--tz ZONE] [--settings FILE] [--log] [--json]
+                                 [--workers N] [--tz ZONE] [--settings FILE] [--log | --json]
       --config FILE          the configuration (JSON5; config/monitor.example.json5 shows every key). The options
                              below replace its keys; --channel adds channels to its own.
       --catalog FILE         the catalog (required without --config)
@@ -50,6 +51,11 @@ extension MonitorConfiguration {
   ) throws -> MonitorConfiguration {
     if let word = arguments.positionals.first {
       throw UsageError("run takes only options, not `\(word)`; name each channel with --channel NAME=SOURCE")
+    }
+    if arguments.has("log") && arguments.has("json") {
+      throw UsageError(
+        "--log and --json are two ways of writing the events; give one (--log: lines on standard error, "
+          + "--json: JSON objects on standard output)")
     }
     let channels = try commandLineChannels(arguments, currentDirectory: currentDirectory)
     if arguments.value("tz") != nil && channels.isEmpty {

@@ -5,8 +5,12 @@ import Matcher
 /// ports), and the files it names.
 extension MonitorConfiguration {
   /// Throws the first problem as a `ConfigurationError` that names where the value was written (`origin`) and says
-  /// how to fix it. Values first, in file order, then the files on disk (through `checks`).
-  func validate(origin: ConfigurationOrigin, checks: FileChecks) throws(ConfigurationError) {
+  /// how to fix it. The channel count first, then values in file order, then the memory the channels need against
+  /// `memoryBytes` (`MonitorConfiguration+Capacity.swift`), then the files on disk (through `checks`). Linear in the
+  /// channels, so that even a file with far too many is refused at once.
+  func validate(
+    origin: ConfigurationOrigin, checks: FileChecks, memoryBytes: Double = MonitorConfiguration.availableMemoryBytes
+  ) throws(ConfigurationError) {
     func fail(_ place: String, _ reason: String) -> ConfigurationError {
       ConfigurationError(keyPath: place, reason: reason)
     }
@@ -15,6 +19,7 @@ extension MonitorConfiguration {
         origin.place(of: "channels"),
         "no channels; add one such as {name: \"fm1\", source: \"jack\"} or pass --channel NAME=SOURCE")
     }
+    try validateChannelCount(origin: origin)
     let range = Self.workerThreadRange
     if !range.contains(workerThreads) {
       throw fail(
@@ -26,16 +31,18 @@ extension MonitorConfiguration {
     do { try matcher.validate() } catch { throw fail(origin.place(of: error.keyPath), error.reason) }
 
     var channelOfPort: [String: Int] = [:]
+    var channelOfName: [String: Int] = [:]
+    var knownTimeZones: Set<String> = []
     for (i, channel) in channels.enumerated() {
       if let problem = ChannelConfiguration.nameProblem(channel.name) {
         throw fail(origin.place(ofChannel: i, "name"), problem)
       }
-      if let first = channels.firstIndex(where: { $0.name == channel.name }), first < i {
+      if let first = channelOfName.updateValue(i, forKey: channel.name) {
         throw fail(
           origin.place(ofChannel: i, "name"),
           "`\(channel.name)` is already the name of channels[\(first)]; give each channel its own name")
       }
-      if TimeZone(identifier: channel.timeZone) == nil {
+      if knownTimeZones.insert(channel.timeZone).inserted, TimeZone(identifier: channel.timeZone) == nil {
         throw fail(
           origin.place(ofChannel: i, "timeZone"),
           "unknown time zone `\(channel.timeZone)`; use an IANA name such as Europe/Berlin or UTC "
@@ -71,6 +78,7 @@ extension MonitorConfiguration {
       }
     }
 
+    try validateMemory(origin: origin, memoryBytes: memoryBytes)
     try reports.validate(origin: origin)
     try validateFiles(origin: origin, checks: checks)
   }
@@ -92,6 +100,12 @@ extension MonitorConfiguration {
       throw ConfigurationError(
         keyPath: origin.place(of: "jack.ringSeconds"),
         reason: "\(jack.ringSeconds) is not a positive number of seconds; use for example 10 (the default)")
+    }
+    if jack.ringSeconds > JackSettings.maxRingSeconds {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "jack.ringSeconds"),
+        reason: String(format: "%g", jack.ringSeconds) + " s is longer than a ring may be (at most "
+          + String(format: "%g", JackSettings.maxRingSeconds) + " s); use for example 10 (the default)")
     }
   }
 

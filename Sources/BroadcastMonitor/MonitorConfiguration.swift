@@ -81,6 +81,11 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     jack = try c.value(.jack, or: JackSettings())
     workerThreads = try c.value(.workerThreads, or: Self.defaultWorkerThreads)
     matcher = try c.value(.matcher, or: MatcherSettings())
+    if let list = try? c.nestedUnkeyedContainer(forKey: .channels), let count = list.count, count > Self.maxChannels {
+      // Before decoding them: a file with 100,000 channels is refused at once.
+      throw DecodingError.dataCorruptedError(
+        forKey: .channels, in: c, debugDescription: Self.tooManyChannels(count))
+    }
     channels = try required(.channels, or: [])
     reports = try c.value(.reports, or: ReportSettings())
   }

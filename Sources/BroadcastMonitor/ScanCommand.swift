@@ -15,6 +15,9 @@ enum ScanCommand {
     guard a.positionals.count == 1 else { throw UsageError(usage) }
     let recording = a.positionals[0]
     let channel = try a.required("channel")
+    if let problem = ChannelConfiguration.nameProblem(channel) {
+      throw UsageError("--channel \(channel): \(problem)")  // the name `run` would refuse, so the two logs agree
+    }
     let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
     let decoder = AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz)
     guard FileManager.default.isReadableFile(atPath: recording) else {

@@ -11,6 +11,8 @@ public enum AudioError: Error, CustomStringConvertible, Equatable {
   case decoderMissing(String)
   /// A parameter the audio chain cannot work with.
   case unsupported(String)
+  /// A WAV file that holds less audio than its header declares: cut short when it was copied or written.
+  case truncated(path: String, declaredSeconds: Double, presentSeconds: Double, declaredBytes: Int, presentBytes: Int)
 
   public var description: String {
     switch self {
@@ -24,6 +26,13 @@ public enum AudioError: Error, CustomStringConvertible, Equatable {
       return "\(what) not found. Install it with `apt-get install ffmpeg` (scripts/setup.sh does this)."
     case .unsupported(let what):
       return what
+    case .truncated(let path, let declaredSeconds, let presentSeconds, let declaredBytes, let presentBytes):
+      return "\(path): truncated WAV file: its header declares "
+        + String(
+          format: "%.1f s (%d bytes of samples), the file holds %.1f s (%d bytes)", declaredSeconds,
+          declaredBytes, presentSeconds, presentBytes)
+        + ". Copy or export it again; to use the part it holds, rewrite its header with "
+        + "`ffmpeg -i \(path) -c copy FIXED.wav`."
     }
   }
 }

@@ -48,8 +48,9 @@ public struct AudioFileDecoder: Sendable {
 
   /// Decodes `path`, calling `body(interleaved samples, channels, sample rate)` for each chunk of whole frames.
   /// An error thrown by `body` stops the decode (and ffmpeg) and is rethrown.
-  /// - Throws: `AudioError` naming the file when it is missing, unreadable or not audio; `.unsupported` for a
-  ///   rate, channel count or start that cannot be asked of ffmpeg; whatever `body` throws.
+  /// - Throws: `AudioError` naming the file when it is missing, unreadable, not audio, or a WAV file cut short
+  ///   (`.truncated`: a reference or recording missing its end is refused, not read as a shorter one);
+  ///   `.unsupported` for a rate, channel count or start that cannot be asked of ffmpeg; whatever `body` throws.
   @discardableResult
   public func decode(
     path: String, _ body: (UnsafeBufferPointer<Float>, _ channels: Int, _ sampleRate: Double) throws -> Void
@@ -62,10 +63,17 @@ public struct AudioFileDecoder: Sendable {
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw AudioError.unreadable(path: path, reason: "no such file, or not readable")
     }
-    if !forceFFmpeg, startSeconds == 0, let wav = try? WAVFile(path: path) {
-      var summary = try wav.decode(body)
-      if readsTags { summary.tags = AudioTags.read(path: path) }
-      return summary
+    if let wav = try? WAVFile(path: path) {
+      if wav.isTruncated {
+        throw AudioError.truncated(
+          path: path, declaredSeconds: wav.declaredDurationSeconds, presentSeconds: wav.durationSeconds,
+          declaredBytes: wav.declaredDataBytes, presentBytes: wav.dataBytes)
+      }
+      if !forceFFmpeg, startSeconds == 0 {
+        var summary = try wav.decode(body)
+        if readsTags { summary.tags = AudioTags.read(path: path) }
+        return summary
+      }
     }
     return try decodeWithFFmpeg(path: path, body)
   }

@@ -2,12 +2,13 @@ import Foundation
 
 extension MatcherSettings {
   /// Reads settings from a JSON file (JSON5: comments and trailing commas allowed). Missing keys keep their
-  /// defaults; an unknown key, a wrong type or an impossible value is a `ConfigurationError` naming the key.
+  /// defaults; an unknown key, a key written twice, a wrong type or an impossible value is a `ConfigurationError` naming the key.
   public init(contentsOf url: URL) throws(ConfigurationError) {
     let data: Data
     do { data = try Data(contentsOf: url) } catch {
       throw ConfigurationError(keyPath: url.path, reason: "cannot read (\(error.localizedDescription))")
     }
+    if let problem = JSON5Scanner.problem(in: data, file: url.path) { throw problem }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     do {

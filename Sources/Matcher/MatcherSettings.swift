@@ -32,24 +32,55 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
 
   public init() {}
 
+  /// The values each setting may take. Beyond them the matcher would search nothing or never decide: no vote window
+  /// holds 1,000 votes on one diagonal, and a play cannot need more matches than a long song gives (about 10 a
+  /// second). The bounds are wide; the defaults and the README's tuning notes show what works.
+  public static let ranges: [CodingKeys: ClosedRange<Double>] = [
+    .maxSpeedDeviation: 0...0.2,  // stations change speed by 1–4 %; 20 % is another song
+    .speedStep: 0.001...0.05,  // pair hashes tolerate about ±1 %: a wider step misses speeds between steps
+    .voteWindowSeconds: 2...120,  // shorter holds too few votes; longer keeps matches no play will claim
+    .minVotes: 2...1000,  // one vote is any stray match; 1,000 on one diagonal never happens in a window
+    .minMatches: 3...10_000,  // 10,000 is about 15 minutes of aligned matches
+    .minMatchSpanSeconds: 0...600,
+    .pairTimeMarginFrames: 0...0.5,  // half a frame either side of a rounding boundary covers them all
+    .alignmentToleranceFrames: 0.1...32,  // 32 frames (1 s) joins unrelated matches into one play
+    .maxGapSeconds: 0.5...3600,
+    .snapToEdgeSeconds: 0...600,
+    .progressIntervalSeconds: 0.1...3600,  // shorter floods the log; an hour is a report, not progress
+    .noMatchIntervalSeconds: 0.1...3600,
+  ]
+
+  /// Throws the first setting outside its range (`ranges`), naming its key path (`matcher.minVotes`), the value,
+  /// the range and the default.
   public func validate() throws(ConfigurationError) {
-    func require(_ ok: Bool, _ key: String, _ why: String) throws(ConfigurationError) {
-      if !ok { throw ConfigurationError(keyPath: "matcher.\(key)", reason: why) }
+    let defaults = MatcherSettings()
+    let values: [(CodingKeys, Double, Double)] = [
+      (.maxSpeedDeviation, maxSpeedDeviation, defaults.maxSpeedDeviation),
+      (.speedStep, speedStep, defaults.speedStep),
+      (.voteWindowSeconds, voteWindowSeconds, defaults.voteWindowSeconds),
+      (.minVotes, Double(minVotes), Double(defaults.minVotes)),
+      (.minMatches, Double(minMatches), Double(defaults.minMatches)),
+      (.minMatchSpanSeconds, minMatchSpanSeconds, defaults.minMatchSpanSeconds),
+      (.pairTimeMarginFrames, pairTimeMarginFrames, defaults.pairTimeMarginFrames),
+      (.alignmentToleranceFrames, alignmentToleranceFrames, defaults.alignmentToleranceFrames),
+      (.maxGapSeconds, maxGapSeconds, defaults.maxGapSeconds),
+      (.snapToEdgeSeconds, snapToEdgeSeconds, defaults.snapToEdgeSeconds),
+      (.progressIntervalSeconds, progressIntervalSeconds, defaults.progressIntervalSeconds),
+      (.noMatchIntervalSeconds, noMatchIntervalSeconds, defaults.noMatchIntervalSeconds),
+    ]
+    for (key, value, fallback) in values {
+      guard let range = Self.ranges[key], !range.contains(value) else { continue }
+      func text(_ x: Double) -> String { String(format: "%g", x) }
+      throw ConfigurationError(
+        keyPath: "matcher.\(key.rawValue)",
+        reason: "\(text(value)) is out of range; use \(text(range.lowerBound))…\(text(range.upperBound)) "
+          + "(default \(text(fallback)))")
     }
-    try require(maxSpeedDeviation >= 0 && maxSpeedDeviation <= 0.2, "maxSpeedDeviation", "must be 0…0.2")
-    try require(speedStep > 0.001 && speedStep <= 0.05, "speedStep", "must be 0.001…0.05")
-    try require(voteWindowSeconds >= 2, "voteWindowSeconds", "must be ≥ 2")
-    try require(minVotes >= 2, "minVotes", "must be ≥ 2")
-    try require(minMatches >= 3, "minMatches", "must be ≥ 3")
-    try require(pairTimeMarginFrames >= 0 && pairTimeMarginFrames <= 0.5, "pairTimeMarginFrames", "must be 0…0.5")
-    try require(alignmentToleranceFrames > 0, "alignmentToleranceFrames", "must be > 0")
-    try require(maxGapSeconds > 0, "maxGapSeconds", "must be > 0")
-    try require(progressIntervalSeconds > 0, "progressIntervalSeconds", "must be > 0")
   }
 }
 
 extension MatcherSettings {
-  enum CodingKeys: String, CodingKey, CaseIterable {
+  public enum CodingKeys: String, CodingKey, CaseIterable {
     case maxSpeedDeviation
     case speedStep
     case voteWindowSeconds

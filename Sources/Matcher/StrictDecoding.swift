@@ -26,7 +26,25 @@ extension Decoder {
 
 extension KeyedDecodingContainer {
   /// The value for `key`, or `fallback` when the key is absent: every setting has a documented default.
+  /// A whole-number setting is read through `wholeNumberIfPresent`, so that `2.5` is refused as such.
   package func value<T: Decodable>(_ key: Key, or fallback: T) throws -> T {
-    try decodeIfPresent(T.self, forKey: key) ?? fallback
+    if T.self == Int.self, let whole = try wholeNumberIfPresent(key) as? T { return whole }
+    return try decodeIfPresent(T.self, forKey: key) ?? fallback
+  }
+
+  /// The whole number at `key`, or nil when the key is absent. A number with a fraction (`2.5`) or beyond `Int`
+  /// is an error naming the key and the value: `JSONDecoder` itself calls the first "not valid JSON", without a key.
+  package func wholeNumberIfPresent(_ key: Key) throws -> Int? {
+    let read: Double?
+    do { read = try decodeIfPresent(Double.self, forKey: key) } catch DecodingError.typeMismatch(_, let context) {
+      throw DecodingError.typeMismatch(Int.self, context)  // "expected a whole number", not "a number"
+    }
+    guard let number = read else { return nil }
+    if let whole = Int(exactly: number) { return whole }
+    let reason =
+      number.isFinite && number.rounded() != number
+      ? "\(number) is not a whole number; write one without a fraction, such as \(Int(number.rounded(.down)))"
+      : "\(number) is too large for this setting; write a whole number within its range"
+    throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: reason)
   }
 }

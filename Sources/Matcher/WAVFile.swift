@@ -9,7 +9,12 @@ struct WAVFile {
   let bitsPerSample: Int
   let isFloat: Bool
   let dataOffset: Int
+  /// The sample bytes the file holds.
   let dataBytes: Int
+  /// The sample bytes its data chunk's header declares: more than `dataBytes` when the file was cut short (copied
+  /// in part, or its disk filled). A size of 0 or 0xFFFFFFFF, which streams written live leave, declares nothing
+  /// and counts as `dataBytes`.
+  let declaredDataBytes: Int
 
   init(path: String) throws(FormatError) {
     file = try MappedFile(path: path)
@@ -21,7 +26,7 @@ struct WAVFile {
     }
     var offset = 12
     var format: (tag: UInt16, channels: Int, rate: Double, bits: Int)?
-    var data: (offset: Int, bytes: Int)?
+    var data: (offset: Int, bytes: Int, declared: Int)?
     while offset + 8 <= raw.count, data == nil {
       let id = raw[offset..<(offset + 4)]
       let size = Int(u32(offset + 4))
@@ -33,7 +38,8 @@ struct WAVFile {
       } else if id.elementsEqual("data".utf8) {
         // Streams written live may leave the size at 0 or 0xFFFFFFFF: take the rest of the file.
         let available = raw.count - body
-        data = (body, size == 0 || size > available ? available : size)
+        let declared = size == 0 || size == 0xFFFF_FFFF ? available : size
+        data = (body, min(declared, available), declared)
       }
       offset = body + size + (size & 1)
     }
@@ -49,10 +55,15 @@ struct WAVFile {
     isFloat = f.tag == 3
     dataOffset = d.offset
     dataBytes = d.bytes
+    declaredDataBytes = d.declared
   }
 
   var frameCount: Int { dataBytes / (channels * bitsPerSample / 8) }
   var durationSeconds: Double { Double(frameCount) / sampleRate }
+  /// Whether the file holds less audio than its header declares.
+  var isTruncated: Bool { declaredDataBytes > dataBytes }
+  /// The duration its header declares.
+  var declaredDurationSeconds: Double { Double(declaredDataBytes / (channels * bitsPerSample / 8)) / sampleRate }
 
   /// Converts the samples to float in chunks of about a second.
   func decode(_ body: (UnsafeBufferPointer<Float>, Int, Double) throws -> Void) throws -> AudioFileDecoder.Summary {

@@ -294,6 +294,63 @@ struct CatalogCommandTests {
     #expect(direct.stderr.contains("\(fifo): not a regular file"), "\(direct)")
   }
 
+  @Test("catalog add warns about a folder inside that it cannot read, naming it and why, and adds the rest")
+  func unreadableFolder() throws {
+    let music = folder.file("music")
+    let locked = music.appendingPathComponent("locked")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Fixtures.music("catalog-a.ogg"), to: music.appendingPathComponent("a.ogg"))
+    try FileManager.default.copyItem(at: Fixtures.music("catalog-b.ogg"), to: locked.appendingPathComponent("b.ogg"))
+    try #require(chmod(locked.path, 0) == 0)
+    defer { chmod(locked.path, 0o755) }  // so that the temporary folder can be removed
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    // Root reads any folder: without the capabilities that let it, it meets the folder's permissions as anyone does.
+    let result =
+      geteuid() == 0
+      ? try Subprocess.run(
+        "/usr/bin/setpriv",
+        ["--bounding-set", "-dac_override,-dac_read_search", executable.path, "catalog", "add", "--catalog"]
+          + [catalogURL.path, music.path])
+      : try CLI.run(["catalog", "add", "--catalog", catalogURL.path, music.path])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("skipped \(locked.path): cannot read this folder ("), "\(result)")
+    #expect(result.stdout.contains("added 1, already present 0, failed 0; now 1 tracks"), "\(result)")
+  }
+
+  @Test("catalog add refuses a truncated WAV, naming it with the length its header declares and the length it has")
+  func truncatedWAV() throws {
+    let whole = folder.file("whole.wav")
+    try WAVWriter.write(Signals.sine(frequency: 440, seconds: 10, sampleRate: 8000), sampleRate: 8000, to: whole)
+    let data = try Data(contentsOf: whole)
+    let cut = folder.file("cut.wav")
+    try data.prefix(data.count - 8000 * 4 * 9).write(to: cut)  // float samples: 9 of the 10 seconds cut off
+    let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, cut.path])
+    #expect(result.status != 0, "\(result)")
+    #expect(
+      result.stderr.contains(
+        "\(cut.path): truncated WAV file: its header declares 10.0 s (320000 bytes of samples), "
+          + "the file holds 1.0 s (32000 bytes)"), "\(result)")
+    #expect(result.stdout.contains("added 0"), "\(result)")
+  }
+
+  @Test("catalog add --metadata refuses an unknown kind, and text that is not UTF-8, naming the file and the line")
+  func badMetadata() throws {
+    let sheet = folder.file("tracks.csv")
+    let a = Fixtures.music("catalog-a.ogg").path
+    try Data("path,title,kind\n\(a),A,song\n\(a),A,podcast\n".utf8).write(to: sheet)
+    let kind = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--metadata", sheet.path, a])
+    #expect(kind.status == 64, "\(kind)")
+    #expect(kind.stderr.contains("\(sheet.path), line 3: kind `podcast` is not a kind; write one of `song`"), "\(kind)")
+    #expect(kind.stderr.contains("`other`"), "\(kind)")
+
+    try Data("path,title\n\(a),Caf".utf8 + [0xE9] + Data("\n".utf8)).write(to: sheet)  // Latin-1 é
+    let latin1 = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--metadata", sheet.path, a])
+    #expect(latin1.status == 64, "\(latin1)")
+    let offset = "path,title\n\(a),Caf".utf8.count
+    #expect(latin1.stderr.contains("\(sheet.path), line 2 (byte offset \(offset), 0xE9): not UTF-8"), "\(latin1)")
+    #expect(!FileManager.default.fileExists(atPath: catalogURL.path))
+  }
+
   @Test("catalog add with nothing to add is a usage error")
   func nothingToAdd() throws {
     let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path])

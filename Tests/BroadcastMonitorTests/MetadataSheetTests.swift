@@ -81,12 +81,32 @@ struct MetadataSheetTests {
     let noPath = #expect(throws: UsageError.self) { try sheet("file,title\na.ogg,A\n") }
     #expect(noPath?.description.contains("no `path` column") == true)
     let short = #expect(throws: UsageError.self) { try sheet("path,title,artist\na.ogg,A\n") }
-    #expect(short?.description.contains("row 2") == true)
+    #expect(short?.description.contains("line 2: 2 fields, the header has 3") == true)
     let empty = #expect(throws: UsageError.self) { try sheet("") }
     #expect(empty?.description.contains("empty") == true)
     let missing = #expect(throws: UsageError.self) {
       try MetadataSheet(contentsOf: URL(fileURLWithPath: "/no/such/tracks.csv"))
     }
     #expect(missing?.description.contains("/no/such/tracks.csv") == true)
+  }
+
+  @Test("Errors name the line a row starts on, counting the line breaks inside quoted fields")
+  func lines() throws {
+    let kind = #expect(throws: UsageError.self) {
+      try sheet("path,title,kind\r\na.ogg,\"Two\nlines\",ad\r\nb.ogg,B,Podcast\r\n")
+    }
+    #expect(
+      kind?.description.contains("tracks.csv, line 4: kind `Podcast` is not a kind") == true,
+      "\(String(describing: kind))")
+    let width = #expect(throws: UsageError.self) { try sheet("path,title\na.ogg,\"x\n\ny\"\nb.ogg\n") }
+    #expect(
+      width?.description.contains("tracks.csv, line 5: 1 fields, the header has 2") == true,
+      "\(String(describing: width))")
+    let latin1 = try TemporaryDirectory(prefix: "sheet")
+    try (Data("path,title\na.ogg,\"Caf\n".utf8) + [0xE9, 0x22, 0x0A]).write(to: latin1.file("tracks.csv"))
+    let encoding = #expect(throws: UsageError.self) { try MetadataSheet(contentsOf: latin1.file("tracks.csv")) }
+    #expect(
+      encoding?.description.contains("line 3 (byte offset 22, 0xE9): not UTF-8") == true,
+      "\(String(describing: encoding))")
   }
 }

@@ -19,7 +19,7 @@ struct MonitorConfigurationCommandLineTests {
     let configuration = try folder.run([
       "--catalog", "catalog.bmcat", "--db", "plays.sqlite", "--channel", "fm1=jack:system:capture_1,system:capture_2",
       "--channel", "web=https://example.org/live.mp3", "--channel", "demo=file+loop:demo.ogg", "--workers", "2",
-      "--jack-client", "bm", "--jack-server", "studio", "--tz", "Europe/Berlin", "--log", "--json",
+      "--jack-client", "bm", "--jack-server", "studio", "--tz", "Europe/Berlin", "--log",
     ])
     #expect(configuration.catalogPath == folder.file("catalog.bmcat"))
     #expect(configuration.databasePath == folder.file("plays.sqlite"))
@@ -119,6 +119,7 @@ struct MonitorConfigurationCommandLineTests {
         "run takes only options, not `stray`"
       ),
       (["--config", "monitor.json5", "--tz", "UTC"], "--tz sets the time zone of the --channel channels"),
+      (["--config", "monitor.json5", "--log", "--json"], "--log and --json are two ways of writing the events"),
     ])
   func usageError(arguments: [String], message: String) {
     let error = #expect(throws: UsageError.self) { try folder.run(arguments) }

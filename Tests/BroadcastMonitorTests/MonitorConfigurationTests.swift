@@ -201,9 +201,51 @@ struct MonitorConfigurationTests {
         file(channels: "{name: \"a\", source: \"jack\"}", "jack: {clientName: \"\"},"), "jack.clientName",
         "is empty; name the JACK client"
       ),
-      (file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minVotes: 1},"), "matcher.minVotes", "≥ 2"),
       (
-        file(channels: "{name: \"a\", source: \"jack\", matcher: {minVotes: 1}}"), "channels[0].matcher.minVotes", "≥ 2"
+        file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minVotes: 1},"), "matcher.minVotes",
+        "1 is out of range; use 2…1000 (default 6)"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {minVotes: 1}}"), "channels[0].matcher.minVotes",
+        "use 2…1000"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minVotes: 1e9},"), "matcher.minVotes",
+        "1e+09 is out of range; use 2…1000"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {noMatchIntervalSeconds: 0}}"),
+        "channels[0].matcher.noMatchIntervalSeconds", "use 0.1…3600"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 2.5,"), "workerThreads",
+        "2.5 is not a whole number; write one without a fraction, such as 2"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {minMatches: 12.5}}"),
+        "channels[0].matcher.minMatches",
+        "12.5 is not a whole number"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: 1e12},"), "jack.ringSeconds",
+        "1e+12 s is longer than a ring may be (at most 300 s)"
+      ),
+      // Keys written twice and numbers that are not finite, which the JSON reader would take silently.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 2,\n\"workerThreads\": 3,"),
+        "workerThreads", "line 2: the key `workerThreads` is written twice in the same object (first on line 1)"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", name: \"b\"}"), "channels[0].name",
+        "the key `name` is written twice"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: Infinity},"), "jack.ringSeconds",
+        "`Infinity` is not a finite number"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {maxGapSeconds: NaN}}"),
+        "channels[0].matcher.maxGapSeconds", "`NaN` is not a finite number"
       ),
       // Sources.
       (
@@ -266,6 +308,60 @@ struct MonitorConfigurationTests {
     let error = #expect(throws: ConfigurationError.self) { try folder.load(text) }
     #expect(error?.keyPath == "monitor.json5: \(keyPath)", "\(text)")
     #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error") should contain \(reason)")
+  }
+
+  @Test("100,000 channels are refused at once, with the limit, before each is decoded and checked")
+  func tooManyChannels() throws {
+    let channels = (0..<100_000).map { "{name: \"c\($0)\", source: \"jack\"}" }.joined(separator: ",\n")
+    try folder.write(Self.file(channels: channels))
+    let started = ProcessCPU.threadSeconds()
+    let error = try #require(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: folder.path)
+    }
+    // CPU time of this thread, so that other work on the machine does not count; 19.5 s before the limit.
+    let seconds = ProcessCPU.threadSeconds() - started
+    #expect(seconds < 1, "\(seconds) s")
+    #expect(error.keyPath == "monitor.json5: channels")
+    #expect(error.reason.hasPrefix("100000 channels; one monitor runs at most 4096. Split them between monitors"))
+
+    // The same limit holds for channels added on the command line.
+    var configuration = try folder.load(ConfigurationFolder.minimal)
+    let extra = ChannelConfiguration(name: "x", source: .jack(JackSource(stereo: false)))
+    configuration.channels += Array(repeating: extra, count: MonitorConfiguration.maxChannels)
+    let total = try #require(throws: ConfigurationError.self) {
+      try configuration.validate(origin: ConfigurationOrigin(file: "monitor.json5"), checks: .live)
+    }
+    #expect(total.reason.hasPrefix("4097 channels; one monitor runs at most 4096"))
+  }
+
+  @Test("Channels whose JACK rings and matchers need more than half the machine's memory are refused, with figures")
+  func memory() throws {
+    let jack = (0..<64).map { "{name: \"fm\($0)\", source: \"jack\"}" }.joined(separator: ",")
+    try folder.write(Self.file(channels: jack, "jack: {ringSeconds: 300},"))
+    let configuration = try MonitorConfiguration.decode(file: "monitor.json5", currentDirectory: folder.path)
+    let origin = ConfigurationOrigin(file: "monitor.json5")
+    let gigabyte = 1e9
+    let rings = try #require(throws: ConfigurationError.self) {
+      try configuration.validate(origin: origin, checks: .live, memoryBytes: 8 * gigabyte)
+    }
+    // 300 s at 48 kHz is 2^24 frames of 4 bytes: 67 MB per port, 128 ports.
+    #expect(rings.keyPath == "monitor.json5: jack.ringSeconds")
+    #expect(
+      rings.reason.hasPrefix(
+        "64 channels would take about 8.9 GB before any audio arrives (JACK rings 8.6 GB: 128 ports × "
+          + "jack.ringSeconds 300 s at 48 kHz; matchers 268 MB; stream inputs 0 MB), more than half of this "
+          + "machine's 8.0 GB; use a smaller jack.ringSeconds"), "\(rings.reason)")
+    try configuration.validate(origin: origin, checks: .live, memoryBytes: 32 * gigabyte)
+
+    let streams = (0..<1000).map { "{name: \"s\($0)\", source: \"https://example.org/\($0)\"}" }
+    try folder.write(Self.file(channels: streams.joined(separator: ",")))
+    let many = try MonitorConfiguration.decode(file: "monitor.json5", currentDirectory: folder.path)
+    let error = try #require(throws: ConfigurationError.self) {
+      try many.validate(origin: origin, checks: .live, memoryBytes: 16 * gigabyte)
+    }
+    #expect(error.keyPath == "monitor.json5: channels")
+    #expect(error.reason.contains("1000 channels would take about 21.0 GB"), "\(error.reason)")
+    #expect(error.reason.hasSuffix("use fewer channels, or split them between monitors on more machines"))
   }
 
   @Test("Files the daemon's user cannot read or write are refused, naming the key and saying so")

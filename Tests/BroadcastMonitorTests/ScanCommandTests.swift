@@ -164,6 +164,16 @@ struct ScanCommandTests {
     #expect(result.stderr.contains("--start yesterday"))
   }
 
+  @Test("scan with a --channel name that run would refuse is a usage error naming it")
+  func badChannelName() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("silence.wav")
+    try WAVWriter.write(Signals.silence(seconds: 1), sampleRate: 8000, to: clip)
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "a b", clip.path])
+    #expect(result.status == 64, "\(result)")
+    #expect(result.stderr.contains("--channel a b: `a b` contains ` `; a channel name becomes"), "\(result)")
+  }
+
   @Test("scan of a recording that does not exist exits 1 naming it")
   func missingRecording() throws {
     try CLI.makeCatalog(at: catalogURL)

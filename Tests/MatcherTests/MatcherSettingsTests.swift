@@ -79,14 +79,58 @@ struct MatcherSettingsTests {
     }
   }
 
-  @Test("Item kinds are read leniently: empty is a song, adverts and idents are known, anything else is other")
+  @Test("Item kinds are read leniently: empty is a song, adverts and idents are known, other words are refused")
   func itemKinds() {
     #expect(ItemKind(lenient: "") == .song)
     #expect(ItemKind(lenient: " Song ") == .song)
     #expect(ItemKind(lenient: "Advert") == .ad)
     #expect(ItemKind(lenient: "commercial") == .ad)
     #expect(ItemKind(lenient: "IDENT") == .jingle)
-    #expect(ItemKind(lenient: "podcast") == .other)
+    #expect(ItemKind(lenient: "Other") == .other)
+    #expect(ItemKind(lenient: "podcast") == nil)
+    for word in ItemKind.acceptedWords { #expect(ItemKind(lenient: word) != nil, "\(word)") }
+  }
+
+  @Test(
+    "A settings file with a key twice, a fraction for a whole number or Infinity is refused, naming key and value",
+    arguments: [
+      ("{minVotes: 5,\n minVotes: 7}", "minVotes", "line 2: the key `minVotes` is written twice"),
+      ("{minVotes: 2.5}", "minVotes", "2.5 is not a whole number"),
+      ("{minMatches: 1e30}", "minMatches", "is too large for this setting"),
+      ("{maxGapSeconds: Infinity}", "maxGapSeconds", "`Infinity` is not a finite number"),
+      ("{snapToEdgeSeconds: NaN}", "snapToEdgeSeconds", "`NaN` is not a finite number"),
+    ])
+  func badSettingsFile(text: String, key: String, reason: String) throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("tuned.json5")
+    try Data(text.utf8).write(to: url)
+    let error = #expect(throws: ConfigurationError.self) { try MatcherSettings(contentsOf: url) }
+    #expect(error?.keyPath == "\(url.path): \(key)", "\(error?.description ?? "no error")")
+    #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error")")
+  }
+
+  @Test("Every matcher setting has a range: a value past either end is refused with the range and the default")
+  func ranges() throws {
+    #expect(Set(MatcherSettings.ranges.keys) == Set(MatcherSettings.CodingKeys.allCases))
+    for (key, range) in MatcherSettings.ranges {
+      for value in [range.upperBound * 2 + 1, range.lowerBound - 1] {
+        var json = try #require(
+          try JSONSerialization.jsonObject(with: JSONEncoder().encode(MatcherSettings())) as? [String: Any])
+        json[key.rawValue] = value
+        let settings = try JSONDecoder().decode(
+          MatcherSettings.self, from: try JSONSerialization.data(withJSONObject: json))
+        let error = #expect(throws: ConfigurationError.self, "\(key) = \(value)") { try settings.validate() }
+        #expect(error?.keyPath == "matcher.\(key.rawValue)")
+        #expect(error?.reason.contains("is out of range; use ") == true, "\(error?.reason ?? "")")
+      }
+    }
+    var notANumber = MatcherSettings()
+    notANumber.maxGapSeconds = .nan
+    #expect(throws: ConfigurationError.self) { try notANumber.validate() }
+    var absurd = MatcherSettings()
+    absurd.minVotes = 1_000_000_000
+    let error = #expect(throws: ConfigurationError.self) { try absurd.validate() }
+    #expect(error?.reason == "1e+09 is out of range; use 2…1000 (default 6)")
   }
 }
 

@@ -75,6 +75,27 @@ struct WAVFileTests {
     }
   }
 
+  @Test("A file cut short of the data size its header declares is truncated, and the decoder refuses it")
+  func truncated() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("cut.wav")
+    let whole = WAVWriter.pcm([Int32](repeating: 7, count: 8000), channels: 1, sampleRate: 8000, bitsPerSample: 16)
+    try whole.prefix(44 + 1600).write(to: url)  // 0.1 s of the 1 s declared
+    let wav = try WAVFile(path: url.path)
+    #expect(wav.isTruncated)
+    #expect(wav.declaredDataBytes == 16000)
+    #expect(wav.dataBytes == 1600)
+    let error = #expect(throws: AudioError.self) { try AudioFileDecoder().decode(path: url.path) { _, _, _ in } }
+    #expect(
+      error
+        == .truncated(
+          path: url.path, declaredSeconds: 1, presentSeconds: 0.1, declaredBytes: 16000, presentBytes: 1600))
+    #expect(error?.description.contains("Copy or export it again") == true)
+    // The whole file is not.
+    try whole.write(to: url)
+    #expect(try !WAVFile(path: url.path).isTruncated)
+  }
+
   @Test("Chunks before the data (LIST, odd sizes with their pad byte) are skipped")
   func otherChunks() throws {
     let floats: [Float] = [0.5, -0.5, 0.25]
