@@ -15,4 +15,18 @@ extension PlayLogStore {
       [.text(play.channel), .date(play.start), .text(play.itemKey), .date(play.detectedAt)]
     ).map { try $0.int64(0) }
   }
+
+  /// The id of a recorded event of the same channel, kind, start, end and detail; nil when there is none. A spooled
+  /// event replayed on the next start may have been written before the spool was emptied.
+  public func recordedEventID(
+    channel: String?, kind: EventKind, start: Date, end: Date?, detail: String
+  ) throws -> Int64? {
+    try database.firstRow(
+      """
+      SELECT e.id FROM events AS e LEFT JOIN channels AS c ON c.id = e.channel_id
+      WHERE c.name IS ? AND e.kind = ? AND e.start_ms = ? AND e.end_ms IS ? AND e.detail = ?
+      """,
+      [.text(channel), .text(kind.rawValue), .date(start), .date(end), .text(detail)]
+    ).map { try $0.int64(0) }
+  }
 }
