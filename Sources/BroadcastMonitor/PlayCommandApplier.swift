@@ -35,19 +35,22 @@ struct PlayCommandApplier {
   /// did not see its start).
   /// - Parameter retrying: the command may be in the play log already (an earlier attempt failed with an error after
   ///   SQLite committed it, or the spool is replayed): a start or an event found there is not added again.
+  /// - Returns: the row of the recovered play that a start continues; nil otherwise.
   /// - Throws: ``PlayLogError`` for a command the store refuses; ``SQLiteError`` when the file cannot be written.
-  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws {
+  @discardableResult
+  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> Int64? {
     switch entry.command {
     case .start(let token, let play):
       if retrying, let recorded = try store.recordedPlayID(matching: play) {
         targets[token] = Target(row: recorded, extendsRecovered: false)
       } else if let reopened = try store.reopenRecoveredPlay(matching: play, includingOpen: retrying) {
         targets[token] = Target(row: reopened, extendsRecovered: true)
+        return reopened
       } else {
         targets[token] = Target(row: try store.record(play), extendsRecovered: false)
       }
     case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
-      guard let target = target(token, entry) else { return }  // its start was retracted or never recognized
+      guard let target = target(token, entry) else { return nil }  // its start was retracted or never recognized
       if target.extendsRecovered {
         try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
       } else {
@@ -57,7 +60,7 @@ struct PlayCommandApplier {
       }
       if closed { targets[token] = nil }
     case .retract(let token):
-      guard let target = target(token, entry) else { return }
+      guard let target = target(token, entry) else { return nil }
       if target.extendsRecovered {
         // The part heard after the restart was a repeated section of another play: the airing's first part stays.
         try store.extend(playID: target.row, end: nil, confidence: nil, status: .recovered)
@@ -73,10 +76,11 @@ struct PlayCommandApplier {
       if retrying,
         try store.recordedEventID(channel: channel, kind: kind, start: start, end: end, detail: detail) != nil
       {
-        return
+        return nil
       }
       try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
     }
+    return nil
   }
 
   private func target(_ token: UInt64, _ entry: PlaySpool.Entry) -> Target? {

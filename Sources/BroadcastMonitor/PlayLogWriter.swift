@@ -230,7 +230,12 @@ final class PlayLogWriter: @unchecked Sendable {
   /// Writes one command; false when the store failed (logged once per distinct error).
   private func write(_ command: Command) -> Bool {
     do {
-      try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
+      let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
+      if let continued, case .start(_, let play) = command {
+        log.line(
+          "\"\(play.title)\" continues play \(continued), recovered after the restart: one airing, one play",
+          channel: play.channel)
+      }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.
       log.line("play log refused a write and skipped it: \(error)")
