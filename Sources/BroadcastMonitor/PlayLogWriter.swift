@@ -44,7 +44,8 @@ final class PlayLogWriter: @unchecked Sendable {
   }
 
   /// How long `stop` waits for the writer, in seconds: the systemd unit's `TimeoutStopSec=15` less the workers'
-  /// stop and a margin. One last attempt at a locked play log takes SQLite's 5 s busy timeout.
+  /// stop and a margin. Each attempt at a locked play log takes SQLite's 5 s busy timeout; what waits is in the
+  /// spool before the last attempt, so giving up loses nothing.
   static let stopTimeoutSeconds = 9.0
 
   private let log: MonitorLog
@@ -95,9 +96,9 @@ final class PlayLogWriter: @unchecked Sendable {
   /// The spool file. Any thread.
   var spoolPath: String { spool.path }
 
-  /// Writes everything queued, then closes the store. When the store cannot be written, leaves the rest in the
-  /// spool at once (after the attempt under way, if any); when the writer has not ended after `timeoutSeconds` (a
-  /// write that hangs), gives up. Returns what is not in the play log. Control thread.
+  /// Writes everything queued, then closes the store. When the store cannot be written, tries once more at once and
+  /// leaves the rest in the spool (where it already is); when the writer has not ended after `timeoutSeconds` (a
+  /// locked store, a write that hangs), gives up. Returns what is not in the play log. Control thread.
   func stop(timeoutSeconds: Double = PlayLogWriter.stopTimeoutSeconds) -> Leftover {
     stopping.store(true, ordering: .releasing)
     wake.signal()
@@ -168,10 +169,9 @@ final class PlayLogWriter: @unchecked Sendable {
       let stop = stopping.load(ordering: .acquiring)
       if failing.load(ordering: .relaxed) {
         spoolWaiting()
-        // A stop does not wait for the store once more (a locked one takes SQLite's 5 s busy timeout per try): what
-        // waits is in the spool, and the next start writes it.
-        if stop { break }
-        if let retry = nextRetry, DispatchTime.now() < retry { continue }
+        // A stop tries the store once more at once (it may be writable again), then leaves the rest in the spool;
+        // `stop`'s timeout bounds a locked store's two busy timeouts (the try under way and this one).
+        if !stop, let retry = nextRetry, DispatchTime.now() < retry { continue }
       }
       nextRetry = nil
       while let command = queue.withLock({ $0.commands.first }) {
@@ -184,7 +184,6 @@ final class PlayLogWriter: @unchecked Sendable {
           }
           if spooledBefore == 1 { removeSpool() }
         } else {
-          spoolWaiting()
           nextRetry = .now() + retrySeconds
           break
         }
@@ -227,7 +226,8 @@ final class PlayLogWriter: @unchecked Sendable {
     }
   }
 
-  /// Writes one command; false when the store failed (logged once per distinct error).
+  /// Writes one command; false when the store failed. The waiting commands go to the spool before the failure is
+  /// logged (once per distinct error) and `isFailing` says so.
   private func write(_ command: Command) -> Bool {
     do {
       let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
@@ -243,11 +243,14 @@ final class PlayLogWriter: @unchecked Sendable {
     } catch {
       var message = "\(error)"
       if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
+      spoolWaiting()
       if message != lastError {
         lastError = message
         log.line(
-          "play log \(applier.store.path) cannot be written: \(message). Plays wait in the spool \(spool.path) and "
-            + "are written as soon as it can be (free disk space, fix permissions, or stop the other program "
+          "play log \(applier.store.path) cannot be written: \(message). Plays wait "
+            + (lastSpoolError == nil
+              ? "in the spool \(spool.path)" : "in memory only (the spool is not writable either, see above)")
+            + " and are written as soon as it can be (free disk space, fix permissions, or stop the other program "
             + "holding the lock); a stop leaves them there for the next start.")
       }
       failing.store(true, ordering: .relaxed)
