@@ -38,18 +38,18 @@ final class Monitor: @unchecked Sendable {
     self.log = log
     let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
     catalog = try Catalog.load(from: catalogURL)
-    // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
-    // monitor owns.
-    playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
-    let store = try PlayLogStore(path: configuration.databasePath)
-    // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
-    let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
     if let folder = configuration.spoolDirectory, access(folder, W_OK) != 0 {
       throw ConfigurationError(
         keyPath: "spoolDirectory",
         reason: "cannot write in \(folder) (\(String(cString: strerror(errno)))); create the folder and let the user "
           + "running broadcast-monitor write in it, or leave spoolDirectory out to keep the spool beside the play log")
     }
+    // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
+    // monitor owns.
+    playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
+    let store = try PlayLogStore(path: configuration.databasePath)
+    // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
+    let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
     try PlayLogWriter.replay(spool, into: store, log: log)
     let recovered = try store.recoverOpenPlays()
     try store.recordEvent(

@@ -307,6 +307,13 @@ struct RunCommandTests {
         file: { "{catalogPath: '\($0)', databasePath: '\($1)', workerThreads: 'two', channels: []}" },
         message: "workerThreads"),
       .init(
+        testDescription: "spool folder missing",
+        file: {
+          "{catalogPath: '\($0)', databasePath: '\($1)', spoolDirectory: '\($1).missing', "
+            + "channels: [{name: 'fm', source: 'jack'}]}"
+        },
+        message: "spoolDirectory: cannot write in"),
+      .init(
         testDescription: "bad source on the command line",
         file: { "{catalogPath: '\($0)', databasePath: '\($1)', channels: []}" },
         arguments: ["--channel", "fm=tuner3"], status: 64, message: "fm"),
