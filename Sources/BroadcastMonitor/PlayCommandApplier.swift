@@ -41,9 +41,9 @@ struct PlayCommandApplier {
   mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> Int64? {
     switch entry.command {
     case .start(let token, let play):
-      if retrying, let recorded = try store.recordedPlayID(matching: play) {
+      if retrying, let recorded = try store.recordedPlayID(matching: play, startMayHaveMoved: true) {
         targets[token] = Target(row: recorded, extendsRecovered: false)
-      } else if let reopened = try store.reopenRecoveredPlay(matching: play, includingOpen: retrying) {
+      } else if let reopened = try store.reopenRecoveredPlay(matching: play, retrying: retrying) {
         targets[token] = Target(row: reopened, extendsRecovered: true)
         return reopened
       } else {

@@ -48,11 +48,12 @@ extension PlayLogStore {
   /// starting at most ``restartGapSeconds`` after the recovered play's end. The recovered play is `open` again
   /// (its start, reference offset and speed stay; its end moves to `play`'s end if that is later); move it on with
   /// ``extend(playID:end:confidence:status:)``.
-  /// - Parameter includingOpen: also continue an `open` play of the same airing: a write that is retried (after an
-  ///   error, or from the spool on the next start) may find the play it reopened before.
+  /// - Parameter retrying: also continue an `open` or `closed` play of the same airing: a write that is retried
+  ///   (after an error, or from the spool on the next start) may find the play it reopened before, moved on or
+  ///   closed since.
   /// - Returns: the continued play's id; nil when there is none, and nothing changed.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
-  public func reopenRecoveredPlay(matching play: PlayRecord, includingOpen: Bool = false) throws -> Int64? {
+  public func reopenRecoveredPlay(matching play: PlayRecord, retrying: Bool = false) throws -> Int64? {
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
     let toleranceMilliseconds = Double(Date.milliseconds(fromSeconds: Self.sameAiringToleranceSeconds))
@@ -64,11 +65,11 @@ extension PlayLogStore {
         SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed FROM plays AS p
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
-        WHERE c.name = ? AND i.item_key = ? AND p.status IN ('recovered', ?) AND p.start_ms <= ? AND p.end_ms >= ?
+        WHERE c.name = ? AND i.item_key = ? AND (p.status = 'recovered' OR ?) AND p.start_ms <= ? AND p.end_ms >= ?
         ORDER BY p.end_ms DESC, p.id DESC
         """,
         [
-          .text(play.channel), .text(play.itemKey), .text(includingOpen ? "open" : "recovered"), .integer(playStart),
+          .text(play.channel), .text(play.itemKey), .integer(retrying ? 1 : 0), .integer(playStart),
           .integer(playStart - gapMilliseconds),
         ]
       ) { row in
@@ -84,7 +85,7 @@ extension PlayLogStore {
     }
   }
 
-  /// Moves on a play continued by ``reopenRecoveredPlay(matching:includingOpen:)``: its end (when given), its
+  /// Moves on a play continued by ``reopenRecoveredPlay(matching:retrying:)``: its end (when given), its
   /// confidence (the higher of the two) and its status. Its start, reference offset and speed stay those of the
   /// airing's first part.
   /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``PlayLogError/invalidPlay(reason:path:)``

@@ -232,6 +232,41 @@ struct PlayLogWriterSpoolTests {
     #expect(plays.first?.end == cut.start.addingTimeInterval(200))
   }
 
+  @Test("a spool replayed after its writes reached the play log (a refined start, a continued play) adds nothing")
+  func replayAfterWritesReachedPlayLog() throws {
+    let folder = try TemporaryDirectory(prefix: "spool-again")
+    let path = folder.file("plays.sqlite").path
+    var cut = Self.play("cut", start: 1000)
+    cut.refOffsetSeconds = 3
+    let store = try PlayLogStore(path: path)
+    try store.record(cut)
+    try store.recoverOpenPlays()
+    var rest = cut
+    rest.start = cut.start.addingTimeInterval(15)
+    rest.refOffsetSeconds = 18
+    rest.detectedAt = rest.start.addingTimeInterval(5)
+    rest.end = rest.detectedAt
+    let refined = Self.play("refined", start: 2000)
+    let spool = PlaySpool(playLogPath: path)
+    try spool.append([
+      PlaySpool.Entry(command: .start(token: 1, play: rest)),
+      PlaySpool.Entry(command: Self.update(1, start: 1015, end: 1200, closed: true)),
+      PlaySpool.Entry(command: .start(token: 2, play: refined)),
+      PlaySpool.Entry(command: Self.update(2, start: 1995, end: 2100, closed: true)),
+    ])
+    let copy = folder.file("copy.spool").path
+    try FileManager.default.copyItem(atPath: spool.path, toPath: copy)
+    let log = MonitorLog(write: { _ in })
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 4)
+    let once = try store.plays()
+    #expect(once.map(\.title) == ["cut", "refined"], "\(once)")
+    #expect(once.map(\.start) == [cut.start, Date(timeIntervalSince1970: 1995)])
+    #expect(once.map(\.status) == [.closed, .closed])
+    try FileManager.default.copyItem(atPath: copy, toPath: spool.path)
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 4)
+    #expect(try store.plays() == once, "nothing added or changed")
+  }
+
   /// A spool for `path` holding three plays' starts.
   static func spoolOfThree(_ path: String) throws -> PlaySpool {
     let spool = PlaySpool(playLogPath: path)

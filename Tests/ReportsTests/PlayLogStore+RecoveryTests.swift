@@ -22,6 +22,11 @@ struct PlayLogStoreRecoveryTests {
     var elsewhere = play
     elsewhere.channel = "other"
     #expect(try store.recordedPlayID(matching: elsewhere) == nil)
+    try store.update(
+      playID: id, start: PlayLogStoreTests.time(900), end: later.end, refOffsetSeconds: 0, speed: 1, confidence: 1,
+      status: .closed)
+    #expect(try store.recordedPlayID(matching: play) == nil, "its start was refined")
+    #expect(try store.recordedPlayID(matching: play, startMayHaveMoved: true) == id, "the detection time stays")
   }
 
   @Test("Plays a stopped monitor left open are marked recovered, keeping their last confirmed end")
@@ -119,7 +124,9 @@ struct PlayLogStoreRecoveryTests {
     let rest = Self.rest(of: play, after: 26)
     #expect(try store.reopenRecoveredPlay(matching: rest) == id)
     #expect(try store.reopenRecoveredPlay(matching: rest) == nil, "reopened once: it is open now")
-    #expect(try store.reopenRecoveredPlay(matching: rest, includingOpen: true) == id, "a retry finds it open")
+    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "a retry finds it open")
+    try store.extend(playID: id, end: nil, confidence: nil, status: .closed)
+    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "or closed since")
   }
 
   @Test("An event already recorded is found by channel, kind, times and detail")
