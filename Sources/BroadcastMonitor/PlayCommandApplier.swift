@@ -51,12 +51,16 @@ struct PlayCommandApplier {
       }
     case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
       guard let target = target(token, entry) else { return nil }  // its start was retracted or never recognized
-      if target.extendsRecovered {
-        try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
-      } else {
-        try store.update(
-          playID: target.row, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
-          confidence: confidence, status: closed ? .closed : .open)
+      do {
+        if target.extendsRecovered {
+          try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
+        } else {
+          try store.update(
+            playID: target.row, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
+            confidence: confidence, status: closed ? .closed : .open)
+        }
+      } catch PlayLogError.noSuchPlay where retrying {
+        // Retracted before the spool was emptied (the retraction follows in the spool, or was written).
       }
       if closed { targets[token] = nil }
     case .retract(let token):
