@@ -55,6 +55,8 @@ final class PlayLogWriter: @unchecked Sendable {
   private let wake = DispatchSemaphore(value: 0)
   private let stopping = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
+  /// Set by the writer's thread when it has ended (so that a second `stop` returns at once).
+  private let ended = Atomic<Bool>(false)
   private let nextToken = Atomic<UInt64>(1)
   private let failing = Atomic<Bool>(false)
   // Writer thread only.
@@ -97,18 +99,30 @@ final class PlayLogWriter: @unchecked Sendable {
   var spoolPath: String { spool.path }
 
   /// Writes everything queued, then closes the store. When the store cannot be written, tries once more at once and
-  /// leaves the rest in the spool (where it already is); when the writer has not ended after `timeoutSeconds` (a
-  /// locked store, a write that hangs), gives up. Returns what is not in the play log. Control thread.
+  /// leaves the rest in the spool (where it already is); when the writer has written nothing for `timeoutSeconds`
+  /// (a locked store, a write that hangs), gives up. A long backlog that is being written is waited for. Returns
+  /// what is not in the play log. Control thread; a second call returns at once.
   func stop(timeoutSeconds: Double = PlayLogWriter.stopTimeoutSeconds) -> Leftover {
     stopping.store(true, ordering: .releasing)
     wake.signal()
-    let timedOut = finished.wait(timeout: .now() + timeoutSeconds) == .timedOut
+    var deadline = DispatchTime.now() + timeoutSeconds
+    var waiting = backlog
+    var timedOut = false
+    while !ended.load(ordering: .acquiring), finished.wait(timeout: min(deadline, .now() + 0.25)) == .timedOut {
+      if backlog < waiting {
+        waiting = backlog
+        deadline = .now() + timeoutSeconds
+      } else if DispatchTime.now() >= deadline {
+        timedOut = true
+        break
+      }
+    }
     return queue.withLock { queue in
       var leftover = Leftover(spooled: queue.spooled)
       leftover.unspooled = queue.commands.dropFirst(queue.spooled).map { Self.line(PlaySpool.Entry(command: $0)) }
       if !leftover.unspooled.isEmpty {
         leftover.spoolError =
-          timedOut ? "the play log writer did not end within \(timeoutSeconds) s" : lastSpoolError ?? "not written"
+          timedOut ? "the play log writer wrote nothing for \(timeoutSeconds) s" : lastSpoolError ?? "not written"
       }
       return leftover
     }
@@ -191,6 +205,7 @@ final class PlayLogWriter: @unchecked Sendable {
       if stop && (nextRetry != nil || queue.withLock({ $0.commands.isEmpty })) { break }
     }
     try? applier.store.close()
+    ended.store(true, ordering: .releasing)
     finished.signal()
   }
 

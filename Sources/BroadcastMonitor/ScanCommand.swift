@@ -57,6 +57,8 @@ enum ScanCommand {
     let progress = ProgressReporter()
     let started = Date()
     var seconds = 0.0
+    // A scan that fails still writes the plays it found (or keeps them in the spool) before it reports the error.
+    defer { _ = writer?.stop() }
     try decoder.decode(path: recording) { samples, channels, rate in
       try matcher.append(samples, channels: channels, sampleRate: rate)
       seconds += Double(samples.count / channels) / rate

@@ -181,6 +181,22 @@ struct PlayLogWriterSpoolTests {
     #expect(events.stdout == "gap|dropped\n", "the event once: \(events)")
   }
 
+  @Test("a stop waits for a long backlog that is being written: its timeout counts only time without progress")
+  func stopWaitsForProgress() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-backlog")
+    let path = folder.file("plays.sqlite").path
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: MonitorLog(write: { _ in }))
+    for index in 0..<1000 {
+      writer.submit(
+        .start(token: writer.makeToken(), play: Self.play("play \(index)", start: 1000 + Double(index) * 60)))
+    }
+    let started = Date()
+    let leftover = writer.stop(timeoutSeconds: 0.5)
+    #expect(leftover.isEmpty, "\(leftover)")
+    #expect(try PlayLogStore(path: path).plays().count == 1000, "written in \(Date().timeIntervalSince(started)) s")
+    #expect(writer.stop(timeoutSeconds: 0.5).isEmpty, "a second stop returns at once")
+  }
+
   @Test("when the spool cannot be written either, the writes are said to be at risk and a stop hands them back")
   func spoolNotWritable() throws {
     let folder = try TemporaryDirectory(prefix: "writer-nospool")
