@@ -38,10 +38,19 @@ final class Monitor: @unchecked Sendable {
     self.log = log
     let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
     catalog = try Catalog.load(from: catalogURL)
+    if let folder = configuration.spoolDirectory, access(folder, W_OK) != 0 {
+      throw ConfigurationError(
+        keyPath: "spoolDirectory",
+        reason: "cannot write in \(folder) (\(String(cString: strerror(errno)))); create the folder and let the user "
+          + "running broadcast-monitor write in it, or leave spoolDirectory out to keep the spool beside the play log")
+    }
     // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
     // monitor owns.
     playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
     let store = try PlayLogStore(path: configuration.databasePath)
+    // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
+    let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
+    try PlayLogWriter.replay(spool, into: store, log: log)
     let recovered = try store.recoverOpenPlays()
     try store.recordEvent(
       channel: nil, kind: .restart, start: Date(),
@@ -50,7 +59,7 @@ final class Monitor: @unchecked Sendable {
     if !recovered.isEmpty {
       log.line("\(recovered.count) plays left open by the previous run were closed and marked recovered")
     }
-    let writer = PlayLogWriter(store: store, log: log)
+    let writer = PlayLogWriter(store: store, spool: spool, log: log)
     self.writer = writer
 
     let jackChannels = configuration.channels.compactMap { channel -> JackSession.Channel? in
@@ -138,19 +147,33 @@ final class Monitor: @unchecked Sendable {
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
-  /// heard, and the play log writes everything before this returns. Control thread.
-  func stop() {
+  /// heard, and the play log writes everything before this returns. When the play log cannot be written, what is
+  /// left goes to the spool for the next start (or, if the spool cannot be written either, on standard error).
+  /// Control thread.
+  /// - Returns: what is not in the play log; empty after a clean stop.
+  @discardableResult
+  func stop() -> PlayLogWriter.Leftover {
     jack?.stop()
     for pipeline in pipelines { pipeline.input.stop() }
     workers?.stop()
     workers = nil
-    let unwritten = writer.stop()
-    if !unwritten.isEmpty {
+    let leftover = writer.stop()
+    if leftover.spooled > 0 {
       log.line(
-        "play log \(configuration.databasePath) could not be written: \(unwritten.count) writes are lost. "
-          + "They follow, one per line:")
-      for command in unwritten { log.line("unwritten: \(command)") }
+        "play log \(configuration.databasePath) could not be written: \(leftover.spooled) writes are kept in the "
+          + "spool \(writer.spoolPath), and the next start replays them into the play log")
+    }
+    if !leftover.unspooled.isEmpty {
+      let message =
+        "PLAYS NOT SAVED: play log \(configuration.databasePath) could not be written, and neither could the spool "
+        + "\(writer.spoolPath) (\(leftover.spoolError ?? "")): \(leftover.unspooled.count) writes follow on standard "
+        + "error, one per line, for a person to keep"
+      log.line(message)
+      var text = ""
+      for line in leftover.unspooled { text += "unwritten: \(line)\n" }
+      FileHandle.standardError.write(Data(text.utf8))
     }
     log.line("stopped")
+    return leftover
   }
 }

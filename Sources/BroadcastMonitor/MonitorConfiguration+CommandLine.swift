@@ -6,7 +6,7 @@ import Matcher
 extension MonitorConfiguration {
   /// The options of `run` that take a value.
   static let runValueOptions: Set<String> = [
-    "config", "catalog", "db", "channel", "jack-client", "jack-server", "workers", "tz", "settings",
+    "config", "catalog", "db", "spool-dir", "channel", "jack-client", "jack-server", "workers", "tz", "settings",
   ]
 
   /// The switches of `run`, one at most. `load(arguments:currentDirectory:)` accepts them and leaves them to the run
@@ -15,13 +15,14 @@ extension MonitorConfiguration {
 
   /// The usage of `run`, for `broadcast-monitor help` and usage errors.
   static let runUsage = """
-    usage: broadcast-monitor run [--config monitor.json5] [--catalog FILE] [--db plays.sqlite]
+    usage: broadcast-monitor run [--config monitor.json5] [--catalog FILE] [--db plays.sqlite] [--spool-dir DIR]
                                  [--channel NAME=SOURCE]... [--jack-client NAME] [--jack-server NAME]
                                  [--workers N] [--tz ZONE] [--settings FILE] [--log | --json]
       --config FILE          the configuration (JSON5; config/monitor.example.json5 shows every key). The options
                              below replace its keys; --channel adds channels to its own.
       --catalog FILE         the catalog (required without --config)
       --db FILE              the SQLite play log, created when missing (required without --config)
+      --spool-dir DIR        where the play log's spool keeps plays the play log cannot take (default: beside it)
       --channel NAME=SOURCE  a channel (repeatable; at least one without --config). NAME: letters, digits, - _ .
                              (it also names the channel's JACK ports). SOURCE is one of:
           jack, jack-mono                   JACK ports NAME_L and NAME_R (stereo) or NAME (mono), left unconnected
@@ -88,6 +89,9 @@ extension MonitorConfiguration {
     if let path = arguments.value("db") {
       configuration.databasePath = absolutePath(path, in: currentDirectory)
       origin.options["databasePath"] = "--db"
+    }
+    if let path = arguments.value("spool-dir") {
+      configuration.spoolDirectory = absolutePath(path, in: currentDirectory)
     }
     if let name = arguments.value("jack-client") {
       configuration.jack.clientName = name

@@ -13,6 +13,9 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   var catalogPath: String
   /// The SQLite play log; created when missing, in a folder that must exist. Required.
   var databasePath: String
+  /// The folder of the play log's spool, which keeps the plays the play log cannot take (full disk) until the next
+  /// start. Optional; default: beside the play log (`PLAYLOG.spool`).
+  var spoolDirectory: String?
   /// The JACK client of the `jack` channels. Optional section; see `JackSettings` for its defaults.
   var jack = JackSettings()
   /// Threads that run the channels' matchers, 1…64. Default: the number of processors (at most 64).
@@ -44,6 +47,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case catalogPath
     case databasePath
+    case spoolDirectory
     case jack
     case workerThreads
     case matcher
@@ -78,6 +82,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     }
     catalogPath = try required(.catalogPath, or: "")
     databasePath = try required(.databasePath, or: "")
+    spoolDirectory = try c.decodeIfPresent(String.self, forKey: .spoolDirectory)
     jack = try c.value(.jack, or: JackSettings())
     workerThreads = try c.value(.workerThreads, or: Self.defaultWorkerThreads)
     matcher = try c.value(.matcher, or: MatcherSettings())

@@ -6,16 +6,23 @@ import Synchronization
 /// in order, each in its own synced transaction.
 ///
 /// A play row is written as soon as the matcher recognizes the play (status `open`) and moved forward as it
-/// continues, so a crash loses at most the last progress interval of its end time, never the play. When the store
-/// cannot be written (a full disk, a read-only or locked file), the error is logged once with the file and the
-/// cause, the commands wait in memory in their order, and the writer retries every `retrySeconds` until the store is
-/// writable again: nothing is lost or written twice.
+/// continues, so a crash loses at most the last progress interval of its end time, never the play. A play that
+/// continues a play recovered after a restart (the same airing, see `PlayLogStore.reopenRecoveredPlay`) moves that
+/// row on instead of adding one.
 ///
-/// Threads: `submit` from any thread; `stop()` from the control thread. The store is used by the writer's thread
-/// only, after `init` hands it over.
+/// When the store cannot be written (a full disk, a read-only or locked file), every waiting command is first
+/// appended to the durable spool (`PlaySpool`, synced), then the error is logged once with the file and the cause,
+/// and the writer retries every `retrySeconds` until the store is writable again; commands that come meanwhile go
+/// to the spool as they come. Once everything spooled is written, the spool is removed. While the spool exists
+/// (it could not be removed), every command goes to it before the store, so that replaying it from its start ends
+/// where the play log is. A stop while the store is failing leaves the rest in the spool, and the next start
+/// replays it (`replay(_:into:log:)`): nothing is lost or written twice.
+///
+/// Threads: `submit` from any thread; `stop()` from the control thread. The store and the spool are used by the
+/// writer's thread only, after `init` hands them over.
 final class PlayLogWriter: @unchecked Sendable {
   /// What a channel asks the writer to do. `token` identifies a play across its commands (unique per writer).
-  enum Command: Sendable {
+  enum Command: Sendable, Equatable, Codable {
     case start(token: UInt64, play: PlayRecord)
     case update(
       token: UInt64, start: Date, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
@@ -23,22 +30,46 @@ final class PlayLogWriter: @unchecked Sendable {
     case event(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String)
   }
 
-  private let store: PlayLogStore
+  /// What `stop` could not write to the play log.
+  struct Leftover {
+    /// Commands kept in the spool, which the next start replays.
+    var spooled = 0
+    /// Commands in neither the play log nor the spool (the spool could not be written, or the writer did not end in
+    /// time), as spool lines for a person to keep.
+    var unspooled: [String] = []
+    /// Why the spool could not take them.
+    var spoolError: String?
+
+    var isEmpty: Bool { spooled == 0 && unspooled.isEmpty }
+  }
+
+  /// How long `stop` waits for the writer, in seconds: the systemd unit's `TimeoutStopSec=15` less the workers'
+  /// stop and a margin. Each attempt at a locked play log takes SQLite's 5 s busy timeout; what waits is in the
+  /// spool before the last attempt, so giving up loses nothing.
+  static let stopTimeoutSeconds = 9.0
+
   private let log: MonitorLog
   private let retrySeconds: Double
-  private let pending = Mutex<[Command]>([])
+  /// The commands waiting to be written, in order; the first `spooled` of them are in the spool.
+  private let queue = Mutex<(commands: [Command], spooled: Int)>(([], 0))
   private let wake = DispatchSemaphore(value: 0)
   private let stopping = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
+  /// Set by the writer's thread when it has ended (so that a second `stop` returns at once).
+  private let ended = Atomic<Bool>(false)
   private let nextToken = Atomic<UInt64>(1)
   private let failing = Atomic<Bool>(false)
   // Writer thread only.
-  private var rowIDs: [UInt64: Int64] = [:]
+  private var applier: PlayCommandApplier
+  private let spool: PlaySpool
   private var lastError: String?
+  private var lastSpoolError: String?
 
-  /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start).
-  init(store: PlayLogStore, log: MonitorLog, retrySeconds: Double = 1) {
-    self.store = store
+  /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start) and `spool`
+  /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log).
+  init(store: PlayLogStore, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1) {
+    applier = PlayCommandApplier(store: store)
+    self.spool = spool ?? PlaySpool(playLogPath: store.path)
     self.log = log
     self.retrySeconds = retrySeconds
     let thread = Thread { [unowned self] in self.run() }
@@ -49,68 +80,176 @@ final class PlayLogWriter: @unchecked Sendable {
   /// A fresh play token. Any thread.
   func makeToken() -> UInt64 { nextToken.wrappingAdd(1, ordering: .relaxed).oldValue }
 
-  /// Queues a command. Any thread; never blocks on the database.
+  /// Queues a command. Any thread; never blocks on the database or the spool.
   func submit(_ command: Command) {
-    pending.withLock { $0.append(command) }
+    queue.withLock { $0.commands.append(command) }
     wake.signal()
   }
 
   /// Commands waiting to be written (more than a handful only while the store is failing). Any thread.
-  var backlog: Int { pending.withLock { $0.count } }
+  var backlog: Int { queue.withLock { $0.commands.count } }
+
+  /// Commands waiting to be written that are in the spool. Any thread.
+  var spooled: Int { queue.withLock { $0.spooled } }
 
   /// True while the last write failed and commands are waiting for the store. Any thread.
   var isFailing: Bool { failing.load(ordering: .relaxed) }
 
-  /// Writes everything queued, then closes the store. If the store stays unwritable for `timeoutSeconds`, gives up
-  /// and returns the commands it could not write (the caller prints them so they are not lost). Control thread.
-  func stop(timeoutSeconds: Double = 30) -> [Command] {
+  /// The spool file. Any thread.
+  var spoolPath: String { spool.path }
+
+  /// Writes everything queued, then closes the store. When the store cannot be written, tries once more at once and
+  /// leaves the rest in the spool (where it already is); when the writer has written nothing for `timeoutSeconds`
+  /// (a locked store, a write that hangs), gives up. A long backlog that is being written is waited for. Returns
+  /// what is not in the play log. Control thread; a second call returns at once.
+  func stop(timeoutSeconds: Double = PlayLogWriter.stopTimeoutSeconds) -> Leftover {
     stopping.store(true, ordering: .releasing)
     wake.signal()
-    if finished.wait(timeout: .now() + timeoutSeconds) == .timedOut {
-      return pending.withLock { $0 }
+    var deadline = DispatchTime.now() + timeoutSeconds
+    var waiting = backlog
+    var timedOut = false
+    while !ended.load(ordering: .acquiring), finished.wait(timeout: min(deadline, .now() + 0.25)) == .timedOut {
+      if backlog < waiting {
+        waiting = backlog
+        deadline = .now() + timeoutSeconds
+      } else if DispatchTime.now() >= deadline {
+        timedOut = true
+        break
+      }
     }
-    return []
+    return queue.withLock { queue in
+      var leftover = Leftover(spooled: queue.spooled)
+      leftover.unspooled = queue.commands.dropFirst(queue.spooled).map { Self.line(PlaySpool.Entry(command: $0)) }
+      if !leftover.unspooled.isEmpty {
+        leftover.spoolError =
+          timedOut ? "the play log writer wrote nothing for \(timeoutSeconds) s" : lastSpoolError ?? "not written"
+      }
+      return leftover
+    }
+  }
+
+  /// Writes the commands in `spool` to `store`, in order, each once (a start or an event already in the play log
+  /// is found, not added again), then removes the spool. Call it before `PlayLogStore.recoverOpenPlays()`: the
+  /// plays the spooled commands leave open are then recovered like any other. A damaged spool is replayed up to the
+  /// damage (logged, and the rest kept in `SPOOL.damaged`).
+  /// - Returns: the number of commands replayed.
+  /// - Throws: ``SQLiteError`` when the play log cannot be written (the spool stays for the next start);
+  ///   ``PlaySpoolError`` or a `ConfigurationError` when the spool cannot be read or removed, or is another play
+  ///   log's.
+  @discardableResult
+  static func replay(_ spool: PlaySpool, into store: PlayLogStore, log: MonitorLog) throws -> Int {
+    guard let contents = try spool.read() else { return 0 }
+    var applier = PlayCommandApplier(store: store)
+    for entry in contents.entries {
+      do {
+        try applier.apply(entry, retrying: true)
+      } catch let error as PlayLogError {
+        log.line("play spool \(spool.path): a command the play log refuses is skipped: \(error)")
+      }
+    }
+    if let damage = contents.damage {
+      if damage.isCutTail {
+        log.line(
+          "play spool \(spool.path): its last record was cut off at byte \(damage.offset) (\(damage.reason)), by a "
+            + "crash while it was written; that record had not been reported as kept and is dropped; the "
+            + "\(contents.entries.count) records before it were replayed")
+      } else {
+        let kept = spool.path + ".damaged"
+        _ = try? FileManager.default.removeItem(atPath: kept)
+        let moved = (try? FileManager.default.copyItem(atPath: spool.path, toPath: kept)) != nil
+        log.line(
+          "play spool \(spool.path) is damaged at byte \(damage.offset): \(damage.reason). The "
+            + "\(contents.entries.count) records before it were replayed; the rest cannot be read"
+            + (moved ? " and is kept in \(kept) for inspection" : "")
+            + ". Compare the play log with the air for the time of the last stop.")
+      }
+    }
+    try spool.remove()
+    if !contents.entries.isEmpty {
+      log.line("play spool \(spool.path): \(contents.entries.count) writes kept by the last run were replayed")
+    }
+    return contents.entries.count
+  }
+
+  /// A spool entry as one line (JSON).
+  static func line(_ entry: PlaySpool.Entry) -> String {
+    (try? PlaySpool.encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? "\(entry.command)"
   }
 
   private func run() {
+    var nextRetry: DispatchTime?  // set while the store is failing
     while true {
-      wake.wait()
-      while let command = pending.withLock({ $0.first }) {
+      if let nextRetry { _ = wake.wait(timeout: nextRetry) } else { wake.wait() }
+      let stop = stopping.load(ordering: .acquiring)
+      if failing.load(ordering: .relaxed) {
+        spoolWaiting()
+        // A stop tries the store once more at once (it may be writable again), then leaves the rest in the spool;
+        // `stop`'s timeout bounds a locked store's two busy timeouts (the try under way and this one).
+        if !stop, let retry = nextRetry, DispatchTime.now() < retry { continue }
+      }
+      nextRetry = nil
+      while let command = queue.withLock({ $0.commands.first }) {
+        if spool.exists && queue.withLock({ $0.spooled }) == 0 { spoolWaiting(upTo: 1) }
         if write(command) {
-          _ = pending.withLock { $0.removeFirst() }
+          let spooledBefore = queue.withLock { queue in
+            queue.commands.removeFirst()
+            defer { queue.spooled = max(0, queue.spooled - 1) }
+            return queue.spooled
+          }
+          if spooledBefore == 1 { removeSpool() }
         } else {
-          Thread.sleep(forTimeInterval: retrySeconds)
-          if stopping.load(ordering: .acquiring) && pending.withLock({ $0.isEmpty }) { break }
+          nextRetry = .now() + retrySeconds
+          break
         }
       }
-      if stopping.load(ordering: .acquiring) && pending.withLock({ $0.isEmpty }) { break }
+      if stop && (nextRetry != nil || queue.withLock({ $0.commands.isEmpty })) { break }
     }
-    try? store.close()
+    try? applier.store.close()
+    ended.store(true, ordering: .releasing)
     finished.signal()
   }
 
-  /// Writes one command; false when the store failed (logged once per distinct error).
+  /// Appends the waiting commands that are not in the spool yet (at most `limit` of them) to the spool. On failure
+  /// they stay in memory only; that is logged once, loudly.
+  private func spoolWaiting(upTo limit: Int = .max) {
+    let commands = queue.withLock { Array($0.commands.dropFirst($0.spooled).prefix(limit)) }
+    guard !commands.isEmpty else { return }
+    let entries = commands.map { applier.spoolEntry(for: $0) }
+    do {
+      try spool.append(entries)
+      queue.withLock { $0.spooled += entries.count }
+      if lastSpoolError != nil {
+        lastSpoolError = nil
+        log.line("play spool \(spool.path) is writable again")
+      }
+    } catch {
+      let message = "\(error)"
+      if message != lastSpoolError {
+        lastSpoolError = message
+        log.line(
+          "PLAYS AT RISK: \(message). Plays the play log cannot take now wait in memory only: a stop now prints "
+            + "them on standard error, and a crash loses them. Free disk space or fix the spool's folder.")
+      }
+    }
+  }
+
+  private func removeSpool() {
+    do {
+      try spool.remove()
+    } catch {
+      log.line("\(error); its commands are written to the play log as well, and it is replayed at the next start")
+    }
+  }
+
+  /// Writes one command; false when the store failed. The waiting commands go to the spool before the failure is
+  /// logged (once per distinct error) and `isFailing` says so.
   private func write(_ command: Command) -> Bool {
     do {
-      switch command {
-      case .start(let token, let play):
-        // A retry first looks for the play: the failed attempt may have been committed after all.
-        if failing.load(ordering: .relaxed), let recorded = try store.recordedPlayID(matching: play) {
-          rowIDs[token] = recorded
-        } else {
-          rowIDs[token] = try store.record(play)
-        }
-      case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
-        guard let row = rowIDs[token] else { return true }  // its start was retracted or never recognized
-        try store.update(
-          playID: row, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
-          confidence: confidence, status: closed ? .closed : .open)
-        if closed { rowIDs[token] = nil }
-      case .retract(let token):
-        guard let row = rowIDs.removeValue(forKey: token) else { return true }
-        try store.retract(playID: row)
-      case .event(let channel, let kind, let start, let end, let detail):
-        try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
+      let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
+      if let continued, case .start(_, let play) = command {
+        log.line(
+          "\"\(play.title)\" continues play \(continued), recovered after the restart: one airing, one play",
+          channel: play.channel)
       }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.
@@ -119,11 +258,15 @@ final class PlayLogWriter: @unchecked Sendable {
     } catch {
       var message = "\(error)"
       if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
+      spoolWaiting()
       if message != lastError {
         lastError = message
         log.line(
-          "play log \(store.path) cannot be written: \(message). Plays wait in memory and are written as soon as "
-            + "it can be (free disk space, fix permissions, or stop the other program holding the lock).")
+          "play log \(applier.store.path) cannot be written: \(message). Plays wait "
+            + (lastSpoolError == nil
+              ? "in the spool \(spool.path)" : "in memory only (the spool is not writable either, see above)")
+            + " and are written as soon as it can be (free disk space, fix permissions, or stop the other program "
+            + "holding the lock); a stop leaves them there for the next start.")
       }
       failing.store(true, ordering: .relaxed)
       return false
@@ -131,7 +274,7 @@ final class PlayLogWriter: @unchecked Sendable {
     if failing.load(ordering: .relaxed) {
       failing.store(false, ordering: .relaxed)
       lastError = nil
-      log.line("play log \(store.path) is writable again; \(backlog - 1) waiting writes follow")
+      log.line("play log \(applier.store.path) is writable again; \(backlog - 1) waiting writes follow")
     }
     return true
   }

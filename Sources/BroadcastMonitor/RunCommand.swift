@@ -1,7 +1,8 @@
 import Foundation
 
 /// `broadcast-monitor run`: the daemon. Runs until SIGINT or SIGTERM (or `q` in the console), then ends every running
-/// play at the last audio heard and exits 0; SIGHUP reloads the catalog without losing running plays.
+/// play at the last audio heard and exits 0 (74 when the play log could not take them all: they wait in the spool
+/// for the next start); SIGHUP reloads the catalog without losing running plays.
 ///
 /// What it shows is chosen here, once: on a terminal, the live console (`ConsoleView`); when standard output is not
 /// a terminal, or with `--log`, one line per event on standard error; with `--json`, one JSON object per event on
@@ -58,15 +59,20 @@ enum RunCommand {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }
     stop.wait()
-    monitor.stop()
+    let leftover = monitor.stop()
     for source in sources { source.cancel() }
     if wantsConsole {
       let plays = log.recentEvents.filter { $0.name == .playStarted }.count
       printError(
         "broadcast-monitor: stopped; \(plays) plays recognized in this run. Play log: \(configuration.databasePath)")
     }
-    return 0
+    // EX_IOERR: the play log could not take everything; the spool (or standard error) holds the rest, as logged.
+    return leftover.isEmpty ? 0 : Self.unwrittenStatus
   }
+
+  /// The exit status of a stop that left writes outside the play log (EX_IOERR). systemd restarts on it: the next
+  /// start replays the spool.
+  static let unwrittenStatus: Int32 = 74
 
   /// Shows the console until it ends; then the terminal is restored and `stop` is signalled (a key, or the
   /// terminal going away, stops the monitor exactly as SIGTERM does). A terminal that cannot be used falls back to

@@ -41,22 +41,27 @@ enum ScanCommand {
     // scan ends, so that the scan never writes beside a running monitor.
     let lock = try a.value("db").map { try PlayLogLock(playLog: $0, command: "scan") }
     defer { lock?.release() }
-    let store = try a.value("db").map { try PlayLogStore(path: $0) }
+    // The play log's writer, as the monitor's: a play log that cannot be written keeps the plays in its spool, which
+    // the next `run` or `scan --db` on it replays first.
+    let writer = try a.value("db").map { path in
+      let store = try PlayLogStore(path: path)
+      let spool = PlaySpool(playLogPath: path)
+      try PlayLogWriter.replay(spool, into: store, log: MonitorLog())
+      return PlayLogWriter(store: store, spool: spool, log: MonitorLog())
+    }
     let collector = PlayCollector()
-    var storeError: Error?
     collector.onEnded = { play in
-      guard let store, storeError == nil else { return }
-      do {
-        _ = try store.record(PlayRecord(play, channel: channel, origin: origin, status: .closed))
-      } catch {
-        storeError = error
-      }
+      guard let writer else { return }
+      writer.submit(
+        .start(token: writer.makeToken(), play: PlayRecord(play, channel: channel, origin: origin, status: .closed)))
     }
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
     let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)
     let progress = ProgressReporter()
     let started = Date()
     var seconds = 0.0
+    // A scan that fails still writes the plays it found (or keeps them in the spool) before it reports the error.
+    defer { _ = writer?.stop() }
     try decoder.decode(path: recording) { samples, channels, rate in
       try matcher.append(samples, channels: channels, sampleRate: rate)
       seconds += Double(samples.count / channels) / rate
@@ -69,7 +74,24 @@ enum ScanCommand {
     }
     matcher.flush()
     progress.finish()
-    if let storeError { throw storeError }
+    if let writer, let path = a.value("db") {
+      let leftover = writer.stop()
+      if !leftover.isEmpty {
+        var text = "broadcast-monitor: scan \(channel): play log \(path) could not be written: "
+        if leftover.spooled > 0 {
+          text +=
+            "\(leftover.spooled) plays are kept in the spool \(writer.spoolPath), and the next `run` or "
+            + "`scan --db` on this play log writes them into it first. "
+        }
+        if !leftover.unspooled.isEmpty {
+          text +=
+            "PLAYS NOT SAVED: the spool could not be written either (\(leftover.spoolError ?? "")); they "
+            + "follow, one per line:\n" + leftover.unspooled.map { "unwritten: \($0)\n" }.joined()
+        }
+        printError(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        return RunCommand.unwrittenStatus
+      }
+    }
 
     let plays = collector.ended.sorted { $0.startSeconds < $1.startSeconds }
     let records = plays.map { PlayRecord($0, channel: channel, origin: origin, status: .closed) }

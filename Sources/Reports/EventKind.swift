@@ -3,7 +3,7 @@
 /// An open set: the constants are the kinds the monitor writes today; any other word can be stored.
 ///
 /// A value type: safe to pass between threads.
-public struct EventKind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
   public let rawValue: String
 
   public init(rawValue: String) { self.rawValue = rawValue }

@@ -1,8 +1,20 @@
 import Foundation
 
-/// What the live monitor needs beyond recording: withdrawing a play the matcher retracted, and closing the plays a
-/// stopped monitor left open.
+/// What the live monitor needs beyond recording: withdrawing a play the matcher retracted, closing the plays a
+/// stopped monitor left open, and continuing one of them when the same airing is heard again after a restart.
 extension PlayLogStore {
+  /// How far apart the air times of the reference's first sample (a play's start minus its reference offset over
+  /// its speed) of a recovered play and a new play may be for them to be one airing, in seconds. The matcher places
+  /// a play to within a hop (32 ms), and a restarted monitor anchors its clock anew (JACK's frame time, or a
+  /// stream's new connection placed at its arrival); 1 s covers both, while a second airing of the same item is a
+  /// whole item length apart (no catalog item is shorter than a second).
+  public static let sameAiringToleranceSeconds = 1.0
+
+  /// How long after a recovered play's last confirmed end a restarted monitor may continue it, in seconds. A
+  /// restart (systemd's 2 s, loading the catalog, the matcher's first match) takes well under a minute; after a
+  /// longer outage the log keeps the two plays apart, so that one play never spans minutes nobody heard.
+  public static let restartGapSeconds = 300.0
+
   /// Deletes a play that the matcher withdrew (a repeated section of a track that a stronger play explains).
   /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``SQLiteError`` when the file cannot be
   ///   written.
@@ -28,6 +40,77 @@ extension PlayLogStore {
       try database.run(
         "UPDATE plays SET status = 'recovered', updated_at_ms = ? WHERE status = 'open'", [.date(Date())])
       return ids
+    }
+  }
+
+  /// Continues a recovered play instead of recording `play` as a new one, when they are one airing cut by a restart:
+  /// the same item on the same channel, on the same alignment (within ``sameAiringToleranceSeconds``), and `play`
+  /// starting at most ``restartGapSeconds`` after the recovered play's end. The recovered play is `open` again
+  /// (its start, reference offset and speed stay; its end moves to `play`'s end if that is later); move it on with
+  /// ``extend(playID:end:confidence:status:)``.
+  /// - Parameter retrying: also continue an `open` or `closed` play of the same airing: a write that is retried
+  ///   (after an error, or from the spool on the next start) may find the play it reopened before, moved on or
+  ///   closed since.
+  /// - Returns: the continued play's id; nil when there is none, and nothing changed.
+  /// - Throws: ``SQLiteError`` when the file cannot be written.
+  public func reopenRecoveredPlay(matching play: PlayRecord, retrying: Bool = false) throws -> Int64? {
+    let playStart = play.start.millisecondsSince1970
+    let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
+    let toleranceMilliseconds = Double(Date.milliseconds(fromSeconds: Self.sameAiringToleranceSeconds))
+    let airedAt = Double(playStart) - play.refOffsetSeconds * 1000 / play.speed
+    return try database.transaction {
+      var found: Int64?
+      try database.forEachRow(
+        """
+        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed FROM plays AS p
+          JOIN channels AS c ON c.id = p.channel_id
+          JOIN catalog_items AS i ON i.id = p.item_id
+        WHERE c.name = ? AND i.item_key = ? AND (p.status = 'recovered' OR ?) AND p.start_ms <= ? AND p.end_ms >= ?
+        ORDER BY p.end_ms DESC, p.id DESC
+        """,
+        [
+          .text(play.channel), .text(play.itemKey), .integer(retrying ? 1 : 0), .integer(playStart),
+          .integer(playStart - gapMilliseconds),
+        ]
+      ) { row in
+        let speed = try row.double(3)
+        let rowAiredAt = Double(try row.int64(1)) - Double(try row.int64(2)) / speed
+        if found == nil && abs(rowAiredAt - airedAt) <= toleranceMilliseconds { found = try row.int64(0) }
+      }
+      guard let found else { return nil }
+      try database.run(
+        "UPDATE plays SET status = 'open', end_ms = max(end_ms, ?), updated_at_ms = ? WHERE id = ?",
+        [.date(play.end), .date(Date()), .integer(found)])
+      return found
+    }
+  }
+
+  /// Moves on a play continued by ``reopenRecoveredPlay(matching:retrying:)``: its end (when given), its
+  /// confidence (the higher of the two) and its status. Its start, reference offset and speed stay those of the
+  /// airing's first part.
+  /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``PlayLogError/invalidPlay(reason:path:)``
+  ///   for an end before the play's start or a confidence that is not finite; ``SQLiteError`` when the file cannot
+  ///   be written.
+  public func extend(playID: Int64, end: Date?, confidence: Double?, status: PlayStatus) throws {
+    try validateNumbers(refOffsetSeconds: 0, speed: 1, confidence: confidence ?? 0)
+    try database.transaction {
+      guard let row = try database.firstRow("SELECT start_ms FROM plays WHERE id = ?", [.integer(playID)]) else {
+        throw PlayLogError.noSuchPlay(id: playID, path: path)
+      }
+      let start = try row.int64(0)
+      if let end, end.millisecondsSince1970 < start {
+        throw PlayLogError.invalidPlay(
+          reason: "new end \(ISO8601Millis.format(end)) of play \(playID) is before its start "
+            + ISO8601Millis.format(Date(millisecondsSince1970: start)),
+          path: path)
+      }
+      try database.run(
+        """
+        UPDATE plays SET end_ms = coalesce(?, end_ms), confidence = max(confidence, coalesce(?, confidence)),
+          status = ?, updated_at_ms = ?
+        WHERE id = ?
+        """,
+        [.date(end), confidence.map { .real($0) } ?? .null, .text(status.rawValue), .date(Date()), .integer(playID)])
     }
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Times are kept by the play log to the millisecond; `refOffsetSeconds` too.
 ///
 /// A value type: safe to pass between threads.
-public struct PlayRecord: Sendable, Equatable {
+public struct PlayRecord: Sendable, Equatable, Codable {
   /// The play log's id for this play; nil until it is recorded.
   public var id: Int64?
   /// The channel's name, as configured.

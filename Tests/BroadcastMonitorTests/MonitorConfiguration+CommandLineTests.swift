@@ -95,6 +95,16 @@ struct MonitorConfigurationCommandLineTests {
     #expect(error.reason.contains("missing required key `catalogPath`"))
   }
 
+  @Test("spoolDirectory is relative to the file's folder, --spool-dir to the current one; default: none (beside)")
+  func spoolDirectory() throws {
+    try folder.write("{catalogPath: \"../catalog.bmcat\", spoolDirectory: \"spool\"}", to: "etc/monitor.json5")
+    let arguments = ["--config", "etc/monitor.json5", "--db", "plays.sqlite", "--channel", "a=jack"]
+    #expect(try folder.run(arguments).spoolDirectory == folder.file("etc/spool"))
+    #expect(try folder.run(arguments + ["--spool-dir", "other"]).spoolDirectory == folder.file("other"))
+    let plain = try folder.run(["--catalog", "catalog.bmcat", "--db", "plays.sqlite", "--channel", "a=jack"])
+    #expect(plain.spoolDirectory == nil)
+  }
+
   @Test(
     "A command line that cannot be read is a usage error that names the option",
     arguments: [
@@ -168,8 +178,8 @@ struct MonitorConfigurationCommandLineTests {
   func options() throws {
     let arguments = try CommandLineArguments(
       [
-        "--config", "c", "--catalog", "k", "--db", "d", "--channel", "a=jack", "--jack-client", "j", "--jack-server",
-        "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--log", "--json",
+        "--config", "c", "--catalog", "k", "--db", "d", "--spool-dir", "p", "--channel", "a=jack", "--jack-client", "j",
+        "--jack-server", "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--log", "--json",
       ][...], valueOptions: MonitorConfiguration.runValueOptions, flagOptions: MonitorConfiguration.runFlagOptions)
     #expect(Set(arguments.options.keys) == MonitorConfiguration.runValueOptions)
     #expect(arguments.has("log") && arguments.has("json"))

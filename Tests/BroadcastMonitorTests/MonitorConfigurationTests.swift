@@ -149,7 +149,7 @@ struct MonitorConfigurationTests {
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
         "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, "
-          + "jack, matcher, reports, workerThreads)"
+          + "jack, matcher, reports, spoolDirectory, workerThreads)"
       ),
       (
         file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",

@@ -124,6 +124,82 @@ struct RunCommandTests {
     #expect(third.waitForExit(seconds: 20) == 0, "\(third.output)")
   }
 
+  @Test("SIGTERM while the play log is locked exits 74 within seconds, the plays spooled; the next start writes them")
+  func stopWhilePlayLogLocked() throws {
+    let arguments = [
+      "--log", "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    defer { first.terminateAndWait() }
+    try waitForLog(first, "[demo] play started: \"Armygeddon\"")
+    let locker = try PlayLogWriterSpoolTests.Locker(db)
+    var locked = true
+    defer { if locked { locker.release() } }
+    try waitForLog(first, "play log \(db) cannot be written")
+    let stopping = Date()
+    first.send(SIGTERM)
+    #expect(first.waitForExit(seconds: 20) == 74, "\(first.output)")
+    #expect(Date().timeIntervalSince(stopping) < 12, "well inside systemd's TimeoutStopSec=15")
+    let log = first.output
+    #expect(log.contains("writes are kept in the spool \(db).spool, and the next start replays them"), "\(log)")
+    #expect(!log.contains("lost"), "\(log)")
+    locker.release()
+    locked = false
+    #expect(try PlayLogStore(path: db).plays().map(\.status) == [.open], "the close waits in the spool")
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    try waitForLog(second, "writes kept by the last run were replayed")
+    try waitForLog(second, "[demo] play started: \"Armygeddon\"")
+    second.send(SIGTERM)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    #expect(!second.output.contains("recovered"), "the replayed close leaves nothing to recover: \(second.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.map(\.status) == [.closed, .closed], "each run's play once, closed: \(plays)")
+    #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
+  }
+
+  @Test(
+    "a monitor killed in the middle of a song and started again logs the airing as one play",
+    .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
+  func restartMidSongIsOnePlay() throws {
+    let icecast = try IcecastTestServer()
+    defer { icecast.kill() }
+    let arguments = ["--log", "--catalog", catalog.path, "--db", db, "--channel", "web=" + icecast.url]
+    let first = try startMonitor(arguments, name: "first")
+    defer { first.terminateAndWait() }
+    try waitForLog(first, "[web] play started: \"Armygeddon\"", seconds: 45)
+    let deadline = Date().addingTimeInterval(30)
+    var cut: [PlayRecord] = []
+    repeat {
+      Thread.sleep(forTimeInterval: 0.2)
+      cut = try PlayLogStore(path: db).plays()
+    } while (cut.first?.durationSeconds ?? 0) < 2 && Date() < deadline
+    try #require(cut.count == 1 && cut[0].durationSeconds >= 2, "the open play moved on: \(cut)")
+    first.send(SIGKILL)
+    _ = first.waitForExit(seconds: 10)
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    let log = try waitForLog(second, "[web] play ended: \"Armygeddon\"", seconds: 45)
+    second.send(SIGTERM)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    let plays = try PlayLogStore(path: db).plays().filter { $0.start < cut[0].start.addingTimeInterval(25) }
+    #expect(plays.count == 1, "one airing, one play: \(plays)\n\(log)")
+    #expect(
+      log.contains("[web] \"Armygeddon\" continues play \(cut[0].id ?? 0), recovered after the restart"), "\(log)")
+    #expect(plays.first?.status == .closed && plays.first?.start == cut[0].start, "\(plays)")
+    #expect((plays.first?.durationSeconds ?? 0) > 25, "the airing's whole length: \(plays)")
+    let airplay = try CLI.run([
+      "report", "airplay", "--db", db, "--tz", "UTC", "--from",
+      ISO8601Millis.format(cut[0].start.addingTimeInterval(-1)),
+      "--to", ISO8601Millis.format(cut[0].start.addingTimeInterval(25)),
+    ])
+    #expect(airplay.status == 0, "\(airplay)")
+    let rows = CLI.lines(airplay.stdout).filter { $0.contains("Armygeddon") }
+    #expect(rows.count == 1 && rows[0].contains(",1,"), "counted once: \(airplay.stdout)")
+  }
+
   @Test("a play log that is not an SQLite database stops the start with status 78, naming the file and the fix")
   func playLogNotSQLite() throws {
     try FileManager.default.copyItem(atPath: catalog.path, toPath: db)  // --db naming the catalog by mistake
@@ -230,6 +306,13 @@ struct RunCommandTests {
         testDescription: "wrong type",
         file: { "{catalogPath: '\($0)', databasePath: '\($1)', workerThreads: 'two', channels: []}" },
         message: "workerThreads"),
+      .init(
+        testDescription: "spool folder missing",
+        file: {
+          "{catalogPath: '\($0)', databasePath: '\($1)', spoolDirectory: '\($1).missing', "
+            + "channels: [{name: 'fm', source: 'jack'}]}"
+        },
+        message: "spoolDirectory: cannot write in"),
       .init(
         testDescription: "bad source on the command line",
         file: { "{catalogPath: '\($0)', databasePath: '\($1)', channels: []}" },

@@ -57,6 +57,30 @@ struct ScanCommandTests {
     #expect(try PlayLogStore(path: db).plays().count == 2)
   }
 
+  @Test("--db writes the plays a stopped monitor left in the play log's spool first, once")
+  func replaysSpool() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let left = PlayLogWriterTests.play("left by run", start: 1000)
+    try PlaySpool(playLogPath: db).append([
+      PlaySpool.Entry(command: .start(token: 1, play: left)),
+      PlaySpool.Entry(
+        command: .update(
+          token: 1, start: left.start, end: left.end.addingTimeInterval(20), refOffsetSeconds: 0, speed: 1,
+          confidence: 0.9, closed: true)),
+    ])
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("2 writes kept by the last run were replayed"), "\(result.stderr)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.map(\.title) == ["left by run", "Armygeddon", "Chaos God"], "\(plays)")
+    #expect(plays.first?.status == .closed)
+    #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
+  }
+
   @Test("--csv into a FIFO or a null device writes into it and leaves it what it was, never a regular file")
   func csvIntoSpecialFiles() throws {
     try CLI.makeCatalog(at: catalogURL)

@@ -22,6 +22,11 @@ struct PlayLogStoreRecoveryTests {
     var elsewhere = play
     elsewhere.channel = "other"
     #expect(try store.recordedPlayID(matching: elsewhere) == nil)
+    try store.update(
+      playID: id, start: PlayLogStoreTests.time(900), end: later.end, refOffsetSeconds: 0, speed: 1, confidence: 1,
+      status: .closed)
+    #expect(try store.recordedPlayID(matching: play) == nil, "its start was refined")
+    #expect(try store.recordedPlayID(matching: play, startMayHaveMoved: true) == id, "the detection time stays")
   }
 
   @Test("Plays a stopped monitor left open are marked recovered, keeping their last confirmed end")
@@ -55,5 +60,85 @@ struct PlayLogStoreRecoveryTests {
     try store.retract(playID: withdrawn)
     #expect(try store.plays().map(\.id) == [kept])
     #expect(throws: PlayLogError.noSuchPlay(id: withdrawn, path: ":memory:")) { try store.retract(playID: withdrawn) }
+  }
+
+  /// A play of "song" on "fm" cut by a restart: open from `start` (ms) for 20 s, 5 s into the reference, then recovered.
+  static func recoveredAiring(in store: PlayLogStore) throws -> (id: Int64, play: PlayRecord) {
+    var play = Self.play("song", start: 1_000_000, status: .open)
+    play.refOffsetSeconds = 5
+    play.end = PlayLogStoreTests.time(1_020_000)
+    let id = try store.record(play)
+    try store.recoverOpenPlays()
+    return (id, play)
+  }
+
+  /// The rest of that airing as a restarted monitor hears it: from `startSeconds` after the cut play's start, on
+  /// the same alignment plus `shiftSeconds`.
+  static func rest(of play: PlayRecord, after startSeconds: Double, shiftSeconds: Double = 0) -> PlayRecord {
+    var rest = play
+    rest.start = play.start.addingTimeInterval(startSeconds)
+    rest.refOffsetSeconds = play.refOffsetSeconds + startSeconds - shiftSeconds
+    rest.end = rest.start.addingTimeInterval(8)
+    rest.detectedAt = rest.start.addingTimeInterval(6)
+    rest.status = .open
+    return rest
+  }
+
+  @Test("The rest of an airing cut by a restart reopens the recovered play, which then moves on and closes")
+  func restOfAiringReopensRecoveredPlay() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let (id, play) = try Self.recoveredAiring(in: store)
+    let rest = Self.rest(of: play, after: 26, shiftSeconds: 0.4)
+    #expect(try store.reopenRecoveredPlay(matching: rest) == id)
+    #expect(try store.plays().map(\.status) == [.open])
+    try store.extend(playID: id, end: play.start.addingTimeInterval(180), confidence: 0.95, status: .closed)
+    let plays = try store.plays()
+    #expect(plays.count == 1, "one airing, one play: \(plays)")
+    #expect(plays.first?.status == .closed)
+    #expect(plays.first?.start == play.start, "the airing's start stays")
+    #expect(plays.first?.refOffsetSeconds == 5, "and the reference offset of its start")
+    #expect(plays.first?.end == play.start.addingTimeInterval(180))
+    #expect(plays.first?.confidence == 0.95)
+  }
+
+  @Test("Only a recovered play of the same item, channel and alignment that ended within the restart gap is reopened")
+  func onlyTheSameAiringIsReopened() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let (id, play) = try Self.recoveredAiring(in: store)
+    var elsewhere = Self.rest(of: play, after: 26)
+    elsewhere.channel = "other"
+    var otherItem = Self.rest(of: play, after: 26)
+    otherItem.itemKey = "key-other"
+    let shifted = Self.rest(of: play, after: 26, shiftSeconds: PlayLogStore.sameAiringToleranceSeconds + 0.5)
+    let late = Self.rest(of: play, after: 20 + PlayLogStore.restartGapSeconds + 1)
+    for candidate in [elsewhere, otherItem, shifted, late] {
+      #expect(try store.reopenRecoveredPlay(matching: candidate) == nil, "\(candidate)")
+    }
+    #expect(try store.plays().map(\.status) == [.recovered], "nothing changed")
+
+    var closed = Self.play("closed", start: 2_000_000, status: .closed)
+    closed.end = PlayLogStoreTests.time(2_030_000)
+    try store.record(closed)
+    #expect(try store.reopenRecoveredPlay(matching: Self.rest(of: closed, after: 35)) == nil, "a closed play stays")
+
+    let rest = Self.rest(of: play, after: 26)
+    #expect(try store.reopenRecoveredPlay(matching: rest) == id)
+    #expect(try store.reopenRecoveredPlay(matching: rest) == nil, "reopened once: it is open now")
+    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "a retry finds it open")
+    try store.extend(playID: id, end: nil, confidence: nil, status: .closed)
+    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "or closed since")
+  }
+
+  @Test("An event already recorded is found by channel, kind, times and detail")
+  func recordedEventIsFound() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let start = PlayLogStoreTests.time(5_000)
+    #expect(try store.recordedEventID(channel: "fm", kind: .gap, start: start, end: nil, detail: "lost") == nil)
+    let id = try store.recordEvent(channel: "fm", kind: .gap, start: start, detail: "lost")
+    let restart = try store.recordEvent(channel: nil, kind: .restart, start: start, end: start, detail: "")
+    #expect(try store.recordedEventID(channel: "fm", kind: .gap, start: start, end: nil, detail: "lost") == id)
+    #expect(try store.recordedEventID(channel: nil, kind: .restart, start: start, end: start, detail: "") == restart)
+    #expect(try store.recordedEventID(channel: "am", kind: .gap, start: start, end: nil, detail: "lost") == nil)
+    #expect(try store.recordedEventID(channel: "fm", kind: .gap, start: start, end: start, detail: "lost") == nil)
   }
 }

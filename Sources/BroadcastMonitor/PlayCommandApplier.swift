@@ -1,0 +1,93 @@
+import Foundation
+import Reports
+
+/// Applies the play log writer's commands to the store: keeps which play log row each play token writes to, so
+/// that a play's updates reach its row, and makes a start that continues a recovered play (the same airing cut by a
+/// restart) move that row on. Used by the writer's thread for live commands, and by the spool's replay at start.
+///
+/// Threads: the thread that owns the store.
+struct PlayCommandApplier {
+  /// The row a play token writes to.
+  struct Target {
+    var row: Int64
+    /// The row is a recovered play this play continues: its start and reference offset stay.
+    var extendsRecovered: Bool
+  }
+
+  let store: PlayLogStore
+  private var targets: [UInt64: Target] = [:]
+
+  init(store: PlayLogStore) { self.store = store }
+
+  /// `command` as a spool entry, with the row it writes to when its start is in the play log already.
+  func spoolEntry(for command: PlayLogWriter.Command) -> PlaySpool.Entry {
+    let token: UInt64
+    switch command {
+    case .update(let updated, _, _, _, _, _, _): token = updated
+    case .retract(let retracted): token = retracted
+    case .start, .event: return PlaySpool.Entry(command: command)
+    }
+    guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
+    return PlaySpool.Entry(command: command, row: target.row, extendsRecovered: target.extendsRecovered)
+  }
+
+  /// Writes one command (the entry's row, if it names one, is where an update or retraction goes when this applier
+  /// did not see its start).
+  /// - Parameter retrying: the command may be in the play log already (an earlier attempt failed with an error after
+  ///   SQLite committed it, or the spool is replayed): a start or an event found there is not added again.
+  /// - Returns: the row of the recovered play that a start continues; nil otherwise.
+  /// - Throws: ``PlayLogError`` for a command the store refuses; ``SQLiteError`` when the file cannot be written.
+  @discardableResult
+  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> Int64? {
+    switch entry.command {
+    case .start(let token, let play):
+      if retrying, let recorded = try store.recordedPlayID(matching: play, startMayHaveMoved: true) {
+        targets[token] = Target(row: recorded, extendsRecovered: false)
+      } else if let reopened = try store.reopenRecoveredPlay(matching: play, retrying: retrying) {
+        targets[token] = Target(row: reopened, extendsRecovered: true)
+        return reopened
+      } else {
+        targets[token] = Target(row: try store.record(play), extendsRecovered: false)
+      }
+    case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
+      guard let target = target(token, entry) else { return nil }  // its start was retracted or never recognized
+      do {
+        if target.extendsRecovered {
+          try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
+        } else {
+          try store.update(
+            playID: target.row, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
+            confidence: confidence, status: closed ? .closed : .open)
+        }
+      } catch PlayLogError.noSuchPlay where retrying {
+        // Retracted before the spool was emptied (the retraction follows in the spool, or was written).
+      }
+      if closed { targets[token] = nil }
+    case .retract(let token):
+      guard let target = target(token, entry) else { return nil }
+      if target.extendsRecovered {
+        // The part heard after the restart was a repeated section of another play: the airing's first part stays.
+        try store.extend(playID: target.row, end: nil, confidence: nil, status: .recovered)
+      } else {
+        do {
+          try store.retract(playID: target.row)
+        } catch PlayLogError.noSuchPlay where retrying {
+          // Retracted before the spool was emptied.
+        }
+      }
+      targets[token] = nil
+    case .event(let channel, let kind, let start, let end, let detail):
+      if retrying,
+        try store.recordedEventID(channel: channel, kind: kind, start: start, end: end, detail: detail) != nil
+      {
+        return nil
+      }
+      try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
+    }
+    return nil
+  }
+
+  private func target(_ token: UInt64, _ entry: PlaySpool.Entry) -> Target? {
+    targets[token] ?? entry.row.map { Target(row: $0, extendsRecovered: entry.extendsRecovered ?? false) }
+  }
+}
