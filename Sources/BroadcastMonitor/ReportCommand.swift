@@ -93,6 +93,14 @@ enum ReportCommand {
         throw ReportError.missingSetting(
           key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
       }
+      let known = Set(try reader.channels().values)
+      for rule in rules {
+        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
+          printError(
+            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
+              + "check reports.quotaRules[].channels")
+        }
+      }
       try QuotaReport(scope: scope, rules: rules, grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
     default:

@@ -107,9 +107,24 @@ struct ReportCommandTests {
     #expect(quota.status == 0, "\(quota)")
     #expect(
       Self.records(quota.stdout).last
-        == "ckua,CanCon,whole week,2026-01-12T00:00:00.000-05:00,2026-01-19T00:00:00.000-05:00,1,2,50.0,35.0,pass")
+        == "ckua,CanCon,whole week,2026-01-12T00:00:00.000-05:00,2026-01-19T00:00:00.000-05:00,1,2,0,50.0,35.0,pass")
     let proof = try report(["proof-of-play", "--db", database, "--config", "monitor.json5"])
     #expect(Self.records(proof.stdout).last?.hasPrefix("Shop,ckua,2026-01-13T10:00:00.000-05:00,") == true, "\(proof)")
+  }
+
+  @Test("quota warns about a rule's channel the play log does not have, and runs the rule on no other")
+  func quotaRuleChannels() throws {
+    try Data(
+      """
+      {channels: [{name: "ckua", source: "jack", timeZone: "America/Toronto"}],
+       reports: {quotaRules: [{name: "FR", attribute: "language", qualifyingValues: ["fr"], targetPercent: 40,
+         channels: ["cbc"]}]}}
+      """.utf8
+    ).write(to: folder.file("cbc.json5"))
+    let quota = try report(["quota", "--db", database, "--config", "cbc.json5"])
+    #expect(quota.status == 0, "\(quota)")
+    #expect(quota.stderr.contains("rule \"FR\" names channel \"cbc\", which the play log does not have"), "\(quota)")
+    #expect(Self.records(quota.stdout).count == 1, "the header only: \(quota)")
   }
 
   @Test("Usage errors exit 64 and name the problem; a bad configuration exits 78 with its key path")

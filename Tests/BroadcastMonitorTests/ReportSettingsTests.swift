@@ -53,6 +53,29 @@ struct ReportSettingsTests {
       ])
   }
 
+  @Test("A quota rule's week start, channels, fragment threshold and sub-quotas reach the rule")
+  func quotaRuleScope() throws {
+    let configuration = try load(
+      reports: """
+        {quotaRules: [{name: "FR", attribute: "language", qualifyingValues: ["fr"], targetPercent: 40,
+          weekStartsOn: "Sunday", channels: ["fm"], minimumPlayedSeconds: 60,
+          subQuotas: [{name: "new", attribute: "novelty", qualifyingValues: ["new talent"], targetPercent: 50}]}]}
+        """)
+    let rules = try configuration.reports.quotaRules(origin: ConfigurationOrigin(file: "monitor.json5"))
+    #expect(
+      rules == [
+        QuotaRule(
+          name: "FR", attribute: "language", qualifyingValues: ["fr"], targetPercent: 40, weekStartsOn: 6,
+          channels: ["fm"], minimumPlayedSeconds: 60,
+          subQuotas: [
+            QuotaSubQuota(
+              name: "new", criterion: QuotaCriterion(attribute: "novelty", qualifyingValues: ["new talent"]),
+              targetPercent: 50)
+          ])
+      ])
+    #expect(rules[0].minimumPlayedFraction == 0.9)
+  }
+
   @Test(
     "A bad value is refused with its key path and the fix",
     arguments: [
@@ -84,6 +107,27 @@ struct ReportSettingsTests {
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, period: \"year\", qualifyingValues: [\"y\"]}]}",
         "reports.quotaRules[0].period"
       ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "weekStartsOn: \"funday\"}]}", "reports.quotaRules[0].weekStartsOn"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], channels: []}]}",
+        "reports.quotaRules[0].channels"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "minimumPlayedFraction: 1.5}]}", "reports.quotaRules[0].minimumPlayedFraction"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "minimumPlayedFraction: 0.5, minimumPlayedSeconds: 30}]}", "reports.quotaRules[0].minimumPlayedSeconds"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "subQuotas: [{name: \"s\", attribute: \"b\", flags: [\"N\"], targetPercent: 150}]}]}",
+        "reports.quotaRules[0].subQuotas[0].targetPercent"
+      ),
     ])
   func refused(reports: String, keyPath: String) throws {
     let error = try #require(throws: ConfigurationError.self) { try load(reports: reports) }
@@ -103,5 +147,7 @@ struct ReportSettingsTests {
     #expect(rules.map(\.name) == ["CRTC Canadian content", "France 40% francophone"])
     #expect(rules[0].dayParts.map(\.name) == ["broadcast week", "Mon-Fri 6-18"])
     #expect(rules[1].targetPercent == 40 && rules[1].dayParts.count == 1)
+    #expect(rules[0].weekStartsOn == 6 && rules[0].channels == ["fm1", "fm2"])
+    #expect(rules[1].subQuotas.map(\.name) == ["new productions or new talent"])
   }
 }
