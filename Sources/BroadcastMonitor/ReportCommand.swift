@@ -14,8 +14,10 @@ enum ReportCommand {
       KIND: plays                  every play in air order (the scan --csv columns, then status)
             airplay [--by-channel] [--group day|week|month]
                                    plays, seconds aired, first and last air time per item
-            soundexchange [--format csv|pipe]
-                                   SoundExchange Report of Use (reports.soundExchange in --config)
+            soundexchange [--format csv|pipe] [--out-dir DIR] [--icecast-log FILE] [--audience FILE]
+                                   SoundExchange Report of Use, one per service (reports.soundExchange in
+                                   --config); --out-dir names each file as SoundExchange asks; performances
+                                   from listeners in Icecast's access log or hourly AQH (channel,hour_start,aqh)
             quota [--group day|week|month]
                                    content quotas (reports.quotaRules in --config)
             proof-of-play [--kind KIND]
@@ -28,7 +30,10 @@ enum ReportCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(
       args,
-      valueOptions: ["db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format"],
+      valueOptions: [
+        "db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format", "out-dir", "icecast-log",
+        "audience",
+      ],
       flagOptions: ["by-channel", "help"])
     if a.has("help") {
       print(usage)
@@ -66,7 +71,11 @@ enum ReportCommand {
     let reader = try PlayLogReader(path: database)
     let started = Date()
     let progress = ProgressReporter()
-    let output = try ReportOutput(path: a.value("out"), pipeDelimited: a.value("format") == "pipe")
+    if kind == "soundexchange" {
+      try writeSoundExchange(a, scope: scope, settings: settings, reader: reader, progress: progress)
+      return 0
+    }
+    let output = try ReportOutput(path: a.value("out"), pipeDelimited: false)
     let report = { (fraction: Double) in
       progress.update(
         String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
@@ -77,16 +86,6 @@ enum ReportCommand {
     case "airplay":
       try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
-    case "soundexchange":
-      guard let soundExchange = settings.soundExchange else {
-        throw ReportError.missingSetting(
-          key: "reports.soundExchange",
-          example: "soundExchange: {serviceName: \"Example FM\", transmissionCategory: \"B\"}")
-      }
-      try SoundExchangeReport(
-        scope: scope, serviceName: soundExchange.serviceName,
-        transmissionCategory: soundExchange.transmissionCategory, audiencePerPlay: soundExchange.listenersPerPlay
-      ).write(from: reader, to: output.sink, progress: report)
     case "quota":
       let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
       guard !rules.isEmpty else {
@@ -122,10 +121,14 @@ enum ReportCommand {
   private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
     let only: [(option: String, kinds: Set<String>)] = [
       ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play"]),
-      ("format", ["soundexchange"]),
+      ("format", ["soundexchange"]), ("out-dir", ["soundexchange"]), ("icecast-log", ["soundexchange"]),
+      ("audience", ["soundexchange"]),
     ]
     for (option, kinds) in only where (a.value(option) != nil || a.has(option)) && !kinds.contains(kind) {
       throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
+    }
+    if a.value("out") != nil && a.value("out-dir") != nil {
+      throw UsageError("--out and --out-dir: give one (--out-dir writes one file per service)")
     }
     if let format = a.value("format"), format != "csv" && format != "pipe" {
       throw UsageError("--format \(format): use csv or pipe")

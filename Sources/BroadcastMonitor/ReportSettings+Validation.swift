@@ -22,6 +22,19 @@ extension ReportSettings {
           keyPath: origin.place(of: "reports.soundExchange.listenersPerPlay"),
           reason: "\(listeners) is not a number of listeners ≥ 0; leave the key out when it is not known")
       }
+      for (channel, settings) in soundExchange.channels.sorted(by: { $0.key < $1.key }) {
+        if let name = settings.serviceName, name.isEmpty {
+          throw ConfigurationError(
+            keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).serviceName"),
+            reason: "is empty; give the call letters the channel is licensed under, such as \"WXYZ-FM\", or leave "
+              + "it out for serviceName")
+        }
+        if let mount = settings.icecastMount, !mount.hasPrefix("/") {
+          throw ConfigurationError(
+            keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).icecastMount"),
+            reason: "`\(mount)` is not a mount; give the path listeners request, such as \"/live\"")
+        }
+      }
     }
     if proofOfPlay.kind.isEmpty {
       throw ConfigurationError(

@@ -102,7 +102,12 @@ struct ReportCommandTests {
   func compliance() throws {
     let soundExchange = try report(["soundexchange", "--db", database, "--config", "monitor.json5", "--format", "pipe"])
     #expect(soundExchange.status == 0, "\(soundExchange)")
-    #expect(soundExchange.stdout.contains("CKUA|B|Artist|Northern Lights|CAnorth||"), "\(soundExchange)")
+    // `CAnorth` is not an ISRC: left empty and named on stderr with its item.
+    #expect(soundExchange.stdout.contains("CKUA|B|Artist|Northern Lights||||1|ckua\r\n"), "\(soundExchange)")
+    #expect(
+      soundExchange.stderr.contains("CKUA: item north (\"Northern Lights\" by Artist) has ISRC \"CAnorth\""),
+      "\(soundExchange)")
+    #expect(soundExchange.stderr.contains("CKUA: PLAY_FREQUENCY (plays, no audience figure for ckua)"))
     // No spreadsheet opens the pipe format: a title that begins with `=` is written as it is.
     #expect(soundExchange.stdout.contains("|=Summer Hit|"), "\(soundExchange)")
     let quota = try report(["quota", "--db", database, "--config", "monitor.json5", "--from", "2026-01-12"])
@@ -112,6 +117,47 @@ struct ReportCommandTests {
         == "ckua,CanCon,whole week,2026-01-12T00:00:00.000-05:00,2026-01-19T00:00:00.000-05:00,1,2,0,50.0,35.0,pass")
     let proof = try report(["proof-of-play", "--db", database, "--config", "monitor.json5"])
     #expect(Self.records(proof.stdout).last?.hasPrefix("Shop,ckua,2026-01-13T10:00:00.000-05:00,") == true, "\(proof)")
+  }
+
+  @Test("soundexchange: one Report of Use per service, in --out-dir under SoundExchange's names, AQH performances")
+  func soundExchangePerService() throws {
+    let store = try PlayLogStore(path: database)
+    let start = try #require(ISO8601Millis.parse("2026-01-14T12:00:00Z"))
+    try store.record(
+      PlayRecord(
+        channel: "ckua2", itemKey: "second", title: "Second", artist: "Artist", isrc: "ca-aaa-26-00001",
+        start: start, end: start.addingTimeInterval(200), confidence: 0.9, detectedAt: start, status: .closed))
+    try store.close()
+    try Data(
+      """
+      {channels: [{name: "ckua", source: "jack", timeZone: "America/Toronto"},
+                  {name: "ckua2", source: "jack", timeZone: "America/Toronto"}],
+       reports: {soundExchange: {serviceName: "CKUA", transmissionCategory: "B",
+                                 channels: {ckua2: {serviceName: "CKUA2-FM"}}}}}
+      """.utf8
+    ).write(to: folder.file("sx.json5"))
+    try Data("channel,hour_start,aqh\nckua2,2026-01-14T07:00:00-05:00,300\n".utf8).write(to: folder.file("aqh.csv"))
+
+    let oneFile = try report(["soundexchange", "--db", database, "--config", "sx.json5"])
+    #expect(oneFile.status == 64 && oneFile.stderr.contains("2 services (CKUA, CKUA2-FM)"), "\(oneFile)")
+
+    let directory = folder.file("rou")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+    let result = try report([
+      "soundexchange", "--db", database, "--config", "sx.json5", "--from", "2026-01-01", "--to", "2026-02-01",
+      "--format", "pipe", "--out-dir", directory.path, "--audience", "aqh.csv",
+    ])
+    #expect(result.status == 0, "\(result)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == ["CKUA20260101_20260131_B.txt", "CKUA2-FM20260101_20260131_B.txt"].sorted())
+    let second = try String(
+      contentsOf: directory.appendingPathComponent("CKUA2-FM20260101_20260131_B.txt"), encoding: .utf8)
+    #expect(Self.records(second).last == "CKUA2-FM|B|Artist|Second|CAAAA2600001|||300|ckua2", "\(second)")
+    #expect(
+      result.stderr.contains("CKUA2-FM: ACTUAL_TOTAL_PERFORMANCES from hourly audience (AQH) from aqh.csv (ckua2)"),
+      "\(result)")
+    #expect(result.stderr.contains("CKUA: PLAY_FREQUENCY"), "\(result)")
   }
 
   @Test("quota warns about a rule's channel the play log does not have, and runs the rule on no other")

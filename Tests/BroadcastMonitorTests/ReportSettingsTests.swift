@@ -81,6 +81,14 @@ struct ReportSettingsTests {
     arguments: [
       ("{soundExchange: {serviceName: \"\", transmissionCategory: \"B\"}}", "reports.soundExchange.serviceName"),
       ("{soundExchange: {serviceName: \"x\"}}", "reports.soundExchange.transmissionCategory"),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", channels: {fm: {serviceName: \"\"}}}}",
+        "reports.soundExchange.channels.fm.serviceName"
+      ),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", channels: {fm: {icecastMount: \"live\"}}}}",
+        "reports.soundExchange.channels.fm.icecastMount"
+      ),
       ("{proofOfPlay: {kind: \"ad\", advertizer: \"x\"}}", "reports.proofOfPlay.advertizer"),
       (
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 135, qualifyingValues: [\"y\"]}]}",
@@ -142,7 +150,9 @@ struct ReportSettingsTests {
     try configuration.reports.validate(origin: ConfigurationOrigin(file: example))
     #expect(
       configuration.reports.soundExchange
-        == SoundExchangeSettings(serviceName: "Example FM", transmissionCategory: "B", listenersPerPlay: 1200))
+        == SoundExchangeSettings(
+          serviceName: "Example FM", transmissionCategory: "B", listenersPerPlay: 1200,
+          channels: ["web": SoundExchangeChannelSettings(serviceName: "Example FM HD2", icecastMount: "/live")]))
     let rules = try configuration.reports.quotaRules(origin: ConfigurationOrigin(file: example))
     #expect(rules.map(\.name) == ["CRTC Canadian content", "France 40% francophone"])
     #expect(rules[0].dayParts.map(\.name) == ["broadcast week", "Mon-Fri 6-18"])
