@@ -21,18 +21,21 @@ enum ReportCommand {
             quota [--group day|week|month]
                                    content quotas (reports.quotaRules in --config)
             proof-of-play [--kind KIND]
-                                   every airing of ads (or KIND), per advertiser
+                                   every airing of ads (or KIND), per advertiser, with cart and partial airings
+            reconcile [--tolerance SECONDS] [--kind KIND]
+                                   each scheduled spot (schedule import) against what aired: aired,
+                                   aired-late, aired-early, partial, wrong-channel, missed; and unscheduled
       DATE: YYYY-MM-DD (local midnight of that broadcast day) or an ISO 8601 time with its zone; [from, to)
     """
 
-  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play"]
+  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(
       args,
       valueOptions: [
         "db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format", "out-dir", "icecast-log",
-        "audience",
+        "audience", "tolerance",
       ],
       flagOptions: ["by-channel", "help"])
     if a.has("help") {
@@ -102,6 +105,13 @@ enum ReportCommand {
       }
       try QuotaReport(scope: scope, rules: rules, grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
+    case "reconcile":
+      try ReconcileReport(
+        scope: scope,
+        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
+        kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: output.sink, progress: report)
     default:
       try ProofOfPlayReport(
         scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
@@ -120,12 +130,15 @@ enum ReportCommand {
   /// Refuses options that the report kind does not take.
   private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
     let only: [(option: String, kinds: Set<String>)] = [
-      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play"]),
+      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play", "reconcile"]),
       ("format", ["soundexchange"]), ("out-dir", ["soundexchange"]), ("icecast-log", ["soundexchange"]),
-      ("audience", ["soundexchange"]),
+      ("audience", ["soundexchange"]), ("tolerance", ["reconcile"]),
     ]
     for (option, kinds) in only where (a.value(option) != nil || a.has(option)) && !kinds.contains(kind) {
       throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
+    }
+    if let tolerance = a.value("tolerance"), !(Double(tolerance).map { $0.isFinite && $0 >= 0 } ?? false) {
+      throw UsageError("--tolerance \(tolerance): give seconds ≥ 0, such as 60")
     }
     if a.value("out") != nil && a.value("out-dir") != nil {
       throw UsageError("--out and --out-dir: give one (--out-dir writes one file per service)")
@@ -137,7 +150,7 @@ enum ReportCommand {
 
   /// The configuration file, for the channels' time zones, the play log and the `reports` section. The catalog,
   /// the channels' sources and the other sections are not needed by reports, so they are not checked here.
-  private static func loadConfiguration(_ path: String) throws(ConfigurationError) -> MonitorConfiguration {
+  static func loadConfiguration(_ path: String) throws(ConfigurationError) -> MonitorConfiguration {
     let configuration = try MonitorConfiguration.decode(
       file: path, currentDirectory: FileManager.default.currentDirectoryPath,
       suppliedElsewhere: [.catalogPath, .databasePath, .channels])

@@ -29,7 +29,9 @@ struct ReportCommandTests {
     }
     try play("north", "Northern Lights", "2026-01-12T12:00:00Z", seconds: 180, attributes: ["mapl": "MAPL"])
     try play("hit", "=Summer Hit", "2026-01-13T04:58:00Z", seconds: 240)
-    try play("sale", "Sale", "2026-01-13T15:00:00Z", seconds: 30, kind: "ad", attributes: ["advertiser": "Shop"])
+    try play(
+      "sale", "Sale", "2026-01-13T15:00:00Z", seconds: 30, kind: "ad",
+      attributes: ["advertiser": "Shop", "cart": "Sale"])
     try store.close()
     try Data(
       """
@@ -85,7 +87,8 @@ struct ReportCommandTests {
   @Test("airplay by local day on stdout; --tz UTC moves the play across midnight to the next day")
   func airplayByDay() throws {
     let local = try report(["airplay", "--db", database, "--config", "monitor.json5", "--group", "day", "--kind", "x"])
-    #expect(local.status == 64 && local.stderr.contains("--kind is for the proof-of-play report"), "\(local)")
+    #expect(
+      local.status == 64 && local.stderr.contains("--kind is for the proof-of-play and reconcile report"), "\(local)")
     let toronto = try report(["airplay", "--db", database, "--config", "monitor.json5", "--group", "day"])
     #expect(toronto.status == 0, "\(toronto)")
     let days = Self.records(toronto.stdout).dropFirst().map { String($0.prefix(29)) }
@@ -158,6 +161,33 @@ struct ReportCommandTests {
       result.stderr.contains("CKUA2-FM: ACTUAL_TOTAL_PERFORMANCES from hourly audience (AQH) from aqh.csv (ckua2)"),
       "\(result)")
     #expect(result.stderr.contains("CKUA: PLAY_FREQUENCY"), "\(result)")
+  }
+
+  @Test("schedule import then report reconcile: the ad aired as scheduled, a missed spot, local traffic times")
+  func scheduleAndReconcile() throws {
+    try Data(
+      """
+      channel;scheduled_at;cart;advertiser;title;length_s
+      ckua;2026-01-13 10:00:00;Sale;Shop;Sale 30;0:30
+      ckua;2026-01-13 11:00:00;Sale;Shop;Sale 30;0:30
+
+      """.utf8
+    ).write(to: folder.file("traffic.csv"))
+    let imported = try CLI.run(
+      ["schedule", "import", "--db", database, "--config", "monitor.json5", "traffic.csv"], in: folder.url)
+    #expect(imported.status == 0 && imported.stderr.contains("2 scheduled spots from traffic.csv"), "\(imported)")
+    let bad = try CLI.run(["schedule", "import", "--db", database, "monitor.json5"], in: folder.url)
+    #expect(bad.status == 1 && bad.stderr.contains("monitor.json5:1: the header has no channel column"), "\(bad)")
+
+    let result = try report(["reconcile", "--db", database, "--config", "monitor.json5", "--tolerance", "30"])
+    #expect(result.status == 0, "\(result)")
+    #expect(
+      Self.records(result.stdout).dropFirst()
+        == [
+          "ckua,Sale,Shop,Sale 30,2026-01-13T10:00:00.000-05:00,2026-01-13T10:00:00.000-05:00,"
+            + "2026-01-13T10:00:30.000-05:00,0.000,aired,ckua",
+          "ckua,Sale,Shop,Sale 30,2026-01-13T11:00:00.000-05:00,,,,missed,",
+        ], "\(result)")
   }
 
   @Test("quota warns about a rule's channel the play log does not have, and runs the rule on no other")
