@@ -37,7 +37,9 @@ extension ReportCommand {
       }
     }
 
-    let services = Dictionary(grouping: channelNames, by: soundExchange.serviceName(of:))
+    var services = Dictionary(grouping: channelNames, by: soundExchange.serviceName(of:))
+    // A play log without the channels still gets a report: the header alone.
+    if services.isEmpty { services[soundExchange.serviceName] = [] }
     let outDirectory = a.value("out-dir")
     if services.count > 1 && outDirectory == nil {
       throw UsageError(

@@ -190,6 +190,16 @@ struct ReportCommandTests {
         ], "\(result)")
   }
 
+  @Test("soundexchange on a play log without plays writes the header alone")
+  func soundExchangeEmpty() throws {
+    let empty = folder.file("empty.sqlite").path
+    try PlayLogStore(path: empty).close()
+    let result = try report(["soundexchange", "--db", empty, "--config", "monitor.json5"])
+    #expect(result.status == 0, "\(result)")
+    #expect(
+      Self.records(result.stdout) == [SoundExchangeReport.header(actualPerformances: false).joined(separator: ",")])
+  }
+
   @Test("quota warns about a rule's channel the play log does not have, and runs the rule on no other")
   func quotaRuleChannels() throws {
     try Data(
