@@ -106,17 +106,30 @@ package struct ReconcileReport: Sendable {
     // Closest pairs first: on the spot's channel, then on any other.
     var airingOfSpot: [Int?] = Array(repeating: nil, count: spots.count)
     var spotOfAiring: [Int?] = Array(repeating: nil, count: airings.count)
+    // Each cart's airings by start time, so a spot looks only at those within the window of its time.
     var airingsByCart: [String: [Int]] = [:]
     for (index, airing) in airings.enumerated() where !airing.cart.isEmpty {
       airingsByCart[airing.cart, default: []].append(index)
     }
+    for cart in airingsByCart.keys {
+      airingsByCart[cart]!.sort { airings[$0].play.startMilliseconds < airings[$1].play.startMilliseconds }
+    }
     for sameChannel in [true, false] {
       var pairs: [(distance: Int64, spot: Int, airing: Int)] = []
       for (spotIndex, entry) in spots.enumerated() where airingOfSpot[spotIndex] == nil {
-        for airingIndex in airingsByCart[entry.spot.cart.lowercased()] ?? []
+        guard let candidates = airingsByCart[entry.spot.cart.lowercased()] else { continue }
+        let earliest = entry.spot.scheduledAtMilliseconds - Self.matchWindowMilliseconds
+        let latest = entry.spot.scheduledAtMilliseconds + Self.matchWindowMilliseconds
+        var low = 0
+        var high = candidates.count
+        while low < high {
+          let middle = (low + high) / 2
+          if airings[candidates[middle]].play.startMilliseconds < earliest { low = middle + 1 } else { high = middle }
+        }
+        for airingIndex in candidates[low...].prefix(while: { airings[$0].play.startMilliseconds <= latest })
         where spotOfAiring[airingIndex] == nil && (airings[airingIndex].channel == entry.channel) == sameChannel {
           let distance = abs(airings[airingIndex].play.startMilliseconds - entry.spot.scheduledAtMilliseconds)
-          if distance <= Self.matchWindowMilliseconds { pairs.append((distance, spotIndex, airingIndex)) }
+          pairs.append((distance, spotIndex, airingIndex))
         }
       }
       pairs.sort { ($0.distance, $0.spot, $0.airing) < ($1.distance, $1.spot, $1.airing) }
