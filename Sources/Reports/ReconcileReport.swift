@@ -53,8 +53,8 @@ package struct ReconcileReport: Sendable {
   /// One airing of a spot.
   private struct Airing {
     var channel: Int
+    /// The item's cart, lower-cased, for matching; "" when it has none.
     var cart: String
-    var item: CatalogItem
     var play: PlaySpan
   }
 
@@ -84,6 +84,8 @@ package struct ReconcileReport: Sendable {
     }
     var spots: [(channel: Int, spot: ScheduledSpot)] = []
     var airings: [Airing] = []
+    // Each item's cart, lower-cased, worked out on its first airing; nil for an item that is not a spot.
+    var cartOfItem: [Int64: String?] = [:]
     for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
       for spot in try reader.scheduledSpots(
         channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds)
@@ -95,10 +97,17 @@ package struct ReconcileReport: Sendable {
         channelID: channel.id, fromMilliseconds: channel.fromMilliseconds - Self.matchWindowMilliseconds,
         toMilliseconds: channel.toMilliseconds + Self.matchWindowMilliseconds
       ) { play in
-        let item = try reader.item(play.itemID)
-        let cart = ProofOfPlayReport.cart(of: item)
-        guard item.kind == kind || !cart.isEmpty else { return }
-        airings.append(Airing(channel: index, cart: cart.lowercased(), item: item, play: play))
+        let cart: String?
+        if let known = cartOfItem[play.itemID] {
+          cart = known
+        } else {
+          let item = try reader.item(play.itemID)
+          let found = ProofOfPlayReport.cart(of: item)
+          cart = item.kind == kind || !found.isEmpty ? found.lowercased() : nil
+          cartOfItem[play.itemID] = .some(cart)
+        }
+        guard let cart else { return }
+        airings.append(Airing(channel: index, cart: cart, play: play))
       }
       progress?(Double(index + 1) / Double(channels.count))
     }
@@ -148,7 +157,7 @@ package struct ReconcileReport: Sendable {
       }
       let airing = airings[airingIndex]
       let offset = airing.play.startMilliseconds - entry.spot.scheduledAtMilliseconds
-      let length = entry.spot.lengthMilliseconds ?? airing.item.durationMilliseconds
+      let length = try entry.spot.lengthMilliseconds ?? reader.item(airing.play.itemID).durationMilliseconds
       let status: String
       if airing.channel != entry.channel {
         status = "wrong-channel"
@@ -173,37 +182,51 @@ package struct ReconcileReport: Sendable {
       rows.append(Row(channel: airing.channel, spot: nil, airing: airing, status: "unscheduled"))
     }
     func time(_ row: Row) -> Int64 { row.spot?.scheduledAtMilliseconds ?? row.airing!.play.startMilliseconds }
+    // The channels are in name order, so their indexes sort the rows by channel name.
     rows.sort { a, b in
-      if a.channel != b.channel { return channels[a.channel].name < channels[b.channel].name }
+      if a.channel != b.channel { return a.channel < b.channel }
       if time(a) != time(b) { return time(a) < time(b) }
       return (a.spot?.cart ?? a.airing!.cart) < (b.spot?.cart ?? b.airing!.cart)
     }
 
+    var encoder = ReportRowEncoder(style: sink.rowStyle)
+    let channelCells = channels.map { encoder.encoded($0.name) }
     for row in rows {
       let calendar = channels[row.channel].calendar
-      let cart = row.spot?.cart ?? ProofOfPlayReport.cart(of: row.airing!.item)
-      let advertiser = row.spot?.advertiser ?? row.airing!.item.attribute(advertiserAttribute) ?? ""
-      let title = row.spot.map { $0.title.isEmpty ? row.airing?.item.title ?? "" : $0.title } ?? row.airing!.item.title
-      var fields: [CSVField] = [.text(channels[row.channel].name), .text(cart), .text(advertiser), .text(title)]
-      fields.append(.number(row.spot.map { calendar.format($0.scheduledAtMilliseconds) } ?? ""))
+      let item = try row.airing.map { try reader.item($0.play.itemID) }
+      encoder.reset()
+      encoder.append(encoded: channelCells[row.channel])
+      if let spot = row.spot {
+        encoder.append(text: spot.cart)
+        encoder.append(text: spot.advertiser)
+        encoder.append(text: spot.title.isEmpty ? item?.title ?? "" : spot.title)
+        encoder.append(time: spot.scheduledAtMilliseconds, on: calendar)
+      } else if let item {
+        encoder.append(text: ProofOfPlayReport.cart(of: item))
+        encoder.append(text: item.attribute(advertiserAttribute) ?? "")
+        encoder.append(text: item.title)
+        encoder.append(number: "")
+      }
       if let airing = row.airing {
         let airedCalendar = channels[airing.channel].calendar
-        fields.append(.number(airedCalendar.format(airing.play.startMilliseconds)))
-        fields.append(.number(airedCalendar.format(airing.play.endMilliseconds)))
+        encoder.append(time: airing.play.startMilliseconds, on: airedCalendar)
+        encoder.append(time: airing.play.endMilliseconds, on: airedCalendar)
       } else {
-        fields += [.number(""), .number("")]
+        encoder.append(number: "")
+        encoder.append(number: "")
       }
       if let spot = row.spot, let airing = row.airing {
-        fields.append(
-          .number(
-            FixedDecimal.format(
-              Double(airing.play.startMilliseconds - spot.scheduledAtMilliseconds) / 1000, places: 3)))
+        encoder.append(milliseconds: airing.play.startMilliseconds - spot.scheduledAtMilliseconds)
       } else {
-        fields.append(.number(""))
+        encoder.append(number: "")
       }
-      fields.append(.text(row.status))
-      fields.append(.text(row.airing.map { channels[$0.channel].name } ?? ""))
-      try sink.writeRow(fields)
+      encoder.append(text: row.status)
+      if let airing = row.airing {
+        encoder.append(encoded: channelCells[airing.channel])
+      } else {
+        encoder.append(number: "")
+      }
+      try sink.writeEncodedRow(encoder.bytes)
     }
   }
 }

@@ -86,55 +86,73 @@ package struct SoundExchangeReport: Sendable {
       var plays = 0
       var performances = 0.0
     }
-    var isrcs: [Int64: String?] = [:]
-    var recordings: [String: Recording] = [:]
+    var isrcs: [Int64: String] = [:]
+    /// The ISRC of a song as written in the report ("" when it has none or an invalid one), worked out once.
+    func isrc(of item: CatalogItem) -> String {
+      if let known = isrcs[item.id] { return known }
+      var isrc = ""
+      if !item.isrc.isEmpty {
+        if let valid = ISRC.normalized(item.isrc) {
+          isrc = valid
+        } else {
+          summary.invalidISRCs.append((item, item.isrc))
+        }
+      }
+      isrcs[item.id] = isrc
+      return isrc
+    }
+    var recordings: [(channel: String, recording: Recording)] = []
     for (index, (channel, figure)) in selected.enumerated() {
-      var byKey: [String: Recording] = [:]
+      // Per channel: each item's recording (an index into `found`, -1 for an item that is not a song), worked out
+      // on its first play, so a play costs one lookup by item id.
+      var slotOfItem: [Int64: Int] = [:]
+      var slotOfKey: [String: Int] = [:]
+      var found: [Recording] = []
+      let measured = summary.actualPerformances ? figure : nil
       try reader.forEachStart(
         channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds
       ) { itemID, start, end in
-        let item = try reader.item(itemID)
-        guard item.kind == "song" else { return }
-        let isrc: String
-        if let known = isrcs[itemID] {
-          isrc = known ?? ""
-        } else if item.isrc.isEmpty {
-          isrcs[itemID] = ""
-          isrc = ""
-        } else if let valid = ISRC.normalized(item.isrc) {
-          isrcs[itemID] = valid
-          isrc = valid
-        } else {
-          isrcs[itemID] = .some(nil)
-          summary.invalidISRCs.append((item, item.isrc))
-          isrc = ""
+        var slot = slotOfItem[itemID] ?? -2
+        if slot == -2 {
+          let item = try reader.item(itemID)
+          if item.kind == "song" {
+            let isrc = isrc(of: item)
+            let key = isrc.isEmpty ? "item:" + item.key : "isrc:" + isrc
+            if let known = slotOfKey[key] {
+              slot = known
+            } else {
+              slot = found.count
+              slotOfKey[key] = slot
+              found.append(Recording(item: item, isrc: isrc))
+            }
+          } else {
+            slot = -1
+          }
+          slotOfItem[itemID] = slot
         }
-        let key = isrc.isEmpty ? "item:" + item.key : "isrc:" + isrc
-        var recording = byKey[key] ?? Recording(item: item, isrc: isrc)
-        recording.plays += 1
-        if summary.actualPerformances, let figure {
-          if let performances = figure.performances(startMilliseconds: start, endMilliseconds: end) {
-            recording.performances += performances
+        guard slot >= 0 else { return }
+        found[slot].plays += 1
+        if let measured {
+          if let performances = measured.performances(startMilliseconds: start, endMilliseconds: end) {
+            found[slot].performances += performances
           } else {
             summary.playsWithoutFigure += 1
           }
         }
-        byKey[key] = recording
       }
-      for (key, recording) in byKey { recordings[channel.name + "\u{0}" + key] = recording }
+      recordings += found.map { (channel.name, $0) }
       progress?(Double(index + 1) / Double(selected.count))
     }
+    // The channels come in name order; within one, by artist, title, ISRC.
     let rows = recordings.sorted { a, b in
-      let (channelA, channelB) = (a.key.prefix { $0 != "\u{0}" }, b.key.prefix { $0 != "\u{0}" })
-      if channelA != channelB { return channelA < channelB }
-      let (x, y) = (a.value, b.value)
+      if a.channel != b.channel { return a.channel < b.channel }
+      let (x, y) = (a.recording, b.recording)
       if x.item.artist != y.item.artist { return x.item.artist < y.item.artist }
       if x.item.title != y.item.title { return x.item.title < y.item.title }
       if x.isrc != y.isrc { return x.isrc < y.isrc }
       return x.item.key < y.item.key
     }
-    for (key, recording) in rows {
-      let channel = String(key.prefix { $0 != "\u{0}" })
+    for (channel, recording) in rows {
       let item = recording.item
       let count =
         summary.actualPerformances ? String(Int64(recording.performances.rounded())) : String(recording.plays)
