@@ -5,8 +5,9 @@ import Reports
 /// `QuotaRule` the report checks (`QuotaRuleSettings+Validation.swift`).
 ///
 /// JSON: `{name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
-/// kinds: ["song"], targetPercent: 35, period: "week", dayParts: [{name: "Mon-Fri 6-18",
-/// days: ["mon", "tue", "wed", "thu", "fri"], startTime: "06:00", endTime: "18:00"}]}`.
+/// kinds: ["song"], targetPercent: 35, period: "week", weekStartsOn: "sun", channels: ["ckua"],
+/// minimumPlayedFraction: 0.9, dayParts: [{name: "Mon-Fri 6-18", days: ["mon", "tue", "wed", "thu", "fri"],
+/// startTime: "06:00", endTime: "18:00"}], subQuotas: [{…}]}`.
 ///
 /// Threads: a value; any thread.
 struct QuotaRuleSettings: Codable, Sendable, Equatable {
@@ -26,8 +27,19 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
   var targetPercent: Double
   /// The period the share is measured over: `day`, `week` (Monday to Sunday) or `month`. Default `week`.
   var period = ReportGrouping.week
+  /// The day weeks start on: `mon` … `sun`. Default `mon` (the CRTC's broadcast week starts on `sun`).
+  var weekStartsOn = "mon"
   /// The parts of the week checked, each on its own. Default: one part, the whole week.
   var dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")]
+  /// The channels the rule applies to. Default: all.
+  var channels: [String]?
+  /// The share of an item's catalog length a play needs to count as a selection, not a fragment (0…1). Default
+  /// 0.9. Not with `minimumPlayedSeconds`.
+  var minimumPlayedFraction: Double?
+  /// The air time a play needs to count as a selection, in seconds. Default: none (`minimumPlayedFraction`).
+  var minimumPlayedSeconds: Double?
+  /// Shares required within the qualifying plays, each checked on its own. Default: none.
+  var subQuotas: [QuotaSubQuotaSettings] = []
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case name
@@ -38,13 +50,20 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
     case kinds
     case targetPercent
     case period
+    case weekStartsOn
     case dayParts
+    case channels
+    case minimumPlayedFraction
+    case minimumPlayedSeconds
+    case subQuotas
   }
 
   init(
     name: String, attribute: String, qualifyingValues: [String] = [], flags: [String] = [], minimumFlags: Int = 1,
-    kinds: [String] = ["song"], targetPercent: Double, period: ReportGrouping = .week,
-    dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")]
+    kinds: [String] = ["song"], targetPercent: Double, period: ReportGrouping = .week, weekStartsOn: String = "mon",
+    dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")], channels: [String]? = nil,
+    minimumPlayedFraction: Double? = nil, minimumPlayedSeconds: Double? = nil,
+    subQuotas: [QuotaSubQuotaSettings] = []
   ) {
     self.name = name
     self.attribute = attribute
@@ -54,7 +73,12 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
     self.kinds = kinds
     self.targetPercent = targetPercent
     self.period = period
+    self.weekStartsOn = weekStartsOn
     self.dayParts = dayParts
+    self.channels = channels
+    self.minimumPlayedFraction = minimumPlayedFraction
+    self.minimumPlayedSeconds = minimumPlayedSeconds
+    self.subQuotas = subQuotas
   }
 
   init(from decoder: any Decoder) throws {
@@ -69,6 +93,11 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
     kinds = try c.value(.kinds, or: defaults.kinds)
     targetPercent = try c.decode(Double.self, forKey: .targetPercent)
     period = try c.value(.period, or: defaults.period)
+    weekStartsOn = try c.value(.weekStartsOn, or: defaults.weekStartsOn)
     dayParts = try c.value(.dayParts, or: defaults.dayParts)
+    channels = try c.decodeIfPresent([String].self, forKey: .channels)
+    minimumPlayedFraction = try c.decodeIfPresent(Double.self, forKey: .minimumPlayedFraction)
+    minimumPlayedSeconds = try c.decodeIfPresent(Double.self, forKey: .minimumPlayedSeconds)
+    subQuotas = try c.value(.subQuotas, or: defaults.subQuotas)
   }
 }

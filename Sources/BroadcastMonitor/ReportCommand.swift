@@ -14,21 +14,29 @@ enum ReportCommand {
       KIND: plays                  every play in air order (the scan --csv columns, then status)
             airplay [--by-channel] [--group day|week|month]
                                    plays, seconds aired, first and last air time per item
-            soundexchange [--format csv|pipe]
-                                   SoundExchange Report of Use (reports.soundExchange in --config)
+            soundexchange [--format csv|pipe] [--out-dir DIR] [--icecast-log FILE] [--audience FILE]
+                                   SoundExchange Report of Use, one per service (reports.soundExchange in
+                                   --config); --out-dir names each file as SoundExchange asks; performances
+                                   from listeners in Icecast's access log or hourly AQH (channel,hour_start,aqh)
             quota [--group day|week|month]
                                    content quotas (reports.quotaRules in --config)
             proof-of-play [--kind KIND]
-                                   every airing of ads (or KIND), per advertiser
+                                   every airing of ads (or KIND), per advertiser, with cart and partial airings
+            reconcile [--tolerance SECONDS] [--kind KIND]
+                                   each scheduled spot (schedule import) against what aired: aired,
+                                   aired-late, aired-early, partial, wrong-channel, missed; and unscheduled
       DATE: YYYY-MM-DD (local midnight of that broadcast day) or an ISO 8601 time with its zone; [from, to)
     """
 
-  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play"]
+  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(
       args,
-      valueOptions: ["db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format"],
+      valueOptions: [
+        "db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format", "out-dir", "icecast-log",
+        "audience", "tolerance",
+      ],
       flagOptions: ["by-channel", "help"])
     if a.has("help") {
       print(usage)
@@ -66,7 +74,11 @@ enum ReportCommand {
     let reader = try PlayLogReader(path: database)
     let started = Date()
     let progress = ProgressReporter()
-    let output = try ReportOutput(path: a.value("out"), pipeDelimited: a.value("format") == "pipe")
+    if kind == "soundexchange" {
+      try writeSoundExchange(a, scope: scope, settings: settings, reader: reader, progress: progress)
+      return 0
+    }
+    let output = try ReportOutput(path: a.value("out"), pipeDelimited: false)
     let report = { (fraction: Double) in
       progress.update(
         String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
@@ -77,24 +89,29 @@ enum ReportCommand {
     case "airplay":
       try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
-    case "soundexchange":
-      guard let soundExchange = settings.soundExchange else {
-        throw ReportError.missingSetting(
-          key: "reports.soundExchange",
-          example: "soundExchange: {serviceName: \"Example FM\", transmissionCategory: \"B\"}")
-      }
-      try SoundExchangeReport(
-        scope: scope, serviceName: soundExchange.serviceName,
-        transmissionCategory: soundExchange.transmissionCategory, audiencePerPlay: soundExchange.listenersPerPlay
-      ).write(from: reader, to: output.sink, progress: report)
     case "quota":
       let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
       guard !rules.isEmpty else {
         throw ReportError.missingSetting(
           key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
       }
+      let known = Set(try reader.channels().values)
+      for rule in rules {
+        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
+          printError(
+            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
+              + "check reports.quotaRules[].channels")
+        }
+      }
       try QuotaReport(scope: scope, rules: rules, grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
+    case "reconcile":
+      try ReconcileReport(
+        scope: scope,
+        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
+        kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: output.sink, progress: report)
     default:
       try ProofOfPlayReport(
         scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
@@ -113,11 +130,18 @@ enum ReportCommand {
   /// Refuses options that the report kind does not take.
   private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
     let only: [(option: String, kinds: Set<String>)] = [
-      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play"]),
-      ("format", ["soundexchange"]),
+      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play", "reconcile"]),
+      ("format", ["soundexchange"]), ("out-dir", ["soundexchange"]), ("icecast-log", ["soundexchange"]),
+      ("audience", ["soundexchange"]), ("tolerance", ["reconcile"]),
     ]
     for (option, kinds) in only where (a.value(option) != nil || a.has(option)) && !kinds.contains(kind) {
       throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
+    }
+    if let tolerance = a.value("tolerance"), !(Double(tolerance).map { $0.isFinite && $0 >= 0 } ?? false) {
+      throw UsageError("--tolerance \(tolerance): give seconds ≥ 0, such as 60")
+    }
+    if a.value("out") != nil && a.value("out-dir") != nil {
+      throw UsageError("--out and --out-dir: give one (--out-dir writes one file per service)")
     }
     if let format = a.value("format"), format != "csv" && format != "pipe" {
       throw UsageError("--format \(format): use csv or pipe")
@@ -126,7 +150,7 @@ enum ReportCommand {
 
   /// The configuration file, for the channels' time zones, the play log and the `reports` section. The catalog,
   /// the channels' sources and the other sections are not needed by reports, so they are not checked here.
-  private static func loadConfiguration(_ path: String) throws(ConfigurationError) -> MonitorConfiguration {
+  static func loadConfiguration(_ path: String) throws(ConfigurationError) -> MonitorConfiguration {
     let configuration = try MonitorConfiguration.decode(
       file: path, currentDirectory: FileManager.default.currentDirectoryPath,
       suppliedElsewhere: [.catalogPath, .databasePath, .channels])

@@ -22,6 +22,19 @@ extension ReportSettings {
           keyPath: origin.place(of: "reports.soundExchange.listenersPerPlay"),
           reason: "\(listeners) is not a number of listeners ≥ 0; leave the key out when it is not known")
       }
+      for (channel, settings) in soundExchange.channels.sorted(by: { $0.key < $1.key }) {
+        if let name = settings.serviceName, name.isEmpty {
+          throw ConfigurationError(
+            keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).serviceName"),
+            reason: "is empty; give the call letters the channel is licensed under, such as \"WXYZ-FM\", or leave "
+              + "it out for serviceName")
+        }
+        if let mount = settings.icecastMount, !mount.hasPrefix("/") {
+          throw ConfigurationError(
+            keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).icecastMount"),
+            reason: "`\(mount)` is not a mount; give the path listeners request, such as \"/live\"")
+        }
+      }
     }
     if proofOfPlay.kind.isEmpty {
       throw ConfigurationError(
@@ -46,23 +59,56 @@ extension ReportSettings {
       if let first = quotaRules.firstIndex(where: { $0.name == settings.name }), first < index {
         throw fail("name", "`\(settings.name)` is already the name of quotaRules[\(first)]; give each rule its own")
       }
-      if settings.attribute.isEmpty {
-        throw fail("attribute", "is empty; name the metadata column that qualifies an item, such as \"mapl\"")
-      }
-      if settings.qualifyingValues.isEmpty == settings.flags.isEmpty {
-        throw fail(
-          "qualifyingValues",
-          "give either qualifyingValues (values that qualify, such as [\"fr\"]) or flags with minimumFlags "
-            + "(such as [\"M\", \"A\", \"P\", \"L\"] and 2), not both and not neither")
-      }
-      if !settings.flags.isEmpty && !(1...settings.flags.count).contains(settings.minimumFlags) {
-        throw fail("minimumFlags", "\(settings.minimumFlags) is out of range; use 1…\(settings.flags.count)")
-      }
+      let criterion = try Self.criterion(
+        attribute: settings.attribute, qualifyingValues: settings.qualifyingValues, flags: settings.flags,
+        minimumFlags: settings.minimumFlags, fail: fail)
       if settings.kinds.isEmpty || settings.kinds.contains(where: \.isEmpty) {
         throw fail("kinds", "name the item kinds that count, such as [\"song\"]")
       }
       if !(settings.targetPercent.isFinite && (0...100).contains(settings.targetPercent)) {
         throw fail("targetPercent", "\(settings.targetPercent) is not a percentage 0…100")
+      }
+      let startDay = settings.weekStartsOn.lowercased()
+      guard
+        let weekStartsOn = DayPartSettings.weekdayNames.firstIndex(of: startDay)
+          ?? Self.fullWeekdayNames.firstIndex(of: startDay)
+      else {
+        throw fail(
+          "weekStartsOn",
+          "`\(settings.weekStartsOn)` is not a weekday; use \(DayPartSettings.weekdayNames.joined(separator: ", "))")
+      }
+      if let channels = settings.channels, channels.isEmpty || channels.contains(where: \.isEmpty) {
+        throw fail("channels", "name the channels the rule applies to, such as [\"fm\"], or leave it out for all")
+      }
+      if settings.minimumPlayedFraction != nil && settings.minimumPlayedSeconds != nil {
+        throw fail(
+          "minimumPlayedSeconds", "give either minimumPlayedFraction or minimumPlayedSeconds, not both")
+      }
+      if let fraction = settings.minimumPlayedFraction, !(fraction.isFinite && (0...1).contains(fraction)) {
+        throw fail(
+          "minimumPlayedFraction", "\(fraction) is not a share of the item's length 0…1, such as 0.9")
+      }
+      if let seconds = settings.minimumPlayedSeconds, !(seconds.isFinite && seconds >= 0) {
+        throw fail("minimumPlayedSeconds", "\(seconds) is not a number of seconds ≥ 0")
+      }
+      var subQuotas: [QuotaSubQuota] = []
+      for (subIndex, sub) in settings.subQuotas.enumerated() {
+        func failSub(_ key: String, _ reason: String) -> ConfigurationError {
+          fail("subQuotas[\(subIndex)].\(key)", reason)
+        }
+        if sub.name.isEmpty {
+          throw failSub("name", "is empty; name the sub-quota, such as \"new productions or new talent\"")
+        }
+        if let first = settings.subQuotas.firstIndex(where: { $0.name == sub.name }), first < subIndex {
+          throw failSub("name", "`\(sub.name)` is already the name of subQuotas[\(first)]; give each its own")
+        }
+        let subCriterion = try Self.criterion(
+          attribute: sub.attribute, qualifyingValues: sub.qualifyingValues, flags: sub.flags,
+          minimumFlags: sub.minimumFlags, fail: failSub)
+        if !(sub.targetPercent.isFinite && (0...100).contains(sub.targetPercent)) {
+          throw failSub("targetPercent", "\(sub.targetPercent) is not a percentage 0…100")
+        }
+        subQuotas.append(QuotaSubQuota(name: sub.name, criterion: subCriterion, targetPercent: sub.targetPercent))
       }
       if settings.dayParts.isEmpty {
         throw fail("dayParts", "is empty; leave it out for the whole week, or list the parts to check")
@@ -95,13 +141,40 @@ extension ReportSettings {
         }
         dayParts.append(DayPart(name: part.name, weekdays: weekdays, startMinute: start, endMinute: end))
       }
-      rules.append(
-        QuotaRule(
-          name: settings.name, attribute: settings.attribute, qualifyingValues: settings.qualifyingValues,
-          flags: settings.flags, minimumFlags: settings.minimumFlags, kinds: Set(settings.kinds),
-          targetPercent: settings.targetPercent, period: settings.period, dayParts: dayParts))
+      var rule = QuotaRule(
+        name: settings.name, attribute: "", kinds: Set(settings.kinds), targetPercent: settings.targetPercent,
+        period: settings.period, weekStartsOn: weekStartsOn, dayParts: dayParts,
+        channels: settings.channels.map(Set.init),
+        minimumPlayedFraction: settings.minimumPlayedFraction ?? QuotaRule.defaultMinimumPlayedFraction,
+        minimumPlayedSeconds: settings.minimumPlayedSeconds, subQuotas: subQuotas)
+      rule.criterion = criterion
+      rules.append(rule)
     }
     return rules
+  }
+
+  /// The weekday names in full, Monday first, which `weekStartsOn` also takes.
+  static let fullWeekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+  /// What qualifies an item for a rule or a sub-quota, checked; `fail` names the key.
+  private static func criterion(
+    attribute: String, qualifyingValues: [String], flags: [String], minimumFlags: Int,
+    fail: (String, String) -> ConfigurationError
+  ) throws(ConfigurationError) -> QuotaCriterion {
+    if attribute.isEmpty {
+      throw fail("attribute", "is empty; name the metadata column that qualifies an item, such as \"mapl\"")
+    }
+    if qualifyingValues.isEmpty == flags.isEmpty {
+      throw fail(
+        "qualifyingValues",
+        "give either qualifyingValues (values that qualify, such as [\"fr\"]) or flags with minimumFlags "
+          + "(such as [\"M\", \"A\", \"P\", \"L\"] and 2), not both and not neither")
+    }
+    if !flags.isEmpty && !(1...flags.count).contains(minimumFlags) {
+      throw fail("minimumFlags", "\(minimumFlags) is out of range; use 1…\(flags.count)")
+    }
+    return QuotaCriterion(
+      attribute: attribute, qualifyingValues: qualifyingValues, flags: flags, minimumFlags: minimumFlags)
   }
 
   /// `HH:MM` as minutes after midnight, 0…1440 (`24:00`); nil for anything else.

@@ -1,6 +1,7 @@
 import Matcher
 
-/// The SoundExchange Report of Use settings (`reports.soundExchange`): who files it and the audience figure.
+/// The SoundExchange Report of Use settings (`reports.soundExchange`): who files it, under which service each
+/// channel is reported, and the audience figure.
 ///
 /// Threads: a value; any thread.
 struct SoundExchangeSettings: Codable, Sendable, Equatable {
@@ -11,17 +12,35 @@ struct SoundExchangeSettings: Codable, Sendable, Equatable {
   /// The average number of listeners who receive one play, for "actual total performances" (plays × this figure).
   /// Default: none; the report then gives the play frequency instead.
   var listenersPerPlay: Double?
+  /// Per channel: the service it is reported under (one report per service) and its Icecast mount. Default: every
+  /// channel under `serviceName`, mount `/` and its name.
+  var channels: [String: SoundExchangeChannelSettings] = [:]
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case serviceName
     case transmissionCategory
     case listenersPerPlay
+    case channels
   }
 
-  init(serviceName: String, transmissionCategory: String, listenersPerPlay: Double? = nil) {
+  init(
+    serviceName: String, transmissionCategory: String, listenersPerPlay: Double? = nil,
+    channels: [String: SoundExchangeChannelSettings] = [:]
+  ) {
     self.serviceName = serviceName
     self.transmissionCategory = transmissionCategory
     self.listenersPerPlay = listenersPerPlay
+    self.channels = channels
+  }
+
+  /// The service `channel` is reported under.
+  func serviceName(of channel: String) -> String {
+    channels[channel]?.serviceName ?? serviceName
+  }
+
+  /// The Icecast mount of `channel`'s stream.
+  func icecastMount(of channel: String) -> String {
+    channels[channel]?.icecastMount ?? "/" + channel
   }
 
   init(from decoder: any Decoder) throws {
@@ -30,5 +49,6 @@ struct SoundExchangeSettings: Codable, Sendable, Equatable {
     serviceName = try c.decode(String.self, forKey: .serviceName)
     transmissionCategory = try c.decode(String.self, forKey: .transmissionCategory)
     listenersPerPlay = try c.decodeIfPresent(Double.self, forKey: .listenersPerPlay)
+    channels = try c.value(.channels, or: [:])
   }
 }

@@ -20,9 +20,10 @@ let usage = """
            SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH
          broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
                                 --connect DST_L,DST_R|DST FILE
-         broadcast-monitor report plays|airplay|soundexchange|quota|proof-of-play --db plays.sqlite
+         broadcast-monitor report plays|airplay|soundexchange|quota|proof-of-play|reconcile --db plays.sqlite
                                   [--config monitor.json5] [--from DATE] [--to DATE] [--channel NAME] [--tz ZONE]
                                   [--out FILE] (report --help for each kind's options)
+         broadcast-monitor schedule import --db plays.sqlite [--config monitor.json5] [--tz ZONE] TRAFFIC.csv
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -36,6 +37,7 @@ do {
   case "signature": status = try SignatureCommand.run(arguments.dropFirst())
   case "feed": status = try FeedCommand.run(arguments.dropFirst())
   case "report": status = try ReportCommand.run(arguments.dropFirst())
+  case "schedule": status = try ScheduleCommand.run(arguments.dropFirst())
   case "help", "--help", "-h":
     print(usage)
     status = 0

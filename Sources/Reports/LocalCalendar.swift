@@ -125,13 +125,14 @@ package struct LocalCalendar: Sendable {
     return local - ISO8601Millis.floorDivision(local, Self.millisecondsPerDay) * Self.millisecondsPerDay
   }
 
-  /// The local day number that starts the `grouping` period holding local day `day`.
-  package static func firstDay(of grouping: ReportGrouping, holding day: Int64) -> Int64 {
+  /// The local day number that starts the `grouping` period holding local day `day`; weeks start on
+  /// `weekStartsOn` (0 for Monday … 6 for Sunday).
+  package static func firstDay(of grouping: ReportGrouping, holding day: Int64, weekStartsOn: Int = 0) -> Int64 {
     switch grouping {
     case .day:
       return day
     case .week:
-      return day - Int64(weekdayIndex(ofDay: day))
+      return day - Int64((weekdayIndex(ofDay: day) - weekStartsOn + 7) % 7)
     case .month:
       let date = ISO8601Millis.civilDate(fromDays: day)
       return ISO8601Millis.days(year: date.year, month: date.month, day: 1)
@@ -154,13 +155,14 @@ package struct LocalCalendar: Sendable {
   }
 
   /// The `grouping` periods that hold `[fromMilliseconds, toMilliseconds)`, in order, each half-open, the first
-  /// and last whole (they may reach beyond the range). Empty for an empty range.
-  package func periods(_ grouping: ReportGrouping, from fromMilliseconds: Int64, to toMilliseconds: Int64)
-    -> [ReportPeriod]
-  {
+  /// and last whole (they may reach beyond the range); weeks start on `weekStartsOn` (0 for Monday … 6 for
+  /// Sunday). Empty for an empty range.
+  package func periods(
+    _ grouping: ReportGrouping, from fromMilliseconds: Int64, to toMilliseconds: Int64, weekStartsOn: Int = 0
+  ) -> [ReportPeriod] {
     guard fromMilliseconds < toMilliseconds else { return [] }
     var periods: [ReportPeriod] = []
-    var first = Self.firstDay(of: grouping, holding: day(of: fromMilliseconds))
+    var first = Self.firstDay(of: grouping, holding: day(of: fromMilliseconds), weekStartsOn: weekStartsOn)
     var start = start(ofDay: first)
     while start < toMilliseconds {
       let next = Self.nextFirstDay(of: grouping, after: first)

@@ -4,6 +4,7 @@ extension Migrations {
   static let playLog = Migrations([
     Migration(id: "001_initial", sql: initialPlayLogSchema),
     Migration(id: "002_report_index", sql: reportIndex),
+    trafficSchedule,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

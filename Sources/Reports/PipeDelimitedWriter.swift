@@ -2,8 +2,9 @@ import Foundation
 
 /// Writes a table as pipe-delimited text, the plain variant SoundExchange accepts for a Report of Use: fields
 /// separated by `|`, records ended by CRLF, UTF-8, no quoting. The format cannot escape, so a `|`, CR, LF or tab
-/// inside a field becomes a space. A `text` field that begins with `=`, `+`, `-` or `@` is prefixed with a single
-/// quote, as in the CSV reports, so a spreadsheet that opens the file shows it instead of running it.
+/// inside a field becomes a space. Nothing else changes: no spreadsheet opens this format, and SoundExchange
+/// matches titles and artists as written, so a title that begins with `=` or `-` stays as it is (the CSV reports
+/// neutralise formulas instead).
 ///
 /// Thread: one thread at a time; it is not Sendable.
 package final class PipeDelimitedWriter: ReportRowSink {
@@ -23,9 +24,7 @@ package final class PipeDelimitedWriter: ReportRowSink {
   package func writeRow(_ fields: [CSVField]) throws {
     for (index, field) in fields.enumerated() {
       if index > 0 { output.bytes.append(UInt8(ascii: "|")) }
-      // Neutralized as in CSV (a leading tab or CR becomes a space below, so it cannot hide a formula).
-      let encoded = field.kind == .text ? CSVWriter.neutralized(field.value) : field.value
-      for byte in encoded.utf8 {
+      for byte in field.value.utf8 {
         switch byte {
         case UInt8(ascii: "|"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"):
           output.bytes.append(UInt8(ascii: " "))

@@ -1,9 +1,12 @@
 /// The `proof-of-play` report: every airing of the items of one kind (ads by default) with exact times and
 /// durations, per advertiser, for spot verification.
 ///
-/// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,status`. `advertiser` is
-/// the item's advertiser attribute (`advertiserAttribute`, a column of the catalog metadata); `item_duration_s` is
-/// the spot's length in the catalog, so a spot cut short shows. Rows: by advertiser, then air time, then channel.
+/// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,cart,status`.
+/// `advertiser` is the item's advertiser attribute (`advertiserAttribute`, a column of the catalog metadata);
+/// `item_duration_s` is the spot's length in the catalog; `cart` is the traffic system's cart number or ISCI code
+/// (the item's `cart` attribute, else its `isci`). `status` is the play's (`open`, `closed`, `recovered`), except
+/// that a closed airing shorter than ``partialFraction`` of the spot's length is `partial`: a cut spot. Rows: by
+/// advertiser, then air time, then channel.
 ///
 /// Thread: any one thread (the reader's).
 package struct ProofOfPlayReport: Sendable {
@@ -20,8 +23,27 @@ package struct ProofOfPlayReport: Sendable {
   }
 
   package static let header = [
-    "advertiser", "channel", "start", "end", "duration_s", "item_duration_s", "title", "artist", "item_key", "status",
+    "advertiser", "channel", "start", "end", "duration_s", "item_duration_s", "title", "artist", "item_key", "cart",
+    "status",
   ]
+
+  /// An airing shorter than this share of the spot's catalog length was cut: the advertiser did not get the spot
+  /// ordered (a 30 s spot that aired 27 s or more is whole; the margin covers the matcher's edges).
+  package static let partialFraction = 0.9
+
+  /// The item attributes that hold a spot's cart number or ISCI code, in the order they are looked for.
+  package static let cartAttributes = ["cart", "isci"]
+
+  /// `item`'s cart number or ISCI code, "" when it has neither.
+  package static func cart(of item: CatalogItem) -> String {
+    cartAttributes.lazy.compactMap { item.attribute($0) }.first { !$0.isEmpty } ?? ""
+  }
+
+  /// True when an airing of `durationMilliseconds` is shorter than ``partialFraction`` of `item`'s length.
+  package static func isPartial(durationMilliseconds: Int64, of item: CatalogItem) -> Bool {
+    guard let length = item.durationMilliseconds else { return false }
+    return Double(durationMilliseconds) < Double(length) * partialFraction
+  }
 
   package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
     try sink.writeRow(Self.header.map(CSVField.text))
@@ -80,10 +102,15 @@ package struct ProofOfPlayReport: Sendable {
         cells.append(text: item.title)
         cells.append(text: item.artist)
         cells.append(text: item.key)
+        cells.append(text: Self.cart(of: item))
         itemCells[airing.play.itemID] = cells.bytes
         encoder.append(encoded: cells.bytes)
       }
-      encoder.append(text: airing.play.status.rawValue)
+      let item = try reader.item(airing.play.itemID)
+      let partial =
+        airing.play.status == .closed
+        && Self.isPartial(durationMilliseconds: airing.play.durationMilliseconds, of: item)
+      encoder.append(text: partial ? "partial" : airing.play.status.rawValue)
       try sink.writeEncodedRow(encoder.bytes)
     }
   }

@@ -10,6 +10,8 @@ package enum ReportError: Error, CustomStringConvertible, Sendable, Equatable {
   case mixedTimeZones([String: String])
   /// A setting the report needs is not in the configuration.
   case missingSetting(key: String, example: String)
+  /// `reconcile` needs a traffic schedule and the play log has none.
+  case noSchedule(path: String)
 
   package var description: String {
     switch self {
@@ -25,6 +27,9 @@ package enum ReportError: Error, CustomStringConvertible, Sendable, Equatable {
     case .missingSetting(let key, let example):
       "the configuration has no \(key); add it to the `reports` section (for example \(example)), "
         + "as config/monitor.example.json5 shows, and pass it with --config"
+    case .noSchedule(let path):
+      "the play log \(path) has no traffic schedule; import the traffic system's log first with "
+        + "`broadcast-monitor schedule import --db \(path) traffic.csv`"
     }
   }
 }

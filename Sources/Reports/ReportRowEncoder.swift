@@ -1,6 +1,7 @@
 /// Builds the bytes of one record cell by cell, as its sink's format encodes them, without building a string per
 /// cell: for reports of millions of rows (`plays`, `proof-of-play`). The same rules as ``CSVWriter`` (RFC 4180
-/// quoting, formula neutralization) or ``PipeDelimitedWriter`` (`|`, CR, LF and tab become spaces).
+/// quoting, formula neutralization) or ``PipeDelimitedWriter`` (`|`, CR, LF and tab become spaces, nothing else
+/// changes).
 ///
 /// Reuse one encoder for every row: ``reset()`` keeps its buffer. Cells that repeat (an item's title, a channel's
 /// name) can be encoded once with ``encoded(_:)`` and appended with ``append(encoded:)``.
@@ -34,13 +35,14 @@ package struct ReportRowEncoder {
     cells += 1
   }
 
-  /// The bytes of a text cell, neutralized and quoted (or, for pipes, cleaned) as the style wants.
+  /// The bytes of a text cell, neutralized and quoted (or, for pipes, only its separators cleaned) as the style
+  /// wants.
   package func encoded(_ text: String) -> [UInt8] {
     switch style {
     case .csv:
       return Array(CSVWriter.encode(.text(text)).utf8)
     case .pipe:
-      return CSVWriter.neutralized(text).utf8.map { byte in
+      return text.utf8.map { byte in
         switch byte {
         case UInt8(ascii: "|"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"): UInt8(ascii: " ")
         default: byte

@@ -1,12 +1,17 @@
-/// The `soundexchange` report: a Report of Use with the fields of 37 CFR 370.4(d)(2), one row per sound recording
-/// (songs only) played in the span on the selected channels.
+/// The `soundexchange` report: a Report of Use for one service (a station's call letters, as licensed) with the
+/// fields of 37 CFR 370.4(d)(2), one row per sound recording (songs only) and channel played in the span.
 ///
 /// Columns: `NAME_OF_SERVICE,TRANSMISSION_CATEGORY,FEATURED_ARTIST,SOUND_RECORDING_TITLE,ISRC,ALBUM_TITLE,
-/// MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES`. The service name and transmission category come from the
-/// configuration. Actual total performances are plays × `audiencePerPlay` (the average number of listeners who
-/// receive one play, from the configuration); without that figure the last column is `PLAY_FREQUENCY`, the number of
-/// plays, which a service that cannot count its listeners reports instead. A recording is identified by its ISRC, or
-/// by its catalog item when it has none. Rows: by artist, title, ISRC.
+/// MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES,CHANNEL_OR_PROGRAM_NAME`. The service name and transmission category
+/// come from the configuration; the channel is the monitor's channel name. Actual total performances add up each
+/// play's performances from the channel's ``AudienceFigure`` (listeners connected during the play, an hourly
+/// audience, or a fixed listeners-per-play figure); when a channel of the report has no figure at all, the column is
+/// `PLAY_FREQUENCY`, the number of plays, which a service that cannot count its listeners reports instead.
+///
+/// A recording is identified by its ISRC, written as SoundExchange expects it (12 characters, no hyphens), or by
+/// its catalog item when it has none. An ISRC that is not one even without hyphens is left empty (album and label
+/// then identify the recording) and listed in the ``Summary`` with its item, never passed through. Rows: by
+/// channel, artist, title, ISRC.
 ///
 /// Written as CSV or as SoundExchange's plain pipe-delimited text (``PipeDelimitedWriter``).
 ///
@@ -15,60 +20,147 @@ package struct SoundExchangeReport: Sendable {
   package let scope: ReportScope
   package let serviceName: String
   package let transmissionCategory: String
-  /// Listeners per play; nil when unknown.
+  /// The channels of this service; nil for every channel of the scope.
+  package let channels: Set<String>?
+  /// Each channel's audience; a channel without one uses `audiencePerPlay`.
+  package let audience: [String: any AudienceFigure]
+  /// Listeners per play for a channel without its own figure; nil when unknown.
   package let audiencePerPlay: Double?
 
-  package init(scope: ReportScope, serviceName: String, transmissionCategory: String, audiencePerPlay: Double?) {
+  package init(
+    scope: ReportScope, serviceName: String, transmissionCategory: String, audiencePerPlay: Double?,
+    channels: Set<String>? = nil, audience: [String: any AudienceFigure] = [:]
+  ) {
     self.scope = scope
     self.serviceName = serviceName
     self.transmissionCategory = transmissionCategory
     self.audiencePerPlay = audiencePerPlay
+    self.channels = channels
+    self.audience = audience
   }
 
-  /// The header: the last column depends on whether the audience is known.
-  package var header: [String] {
+  /// What the report did, for its summary on stderr.
+  package struct Summary: Sendable {
+    /// The figure each channel's performances came from, by channel name; nil for a channel without one.
+    package var sources: [String: String?] = [:]
+    /// True when the last column is `ACTUAL_TOTAL_PERFORMANCES`, false for `PLAY_FREQUENCY`.
+    package var actualPerformances = false
+    /// Plays whose channel figure did not cover their time (counted as no performances).
+    package var playsWithoutFigure = 0
+    /// Items whose ISRC is not one, with the ISRC as the catalog has it.
+    package var invalidISRCs: [(item: CatalogItem, isrc: String)] = []
+  }
+
+  /// The header: the performances column depends on whether every channel has an audience figure.
+  package static func header(actualPerformances: Bool) -> [String] {
     [
       "NAME_OF_SERVICE", "TRANSMISSION_CATEGORY", "FEATURED_ARTIST", "SOUND_RECORDING_TITLE", "ISRC", "ALBUM_TITLE",
-      "MARKETING_LABEL", audiencePerPlay == nil ? "PLAY_FREQUENCY" : "ACTUAL_TOTAL_PERFORMANCES",
+      "MARKETING_LABEL", actualPerformances ? "ACTUAL_TOTAL_PERFORMANCES" : "PLAY_FREQUENCY",
+      "CHANNEL_OR_PROGRAM_NAME",
     ]
   }
 
-  package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws {
-    try sink.writeRow(header.map(CSVField.text))
-    let channels = try scope.channels(in: reader)
-    // SQLite counts each channel's plays over its span.
-    var tallies: [Int64: ItemTally] = [:]
-    for (index, channel) in channels.enumerated() {
-      try reader.addTallies(
-        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds,
-        into: &tallies)
-      progress?(Double(index + 1) / Double(channels.count))
+  /// The channels of the report, each with its audience figure.
+  package func channelsWithAudience(in reader: PlayLogReader) throws -> [(
+    channel: ReportScope.Channel, figure: (any AudienceFigure)?
+  )] {
+    try scope.channels(in: reader).filter { channels?.contains($0.name) ?? true }.map { channel in
+      (channel, audience[channel.name] ?? audiencePerPlay.map { ListenersPerPlay($0) })
     }
-    // Songs only, merged by ISRC (or kept apart by item when they have none).
-    var recordings: [String: (item: CatalogItem, plays: Int)] = [:]
-    for (itemID, tally) in tallies {
-      let plays = tally.plays
-      let item = try reader.item(itemID)
-      guard item.kind == "song" else { continue }
-      let key = item.isrc.isEmpty ? "item:" + item.key : "isrc:" + item.isrc
-      if let known = recordings[key] {
-        recordings[key] = (known.item, known.plays + plays)
-      } else {
-        recordings[key] = (item, plays)
+  }
+
+  @discardableResult
+  package func write(from reader: PlayLogReader, to sink: any ReportRowSink, progress: ReportProgress? = nil) throws
+    -> Summary
+  {
+    let selected = try channelsWithAudience(in: reader)
+    var summary = Summary()
+    summary.actualPerformances = !selected.isEmpty && selected.allSatisfy { $0.figure != nil }
+    for (channel, figure) in selected { summary.sources.updateValue(figure?.source, forKey: channel.name) }
+    try sink.writeRow(Self.header(actualPerformances: summary.actualPerformances).map(CSVField.text))
+
+    // Songs only, per channel, merged by ISRC (or kept apart by item when they have none or an invalid one).
+    struct Recording {
+      var item: CatalogItem
+      var isrc: String
+      var plays = 0
+      var performances = 0.0
+    }
+    var isrcs: [Int64: String] = [:]
+    /// The ISRC of a song as written in the report ("" when it has none or an invalid one), worked out once.
+    func isrc(of item: CatalogItem) -> String {
+      if let known = isrcs[item.id] { return known }
+      var isrc = ""
+      if !item.isrc.isEmpty {
+        if let valid = ISRC.normalized(item.isrc) {
+          isrc = valid
+        } else {
+          summary.invalidISRCs.append((item, item.isrc))
+        }
       }
+      isrcs[item.id] = isrc
+      return isrc
     }
-    let rows = recordings.values.sorted { a, b in
-      if a.item.artist != b.item.artist { return a.item.artist < b.item.artist }
-      if a.item.title != b.item.title { return a.item.title < b.item.title }
-      if a.item.isrc != b.item.isrc { return a.item.isrc < b.item.isrc }
-      return a.item.key < b.item.key
+    var recordings: [(channel: String, recording: Recording)] = []
+    for (index, (channel, figure)) in selected.enumerated() {
+      // Per channel: each item's recording (an index into `found`, -1 for an item that is not a song), worked out
+      // on its first play, so a play costs one lookup by item id.
+      var slotOfItem: [Int64: Int] = [:]
+      var slotOfKey: [String: Int] = [:]
+      var found: [Recording] = []
+      let measured = summary.actualPerformances ? figure : nil
+      try reader.forEachStart(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds
+      ) { itemID, start, end in
+        var slot = slotOfItem[itemID] ?? -2
+        if slot == -2 {
+          let item = try reader.item(itemID)
+          if item.kind == "song" {
+            let isrc = isrc(of: item)
+            let key = isrc.isEmpty ? "item:" + item.key : "isrc:" + isrc
+            if let known = slotOfKey[key] {
+              slot = known
+            } else {
+              slot = found.count
+              slotOfKey[key] = slot
+              found.append(Recording(item: item, isrc: isrc))
+            }
+          } else {
+            slot = -1
+          }
+          slotOfItem[itemID] = slot
+        }
+        guard slot >= 0 else { return }
+        found[slot].plays += 1
+        if let measured {
+          if let performances = measured.performances(startMilliseconds: start, endMilliseconds: end) {
+            found[slot].performances += performances
+          } else {
+            summary.playsWithoutFigure += 1
+          }
+        }
+      }
+      recordings += found.map { (channel.name, $0) }
+      progress?(Double(index + 1) / Double(selected.count))
     }
-    for (item, plays) in rows {
-      let performances = audiencePerPlay.map { String(Int64((Double(plays) * $0).rounded())) } ?? String(plays)
+    // The channels come in name order; within one, by artist, title, ISRC.
+    let rows = recordings.sorted { a, b in
+      if a.channel != b.channel { return a.channel < b.channel }
+      let (x, y) = (a.recording, b.recording)
+      if x.item.artist != y.item.artist { return x.item.artist < y.item.artist }
+      if x.item.title != y.item.title { return x.item.title < y.item.title }
+      if x.isrc != y.isrc { return x.isrc < y.isrc }
+      return x.item.key < y.item.key
+    }
+    for (channel, recording) in rows {
+      let item = recording.item
+      let count =
+        summary.actualPerformances ? String(Int64(recording.performances.rounded())) : String(recording.plays)
       try sink.writeRow([
-        .text(serviceName), .text(transmissionCategory), .text(item.artist), .text(item.title), .text(item.isrc),
-        .text(item.album), .text(item.label), .number(performances),
+        .text(serviceName), .text(transmissionCategory), .text(item.artist), .text(item.title), .text(recording.isrc),
+        .text(item.album), .text(item.label), .number(count), .text(channel),
       ])
     }
+    return summary
   }
 }

@@ -53,11 +53,42 @@ struct ReportSettingsTests {
       ])
   }
 
+  @Test("A quota rule's week start, channels, fragment threshold and sub-quotas reach the rule")
+  func quotaRuleScope() throws {
+    let configuration = try load(
+      reports: """
+        {quotaRules: [{name: "FR", attribute: "language", qualifyingValues: ["fr"], targetPercent: 40,
+          weekStartsOn: "Sunday", channels: ["fm"], minimumPlayedSeconds: 60,
+          subQuotas: [{name: "new", attribute: "novelty", qualifyingValues: ["new talent"], targetPercent: 50}]}]}
+        """)
+    let rules = try configuration.reports.quotaRules(origin: ConfigurationOrigin(file: "monitor.json5"))
+    #expect(
+      rules == [
+        QuotaRule(
+          name: "FR", attribute: "language", qualifyingValues: ["fr"], targetPercent: 40, weekStartsOn: 6,
+          channels: ["fm"], minimumPlayedSeconds: 60,
+          subQuotas: [
+            QuotaSubQuota(
+              name: "new", criterion: QuotaCriterion(attribute: "novelty", qualifyingValues: ["new talent"]),
+              targetPercent: 50)
+          ])
+      ])
+    #expect(rules[0].minimumPlayedFraction == 0.9)
+  }
+
   @Test(
     "A bad value is refused with its key path and the fix",
     arguments: [
       ("{soundExchange: {serviceName: \"\", transmissionCategory: \"B\"}}", "reports.soundExchange.serviceName"),
       ("{soundExchange: {serviceName: \"x\"}}", "reports.soundExchange.transmissionCategory"),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", channels: {fm: {serviceName: \"\"}}}}",
+        "reports.soundExchange.channels.fm.serviceName"
+      ),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", channels: {fm: {icecastMount: \"live\"}}}}",
+        "reports.soundExchange.channels.fm.icecastMount"
+      ),
       ("{proofOfPlay: {kind: \"ad\", advertizer: \"x\"}}", "reports.proofOfPlay.advertizer"),
       (
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 135, qualifyingValues: [\"y\"]}]}",
@@ -84,6 +115,27 @@ struct ReportSettingsTests {
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, period: \"year\", qualifyingValues: [\"y\"]}]}",
         "reports.quotaRules[0].period"
       ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "weekStartsOn: \"funday\"}]}", "reports.quotaRules[0].weekStartsOn"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], channels: []}]}",
+        "reports.quotaRules[0].channels"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "minimumPlayedFraction: 1.5}]}", "reports.quotaRules[0].minimumPlayedFraction"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "minimumPlayedFraction: 0.5, minimumPlayedSeconds: 30}]}", "reports.quotaRules[0].minimumPlayedSeconds"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "subQuotas: [{name: \"s\", attribute: \"b\", flags: [\"N\"], targetPercent: 150}]}]}",
+        "reports.quotaRules[0].subQuotas[0].targetPercent"
+      ),
     ])
   func refused(reports: String, keyPath: String) throws {
     let error = try #require(throws: ConfigurationError.self) { try load(reports: reports) }
@@ -98,10 +150,14 @@ struct ReportSettingsTests {
     try configuration.reports.validate(origin: ConfigurationOrigin(file: example))
     #expect(
       configuration.reports.soundExchange
-        == SoundExchangeSettings(serviceName: "Example FM", transmissionCategory: "B", listenersPerPlay: 1200))
+        == SoundExchangeSettings(
+          serviceName: "Example FM", transmissionCategory: "B", listenersPerPlay: 1200,
+          channels: ["web": SoundExchangeChannelSettings(serviceName: "Example FM HD2", icecastMount: "/live")]))
     let rules = try configuration.reports.quotaRules(origin: ConfigurationOrigin(file: example))
     #expect(rules.map(\.name) == ["CRTC Canadian content", "France 40% francophone"])
     #expect(rules[0].dayParts.map(\.name) == ["broadcast week", "Mon-Fri 6-18"])
     #expect(rules[1].targetPercent == 40 && rules[1].dayParts.count == 1)
+    #expect(rules[0].weekStartsOn == 6 && rules[0].channels == ["fm1", "fm2"])
+    #expect(rules[1].subQuotas.map(\.name) == ["new productions or new talent"])
   }
 }

@@ -68,6 +68,11 @@ struct UsageErrorTests {
       (["signature", "clip.wav"], "--out is required"),
       (["transmogrify"], "usage: broadcast-monitor"),
       ([], "usage: broadcast-monitor"),
+      (["schedule", "export"], "unknown schedule command `export`"),
+      (["schedule", "import", "--db", "plays.sqlite"], "name one traffic log file"),
+      (["report", "reconcile", "--db", "plays.sqlite", "--tolerance", "-5"], "--tolerance -5: give seconds ≥ 0"),
+      (["report", "quota", "--db", "plays.sqlite", "--tolerance", "5"], "--tolerance is for the reconcile report"),
+      (["report", "soundexchange", "--db", "plays.sqlite", "--out", "a", "--out-dir", "b"], "--out and --out-dir"),
     ])
   func usageError(arguments: [String], message: String) throws {
     let folder = try TemporaryDirectory(prefix: "cli-usage")

@@ -67,7 +67,7 @@ struct MaliciousMetadataTests {
     #expect(quota.dropFirst().allSatisfy { $0[0] == "'=ch" })
   }
 
-  @Test("The pipe-delimited Report of Use keeps one record per line and one field per pipe")
+  @Test("The pipe-delimited Report of Use keeps one record per line and one field per pipe, and the data as written")
   func pipe() throws {
     let fixture = try Self.fixture()
     defer { fixture.remove() }
@@ -80,9 +80,9 @@ struct MaliciousMetadataTests {
     #expect(lines.count == 1 + Self.titles.indices.filter { $0 % 2 == 0 }.count)
     for line in lines {
       #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\t"))
-      #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 8)
+      #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 9)
     }
-    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("'=svc|B|'=cmd") })
+    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("=svc|B|=cmd") })
     #expect(lines.contains { $0.contains("東京 📻 Ünïcödé") })
   }
 }

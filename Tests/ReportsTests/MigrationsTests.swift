@@ -17,7 +17,10 @@ struct MigrationsTests {
       let appliedAt = Date(timeIntervalSince1970: 1_767_225_600)
       do {
         let database = try SQLiteDatabase(path: path)
-        #expect(try Migrations.playLog.apply(to: database, now: appliedAt) == ["001_initial", "002_report_index"])
+        #expect(
+          try Migrations.playLog.apply(to: database, now: appliedAt) == [
+            "001_initial", "002_report_index", "003_traffic_schedule",
+          ])
       }
       let database = try SQLiteDatabase(path: path)
       #expect(try Migrations.playLog.apply(to: database) == [])
@@ -25,9 +28,12 @@ struct MigrationsTests {
         try database.query("SELECT id, applied_at_ms FROM schema_migrations").map(\.values) == [
           [.text("001_initial"), .integer(1_767_225_600_000)],
           [.text("002_report_index"), .integer(1_767_225_600_000)],
+          [.text("003_traffic_schedule"), .integer(1_767_225_600_000)],
         ])
       #expect(
-        try tableNames(in: database) == ["catalog_items", "channels", "events", "plays", "schema_migrations"])
+        try tableNames(in: database) == [
+          "catalog_items", "channels", "events", "plays", "schedule", "schema_migrations",
+        ])
     }
   }
 
@@ -94,11 +100,13 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 002_report_index). "
+          + "(unknown schema migrations: 999_future; this version knows up to 003_traffic_schedule). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
-        try Migrations.playLog.appliedIDs(in: database) == ["001_initial", "002_report_index", "999_future"])
+        try Migrations.playLog.appliedIDs(in: database) == [
+          "001_initial", "002_report_index", "003_traffic_schedule", "999_future",
+        ])
     }
   }
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("ProofOfPlayReport")
 struct ProofOfPlayReportTests {
-  @Test("Every airing of an ad, by advertiser then air time, with the spot's catalog length to spot a cut")
+  @Test("Every airing of an ad, by advertiser then air time, with its cart or ISCI; a cut spot is partial")
   func ads() throws {
     let fixture = try ReportFixture([
       .init(channel: "ckua", item: "sale", start: "2026-01-20T14:00:00Z", seconds: 30),
@@ -20,15 +20,15 @@ struct ProofOfPlayReportTests {
     #expect(
       text
         == crlf(
-          "advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,status",
+          "advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,cart,status",
           "Auto Dealer,ckua,2026-01-20T09:00:30.000-05:00,2026-01-20T09:00:42.250-05:00,12.250,15.000,Car Deal,,"
-            + "cat:car,closed",
+            + "cat:car,AUTO0015000H,partial",
           "Auto Dealer,ckua,2026-01-20T13:00:00.000-05:00,2026-01-20T13:00:15.000-05:00,15.000,15.000,Car Deal,,"
-            + "cat:car,open",
+            + "cat:car,AUTO0015000H,open",
           "Hardware Co,fip,2026-01-20T14:00:00.000+01:00,2026-01-20T14:00:30.000+01:00,30.000,30.000,"
-            + "Spring Sale 30s,,cat:sale,closed",
+            + "Spring Sale 30s,,cat:sale,C1001,closed",
           "Hardware Co,ckua,2026-01-20T09:00:00.000-05:00,2026-01-20T09:00:30.000-05:00,30.000,30.000,"
-            + "Spring Sale 30s,,cat:sale,closed"))
+            + "Spring Sale 30s,,cat:sale,C1001,closed"))
     let jingles = try fixture.csv { try ProofOfPlayReport(scope: scope, kind: "jingle").write(from: $0, to: $1) }
     #expect(try StrictCSVParser.parse(jingles).count == 1)
   }

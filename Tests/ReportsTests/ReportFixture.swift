@@ -17,9 +17,12 @@ struct ReportFixture {
       key: "cat:mer", title: "La Mer", artist: "Chanteuse", album: "Océans", isrc: "FRCCC2600003",
       label: "Label Bleu", attributes: ["language": "FR"], seconds: 150),
     "sale": item(
-      key: "cat:sale", title: "Spring Sale 30s", kind: "ad", attributes: ["advertiser": "Hardware Co"], seconds: 30),
+      key: "cat:sale", title: "Spring Sale 30s", kind: "ad",
+      attributes: ["advertiser": "Hardware Co", "cart": "C1001"],
+      seconds: 30),
     "car": item(
-      key: "cat:car", title: "Car Deal", kind: "ad", attributes: ["Advertiser": "Auto Dealer"], seconds: 15),
+      key: "cat:car", title: "Car Deal", kind: "ad", attributes: ["Advertiser": "Auto Dealer", "ISCI": "AUTO0015000H"],
+      seconds: 15),
     "ident": item(key: "cat:ident", title: "Station ID", kind: "jingle", seconds: 5),
   ]
 

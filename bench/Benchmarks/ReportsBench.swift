@@ -8,7 +8,7 @@ import Reports
 //    checks and SQL as the monitor's `PlayLogStore.record`, but one transaction per day of all channels
 //    (`record(contentsOf:)`), not one synced transaction per play: a year of synced single-play commits would take
 //    hours. Half the channels are in America/Toronto, half in Europe/Paris; songs carry `mapl` and `language`
-//    attributes, ads an `advertiser`.
+//    attributes, ads an `advertiser` and a `cart`, and each day's ads a traffic schedule (`schedule(of:)`).
 // 2. Times each report, as `broadcast-monitor report` runs it, writing CSV to a file: for one channel and one month
 //    (median of RUNS, goal < 1 s) and for all channels and the whole year (one run, goal < 30 s).
 // 3. Insert throughput with the production durability (WAL, synchronous=FULL, one transaction per play as the
@@ -50,7 +50,8 @@ private struct BenchCatalog {
       ads.append(
         Self.item(
           key: String(format: "ad-%03d", index), title: "Spot \(index)", kind: "ad",
-          attributes: ["advertiser": "Advertiser \(index % 40)"], seconds: [15, 30, 30, 60][index % 4]))
+          attributes: ["advertiser": "Advertiser \(index % 40)", "cart": String(format: "C%04d", index)],
+          seconds: [15, 30, 30, 60][index % 4]))
     }
     for index in 1...10 {
       jingles.append(
@@ -119,7 +120,7 @@ private func channelName(_ index: Int) -> String { String(format: "ch%02d", inde
 /// Generates the year into `path` unless a file made with the same sizes is there.
 private func generate(path: String, channels: Int, days: Int) throws {
   let marker = path + ".generated"
-  let expected = "channels=\(channels) days=\(days) v1"
+  let expected = "channels=\(channels) days=\(days) v2"
   if FileManager.default.fileExists(atPath: path),
     (try? String(contentsOfFile: marker, encoding: .utf8)) == expected
   {
@@ -146,6 +147,7 @@ private func generate(path: String, channels: Int, days: Int) throws {
     }
     batch.sort { $0.start < $1.start }
     try store.record(contentsOf: batch)
+    _ = try store.importSchedule(schedule(of: batch))
     rows += batch.count
     if day % 30 == 29 || day == days - 1 {
       let elapsed = Date().timeIntervalSince(started)
@@ -159,6 +161,31 @@ private func generate(path: String, channels: Int, days: Int) throws {
   try expected.write(toFile: marker, atomically: true, encoding: .utf8)
   let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
   say(String(format: "reports: %d plays in %@, %.0f MB", rows, path, Double(size) / 1e6))
+}
+
+/// The traffic schedule the day's ads aired from, for `reconcile`: each ad scheduled at the minute it started (so
+/// within the 60 s tolerance), except every 50th, which aired unscheduled; every 97th also has a second spot of the
+/// same cart 20 minutes later, which did not air (missed).
+private func schedule(of batch: [PlayRecord]) -> [ScheduledSpot] {
+  var spots: [ScheduledSpot] = []
+  var ads = 0
+  for play in batch where play.kind == "ad" {
+    ads += 1
+    guard ads % 50 != 0, let cart = play.attributes["cart"] else { continue }
+    let minute = Int64((play.start.timeIntervalSince1970 / 60).rounded(.down)) * 60_000
+    let length = play.itemDurationSeconds.map { Int64($0 * 1000) }
+    spots.append(
+      ScheduledSpot(
+        channel: play.channel, scheduledAtMilliseconds: minute, cart: cart,
+        advertiser: play.attributes["advertiser"] ?? "", title: play.title, lengthMilliseconds: length))
+    if ads % 97 == 0 {
+      spots.append(
+        ScheduledSpot(
+          channel: play.channel, scheduledAtMilliseconds: minute + 1_200_000, cart: cart,
+          advertiser: play.attributes["advertiser"] ?? "", title: play.title, lengthMilliseconds: length))
+    }
+  }
+  return spots
 }
 
 private func timed(_ body: () throws -> Void) rethrows -> Double {
@@ -196,6 +223,7 @@ private func runReport(
       scope: scope, serviceName: "Bench FM", transmissionCategory: "B", audiencePerPlay: 1200
     ).write(from: reader, to: counter)
   case "quota": try QuotaReport(scope: scope, rules: [crtc, france]).write(from: reader, to: counter)
+  case "reconcile": try ReconcileReport(scope: scope).write(from: reader, to: counter)
   default: try ProofOfPlayReport(scope: scope).write(from: reader, to: counter)
   }
   try csv.flush()
@@ -324,7 +352,7 @@ func benchReports(_ arguments: [String]) throws {
 
   var zones: [String: TimeZone] = [:]
   for index in 0..<channels { zones[channelName(index)] = zone(ofChannel: index) }
-  let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play"]
+  let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
 
   // One channel, one month: June in Toronto.
   let month = ReportScope(

@@ -1,0 +1,23 @@
+/// The traffic schedule in the play log (`schedule import`).
+extension PlayLogStore {
+  /// Adds `spots` in one transaction, synced once: all of them or none. A spot already in the log (same channel,
+  /// time and cart) is replaced, so importing a corrected log again updates it. Returns how many rows were written.
+  package func importSchedule(_ spots: [ScheduledSpot]) throws -> Int {
+    try database.transaction {
+      for spot in spots {
+        try database.run(
+          """
+          INSERT INTO schedule(channel_id, scheduled_at_ms, cart, advertiser, title, length_ms)
+          VALUES(?, ?, ?, ?, ?, ?)
+          ON CONFLICT(channel_id, scheduled_at_ms, cart) DO UPDATE SET
+            advertiser = excluded.advertiser, title = excluded.title, length_ms = excluded.length_ms
+          """,
+          [
+            .integer(try channelID(named: spot.channel)), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
+            .text(spot.advertiser), .text(spot.title), .integer(spot.lengthMilliseconds),
+          ])
+      }
+      return spots.count
+    }
+  }
+}

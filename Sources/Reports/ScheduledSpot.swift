@@ -1,0 +1,27 @@
+/// One spot the traffic system scheduled: on which channel, when, which cart (or ISCI code), for whom, and how
+/// long it is.
+///
+/// A value type: safe to pass between threads.
+package struct ScheduledSpot: Sendable, Equatable {
+  package var channel: String
+  /// When it is scheduled to start, in milliseconds since 1970, UTC.
+  package var scheduledAtMilliseconds: Int64
+  /// The traffic system's cart number or ISCI code; matched without regard to case.
+  package var cart: String
+  package var advertiser: String
+  package var title: String
+  /// The spot's ordered length, in milliseconds; nil when the log does not give it.
+  package var lengthMilliseconds: Int64?
+
+  package init(
+    channel: String, scheduledAtMilliseconds: Int64, cart: String, advertiser: String = "", title: String = "",
+    lengthMilliseconds: Int64? = nil
+  ) {
+    self.channel = channel
+    self.scheduledAtMilliseconds = scheduledAtMilliseconds
+    self.cart = cart
+    self.advertiser = advertiser
+    self.title = title
+    self.lengthMilliseconds = lengthMilliseconds
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import Reports
+
+@Suite("ReconcileReport")
+struct ReconcileReportTests {
+  @Test(
+    "A test day with every status reconciles exactly: aired, late, early, partial, wrong channel, missed, unscheduled")
+  func everyStatus() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T09:00:20Z", seconds: 30),  // aired, 20 s late
+      .init(channel: "ckua", item: "car", start: "2026-01-20T10:05:00Z", seconds: 15),  // 5 min late
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T10:58:00Z", seconds: 30),  // 2 min early
+      .init(channel: "ckua", item: "car", start: "2026-01-20T12:00:05Z", seconds: 10),  // cut: 10 of 15 s
+      .init(channel: "fip", item: "sale", start: "2026-01-20T13:01:00Z", seconds: 30),  // on the other channel
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T15:00:00Z", seconds: 30),  // never scheduled
+      .init(channel: "ckua", item: "north", start: "2026-01-20T15:01:00Z", seconds: 180),  // a song: not a spot
+    ])
+    defer { fixture.remove() }
+    func spot(_ time: String, _ cart: String, _ advertiser: String, _ title: String, _ seconds: Int64) -> ScheduledSpot
+    {
+      ScheduledSpot(
+        channel: "ckua", scheduledAtMilliseconds: ISO8601Millis.parseMillisecondsSince1970(time)!, cart: cart,
+        advertiser: advertiser, title: title, lengthMilliseconds: seconds * 1000)
+    }
+    let store = try PlayLogStore(path: fixture.path)
+    let spots = [
+      spot("2026-01-20T09:00:00Z", "C1001", "Hardware Co", "Spring Sale", 30),
+      spot("2026-01-20T10:00:00Z", "auto0015000h", "Auto Dealer", "Car Deal", 15),
+      spot("2026-01-20T11:00:00Z", "C1001", "Hardware Co", "Spring Sale", 30),
+      spot("2026-01-20T12:00:00Z", "AUTO0015000H", "Auto Dealer", "Car Deal", 15),
+      spot("2026-01-20T13:00:00Z", "C1001", "Hardware Co", "Spring Sale", 30),
+      spot("2026-01-20T14:00:00Z", "AUTO0015000H", "Auto Dealer", "Car Deal", 15),
+    ]
+    #expect(try store.importSchedule(spots) == 6)
+    #expect(try store.importSchedule(spots) == 6, "importing the same log again replaces it")
+    try store.close()
+
+    let scope = ReportScope(timeZoneOverride: .utc)
+    let text = try fixture.csv { try ReconcileReport(scope: scope).write(from: $0, to: $1) }
+    #expect(
+      text
+        == crlf(
+          "channel,cart,advertiser,title,scheduled_at,aired_start,aired_end,offset_s,status,aired_channel",
+          "ckua,C1001,Hardware Co,Spring Sale,2026-01-20T09:00:00.000Z,2026-01-20T09:00:20.000Z,"
+            + "2026-01-20T09:00:50.000Z,20.000,aired,ckua",
+          "ckua,auto0015000h,Auto Dealer,Car Deal,2026-01-20T10:00:00.000Z,2026-01-20T10:05:00.000Z,"
+            + "2026-01-20T10:05:15.000Z,300.000,aired-late,ckua",
+          "ckua,C1001,Hardware Co,Spring Sale,2026-01-20T11:00:00.000Z,2026-01-20T10:58:00.000Z,"
+            + "2026-01-20T10:58:30.000Z,-120.000,aired-early,ckua",
+          "ckua,AUTO0015000H,Auto Dealer,Car Deal,2026-01-20T12:00:00.000Z,2026-01-20T12:00:05.000Z,"
+            + "2026-01-20T12:00:15.000Z,5.000,partial,ckua",
+          "ckua,C1001,Hardware Co,Spring Sale,2026-01-20T13:00:00.000Z,2026-01-20T13:01:00.000Z,"
+            + "2026-01-20T13:01:30.000Z,60.000,wrong-channel,fip",
+          "ckua,AUTO0015000H,Auto Dealer,Car Deal,2026-01-20T14:00:00.000Z,,,,missed,",
+          "ckua,C1001,Hardware Co,Spring Sale 30s,,2026-01-20T15:00:00.000Z,2026-01-20T15:00:30.000Z,,unscheduled,ckua"
+        ))
+
+    // A wider tolerance makes the late and early spots aired.
+    let wide = try fixture.csv {
+      try ReconcileReport(scope: scope, toleranceSeconds: 300).write(from: $0, to: $1)
+    }
+    #expect(try StrictCSVParser.parse(wide).dropFirst().map { $0[8] }.prefix(3) == ["aired", "aired", "aired"])
+  }
+
+  @Test("A play log written before schedules existed says how to import one")
+  func noSchedule() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        try Migrations(Array(Migrations.playLog.list.prefix(2))).apply(to: database)
+        try database.close()
+      }
+      let reader = try PlayLogReader(path: path)
+      let error = #expect(throws: ReportError.self) {
+        try ReconcileReport(scope: ReportScope()).write(from: reader, to: CSVWriter())
+      }
+      #expect(error == .noSchedule(path: path))
+      #expect(error?.description.contains("schedule import --db \(path) traffic.csv") == true)
+    }
+  }
+}
