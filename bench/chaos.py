@@ -27,10 +27,14 @@ Scoring, in the simulation's time (each feed's and source's start is recorded to
              monitor down or starting, jackd down, the stream down), and found by an offline `scan` of the same
              simulated channel (so the matcher can find them at all);
   lost       expected airings with no play row;
+  cut short  expected airings with rows that leave --min-heard-s or more of what was heard in no row (the writes
+             of a play that waited in memory and were lost);
   doubled    airings with two or more play rows (extra rows counted: `report airplay` counts each row);
   open       plays still `open` after the final SIGTERM (should be 0); `PRAGMA integrity_check` (should be ok).
-Lost and doubled airings are attributed to the nearest fault that touched their channel while they aired (or
-"none"). Everything goes to --out (default /tmp/bm-chaos): logs, the play log, schedule.json, result.json.
+Lost airings are attributed to the nearest fault that touched their channel while they aired, each extra row
+of a doubled airing to the fault nearest to the break between its rows, a cut-short airing to the fault nearest
+to where its rows stop ("none" beyond ATTRIBUTION_MARGIN_S). Everything goes to --out (default /tmp/bm-chaos):
+logs, the play log, schedule.json, state.json, result.json.
 """
 import argparse
 import csv
@@ -497,7 +501,8 @@ class Chaos:
                 found = any(isrc_to_track.get(isrc) == r["track_id"] and overlap(s, e, a_start, a_end)
                             >= 0.5 * min(e - s, a_end - a_start) for isrc, s, e in self.offline[ch.wav])
                 airings.append({"channel": ch.name, "track": r["track_id"], "start": w_start, "end": w_end,
-                                "heard": heard, "offline": found, "rows": []})
+                                "clip": (c_start, c_end), "outages": ch.outages, "heard": heard, "offline": found,
+                                "rows": []})
         false_rows = []
         for pid, name, isrc, start_ms, end_ms, status in rows:
             s, e, track = start_ms / 1000, end_ms / 1000, isrc_to_track.get(isrc, isrc)
@@ -511,13 +516,28 @@ class Chaos:
         expected = [a for a in airings if a["end"] - a["start"] >= args.min_airing_s
                     and a["heard"] >= args.min_heard_s and a["offline"]]
         lost = [a for a in expected if not a["rows"]]
+        # Cut short: a logged airing whose rows leave a long stretch it was heard in unlogged (an end never written).
+        cut = []
+        for a in expected:
+            if not a["rows"]:
+                continue
+            holes = uncovered(*a["clip"], a["outages"] + [(s, e) for _, s, e, _ in a["rows"]])
+            longest = max(holes, key=lambda h: h[1] - h[0], default=None)
+            if longest and longest[1] - longest[0] >= args.min_heard_s:
+                a["hole"] = longest
+                cut.append(a)
         doubled = [a for a in airings if len(a["rows"]) >= 2]
-        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0} for k in KINDS + ["none"]}
+        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0, "cut_short": 0}
+                       for k in KINDS + ["none"]}
         for f in self.faults:
             attribution[f["kind"]]["injected"] += 1
         for a in lost:
             a["fault"] = self.nearest_fault(a["channel"], a["start"], a["end"])
             attribution[a["fault"]]["lost"] += 1
+        for a in cut:
+            # Blamed on the fault nearest to where the rows stop: what kept the play's updates from the file.
+            a["cut_fault"] = self.nearest_fault(a["channel"], a["hole"][0], a["hole"][0])
+            attribution[a["cut_fault"]]["cut_short"] += 1
         for a in doubled:
             # Each extra row is a split: blame the fault nearest to the break between two rows.
             parts = sorted(a["rows"], key=lambda row: row[1])
@@ -544,7 +564,11 @@ class Chaos:
             "events": event_counts, "by_fault": attribution,
             "faults": [{k: (round(v - t0, 1) if k.startswith("wall") else v) for k, v in f.items()}
                        for f in self.faults],
-            "lost_airings": [brief(a, t0) for a in lost], "doubled": [brief(a, t0) for a in doubled],
+            "lost_airings": [brief(a, t0) for a in lost],
+            "cut_short": len(cut),
+            "cut_short_airings": [dict(brief(a, t0), fault=a["cut_fault"],
+                                       unlogged=[round(x - t0, 1) for x in a["hole"]]) for a in cut],
+            "doubled": [brief(a, t0) for a in doubled],
             "false": false_rows,
         }
 
@@ -576,6 +600,20 @@ def vars_of(ch):
 
 def overlap(a0, a1, b0, b1):
     return max(0.0, min(a1, b1) - max(a0, b0))
+
+
+def uncovered(start, end, spans):
+    """The parts of [start, end] outside every span of `spans`."""
+    holes, cursor = [], start
+    for s, e in sorted(spans):
+        if s > cursor:
+            holes.append((cursor, min(s, end)))
+        cursor = max(cursor, e)
+        if cursor >= end:
+            break
+    if cursor < end:
+        holes.append((cursor, end))
+    return [(s, e) for s, e in holes if e > s]
 
 
 def covered(start, end, spans):
@@ -625,19 +663,24 @@ def report(r):
     print(f"\nchaos: {r['channels']} channels ({r['streams']} streams) for {r['minutes']:g} min, seed {r['seed']}")
     print(f"  faults: " + ", ".join(f"{f['kind']} at {f['wall_from']:.0f} s ({f['detail']})" for f in r["faults"]))
     print(f"  airings in the run {r['airings_in_run']}; expected (long enough, heard, found offline) "
-          f"{r['expected']}; found live {r['found']}; LOST {r['lost']}")
+          f"{r['expected']}; found live {r['found']}; LOST {r['lost']}; cut short (a heard stretch of "
+          f"--min-heard-s or more in no row) {r['cut_short']}")
     print(f"  airings counted twice or more {r['doubled_airings']} ({r['extra_rows']} extra rows); false rows "
           f"{r['false_rows']}; rows {r['rows']} by status {r['rows_by_status']}")
     print(f"  open plays after the final stop {r['open_at_end']}; integrity_check {r['integrity_check']}; final "
           f"SIGTERM exit status {r['final_status']}; monitor starts {r['monitor_starts']}, exits by itself "
           f"{r['monitor_exits']}")
     print(f"  events in the play log: {r['events']}; monitor log lines: {r['log_lines']}")
-    print("  per fault kind:      injected  lost  doubled airings (extra rows)")
+    print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)")
     for kind, a in r["by_fault"].items():
-        print(f"    {kind:18s} {a['injected']:8d} {a['lost']:5d} {a['doubled']:8d}         ({a['extra_rows']})")
+        print(f"    {kind:18s} {a['injected']:8d} {a['lost']:5d} {a['cut_short']:10d} {a['doubled']:8d}         "
+              f"({a['extra_rows']})")
     for a in r["lost_airings"]:
         print(f"  lost: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s (heard {a['heard']} s), "
               f"near {a['fault']}")
+    for a in r["cut_short_airings"]:
+        print(f"  cut short: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s, unlogged "
+              f"{a['unlogged'][0]}-{a['unlogged'][1]} s, near {a['fault']}: rows {a['rows']}")
     for pid, name, track, start, seconds, status in r["false"][:10]:
         print(f"  false: row {pid} {name} {track} at {start:.1f} s for {seconds:.1f} s ({status})")
     for a in r["doubled"]:
