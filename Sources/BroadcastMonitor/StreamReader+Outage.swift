@@ -43,9 +43,10 @@ extension StreamReader {
   }
 
   /// Reports a failed attempt (see the type's comment for when a repeat is reported).
-  func reportFailure(_ reason: String, retryingIn delay: Double) {
+  /// `probed`: the wait is watched by a probe and may end sooner.
+  func reportFailure(_ reason: String, retryingIn delay: Double, probed: Bool) {
     let now = Self.monotonicSeconds()
-    let retry = "retrying in \(Self.seconds(delay))"
+    let retry = "retrying in \(Self.seconds(delay))" + (probed ? ", sooner if the source is back" : "")
     let name = configuration.source.description
     var notice: InputNotice?
     if var current = outage {

@@ -2,8 +2,8 @@ import Foundation
 import RingBuffer
 
 /// The reader thread of a `StreamInput`: runs ffmpeg on the source, turns its output into samples in the ring, and
-/// when ffmpeg fails, stalls or exits, reports the gap and starts it again after a `ReconnectBackoff` delay (a file
-/// is not started again: it ends).
+/// when ffmpeg fails, stalls or exits, reports the gap and starts it again after a `ReconnectBackoff` delay, or
+/// sooner when a `StreamProbe` finds the source back (a file is not started again: it ends).
 ///
 /// Audio handling (segments, overruns, time stamps) is in `StreamReader+Audio.swift`, the notices about outages in
 /// `StreamReader+Outage.swift`.
@@ -46,6 +46,8 @@ final class StreamReader {
   /// Set from a failure until audio flows again.
   var outage: Outage?
   var backoff = ReconnectBackoff()
+  /// Watches the waits between attempts for the source's return; nil for a file or a scheme it cannot check.
+  let probe: StreamProbe?
 
   /// ffmpeg's output bytes; the first `carry` bytes are the incomplete sample left from the last read.
   var bytes: [UInt8]
@@ -61,6 +63,7 @@ final class StreamReader {
     self.ring = ring
     self.shared = shared
     self.wake = wake
+    if case .network(let url) = configuration.source { probe = StreamProbe(url: url) } else { probe = nil }
     bytes = [UInt8](repeating: 0, count: Self.readSize + 4)
     samples = [Float](repeating: 0, count: (Self.readSize + 4) / 4)
   }
@@ -90,8 +93,8 @@ final class StreamReader {
       }
       let delay = backoff.nextDelay(goodAudioSeconds: audio.seconds)
       update(status: .reconnecting)
-      reportFailure(failureReason(end, hadAudio: audio.hadAudio), retryingIn: delay)
-      if waitForStop(seconds: delay) { return }
+      reportFailure(failureReason(end, hadAudio: audio.hadAudio), retryingIn: delay, probed: isProbed(delay))
+      if waitForRetry(seconds: delay) { return }
     }
   }
 
@@ -213,9 +216,32 @@ final class StreamReader {
     update(status: .ended)
   }
 
-  /// Sleeps `seconds`, or less when `stop()` is called. Returns true when it was.
-  private func waitForStop(seconds: Double) -> Bool {
+  /// True when a wait of `delay` seconds before the next attempt is watched by `probe` (see `ReconnectBackoff`).
+  func isProbed(_ delay: Double) -> Bool { probe != nil && ReconnectBackoff.isProbed(delaySeconds: delay) }
+
+  /// Waits `seconds` before the next attempt, or less: until `stop()` is called (returns true), or, in a probed
+  /// wait, until a probe finds the source up after one in this wait found it down (returns false).
+  private func waitForRetry(seconds: Double) -> Bool {
     let deadline = Self.monotonicSeconds() + seconds
+    guard isProbed(seconds), let probe, let address = probe.resolve() else { return waitForStop(until: deadline) }
+    var sawDown = false
+    while true {
+      let probedAt = Self.monotonicSeconds()
+      switch probe.check(address, timeoutSeconds: ReconnectBackoff.probeTimeoutSeconds, wake: wake) {
+      case .stopped:
+        return true
+      case .down:
+        sawDown = true
+      case .up:
+        if sawDown { return isStopRequested }
+      }
+      if waitForStop(until: min(deadline, probedAt + ReconnectBackoff.probeIntervalSeconds)) { return true }
+      if Self.monotonicSeconds() >= deadline { return false }
+    }
+  }
+
+  /// Sleeps until `deadline` (monotonic seconds), or less when `stop()` is called. Returns true when it was.
+  private func waitForStop(until deadline: Double) -> Bool {
     while !isStopRequested {
       let left = deadline - Self.monotonicSeconds()
       if left <= 0 { return false }

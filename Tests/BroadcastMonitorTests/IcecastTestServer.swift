@@ -3,9 +3,9 @@ import TestSupport
 
 /// A private Icecast server for one test, on a free port of 127.0.0.1, with its configuration and logs in a
 /// temporary folder, fed by `ffmpeg -re -stream_loop -1` with `Tests/Fixtures/music/catalog-a.ogg` (Ogg Vorbis,
-/// copied as is) on the mount `/test.ogg`. It can be killed and started again on the same port, to test
-/// reconnection. Both programs run under `timeout`, so they go away after three minutes even if the test process
-/// dies first.
+/// copied as is) on the mount `/test.ogg`. It can be killed and started again on the same port, or lose only its
+/// source, to test reconnection. Both programs run under `timeout`, so they go away after three minutes even if the
+/// test process dies first.
 ///
 /// Running as root, Icecast refuses to start unless it may drop to an unprivileged user: the configuration then
 /// names the `icecast2` user and `icecast` group that Debian's package creates.
@@ -74,7 +74,7 @@ final class IcecastTestServer {
 
   /// Starts the server and its source and returns once a listener gets the mount (HTTP 200).
   func start() throws {
-    guard let icecast = Self.icecastPath, let ffmpeg = Self.ffmpegPath else {
+    guard let icecast = Self.icecastPath else {
       throw StartError(description: Self.skipMessage)
     }
     kill()
@@ -85,6 +85,13 @@ final class IcecastTestServer {
     try waitUntil("Icecast to accept connections on port \(port)", server) {
       LocalTCP.httpStatus(port: self.port, path: "/") != nil
     }
+    try startSource()
+  }
+
+  /// Starts the source again after `dropSource()` and returns once a listener gets the mount (HTTP 200).
+  func startSource() throws {
+    guard let ffmpeg = Self.ffmpegPath else { throw StartError(description: Self.skipMessage) }
+    feeder?.terminateAndWait()
     let feeder = try BackgroundProcess.underTimeout(
       seconds: 180, executable: ffmpeg,
       arguments: [
@@ -96,6 +103,13 @@ final class IcecastTestServer {
     try waitUntil("the source to be live on \(mount)", feeder) {
       LocalTCP.httpStatus(port: self.port, path: self.mount) == 200
     }
+  }
+
+  /// Stops the source only, as a studio encoder that goes away: the server stays up, listeners lose their
+  /// connection and the mount answers 404 until `startSource()`.
+  func dropSource() {
+    feeder?.terminateAndWait()
+    feeder = nil
   }
 
   /// Stops the source and the server (as a crash would: listeners lose their connection).

@@ -132,4 +132,36 @@ struct StreamInputIcecastTests {
     #expect(input.status == .ended)
     for pid in pids { #expect(!ProcessTable.isChildOfThisProcess(pid), "ffmpeg \(pid) left behind") }
   }
+
+  @Test(
+    "A mount that was gone long enough for 30 s between attempts: audio again within 5 s of its return, not 30 s")
+  func mountBackAfterLongOutage() throws {
+    let server = try IcecastTestServer()
+    let input = try StreamInput(url: server.url, sampleRate: Self.rate)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 10) { $0.frames() > 0 }, "no audio from \(server.url)\n\(server.log)")
+
+    // The studio's encoder goes away, the server stays up (the mount answers 404). After the connection's end and
+    // the 5 failed attempts that follow it at 1, 2, 4, 8 and 16 s, the next attempt is 30 s away.
+    server.dropSource()
+    let launches = 1 + 5
+    let waitingLongest = recorder.pump(seconds: 60) { _ in
+      input.ffmpegLaunches == launches && input.ffmpegProcessID == nil
+    }
+    #expect(waitingLongest, "\(input.ffmpegLaunches) launches, \(recorder.notices)")
+    #expect(input.status == .reconnecting)
+
+    // The encoder is back: audio flows again within 5 s of the mount answering (plus 2 s for this busy machine),
+    // not at the next attempt up to 30 s later.
+    try server.startSource()
+    let back = Date()
+    let resumed = recorder.pump(seconds: 40) { $0.segments.count == 2 }
+    let seconds = Date().timeIntervalSince(back)
+    #expect(resumed && seconds <= 5 + 2, "audio again \(seconds) s after the mount came back\n\(server.log)")
+    #expect(recorder.notices.contains { $0.kind == .reconnect }, "\(recorder.notices)")
+    // The probes that saw the mount back cost one attempt, not one per probe.
+    #expect(input.ffmpegLaunches == launches + 1, "\(input.ffmpegLaunches) launches")
+  }
 }
