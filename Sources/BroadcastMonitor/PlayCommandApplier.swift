@@ -2,16 +2,17 @@ import Foundation
 import Reports
 
 /// Applies the play log writer's commands to the store: keeps which play log row each play token writes to, so
-/// that a play's updates reach its row, and makes a start that continues a recovered play (the same airing cut by a
-/// restart) move that row on. Used by the writer's thread for live commands, and by the spool's replay at start.
+/// that a play's updates reach its row, and makes a start that continues an earlier play of the same airing (cut by
+/// a restart or a gap in the input) move that row on. Used by the writer's thread for live commands, and by the spool's replay at start.
 ///
 /// Threads: the thread that owns the store.
 struct PlayCommandApplier {
   /// The row a play token writes to.
   struct Target {
     var row: Int64
-    /// The row is a recovered play this play continues: its start and reference offset stay.
-    var extendsRecovered: Bool
+    /// When the row is an earlier play of the same airing that this play continues, the status it had: its start
+    /// and reference offset stay, and a retraction gives it back that status.
+    var continues: PlayStatus?
   }
 
   let store: PlayLogStore
@@ -28,31 +29,33 @@ struct PlayCommandApplier {
     case .start, .event: return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
-    return PlaySpool.Entry(command: command, row: target.row, extendsRecovered: target.extendsRecovered)
+    return PlaySpool.Entry(command: command, row: target.row, continues: target.continues)
   }
 
   /// Writes one command (the entry's row, if it names one, is where an update or retraction goes when this applier
   /// did not see its start).
   /// - Parameter retrying: the command may be in the play log already (an earlier attempt failed with an error after
   ///   SQLite committed it, or the spool is replayed): a start or an event found there is not added again.
-  /// - Returns: the row of the recovered play that a start continues; nil otherwise.
+  /// - Returns: the row of the earlier play that a start continues, and the status it had; nil otherwise.
   /// - Throws: ``PlayLogError`` for a command the store refuses; ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> Int64? {
+  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> (id: Int64, status: PlayStatus)? {
     switch entry.command {
     case .start(let token, let play):
       if retrying, let recorded = try store.recordedPlayID(matching: play, startMayHaveMoved: true) {
-        targets[token] = Target(row: recorded, extendsRecovered: false)
-      } else if let reopened = try store.reopenRecoveredPlay(matching: play, retrying: retrying) {
-        targets[token] = Target(row: reopened, extendsRecovered: true)
-        return reopened
+        targets[token] = Target(row: recorded, continues: nil)
+      } else if let reopened = try store.reopenPlayOfSameAiring(as: play, retrying: retrying) {
+        // An open one is one this play reopened before its write was retried; `closed` is what it had before.
+        let earlier = reopened.status == .open ? PlayStatus.closed : reopened.status
+        targets[token] = Target(row: reopened.id, continues: earlier)
+        return (reopened.id, earlier)
       } else {
-        targets[token] = Target(row: try store.record(play), extendsRecovered: false)
+        targets[token] = Target(row: try store.record(play), continues: nil)
       }
     case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
       guard let target = target(token, entry) else { return nil }  // its start was retracted or never recognized
       do {
-        if target.extendsRecovered {
+        if target.continues != nil {
           try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
         } else {
           try store.update(
@@ -65,9 +68,9 @@ struct PlayCommandApplier {
       if closed { targets[token] = nil }
     case .retract(let token):
       guard let target = target(token, entry) else { return nil }
-      if target.extendsRecovered {
-        // The part heard after the restart was a repeated section of another play: the airing's first part stays.
-        try store.extend(playID: target.row, end: nil, confidence: nil, status: .recovered)
+      if let earlier = target.continues {
+        // The part heard after the outage was a repeated section of another play: the airing's first part stays.
+        try store.extend(playID: target.row, end: nil, confidence: nil, status: earlier)
       } else {
         do {
           try store.retract(playID: target.row)
@@ -88,6 +91,6 @@ struct PlayCommandApplier {
   }
 
   private func target(_ token: UInt64, _ entry: PlaySpool.Entry) -> Target? {
-    targets[token] ?? entry.row.map { Target(row: $0, extendsRecovered: entry.extendsRecovered ?? false) }
+    targets[token] ?? entry.row.map { Target(row: $0, continues: entry.continues) }
   }
 }

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// A play row is written as soon as the matcher recognizes the play (status `open`) and moved forward as it
 /// continues, so a crash loses at most the last progress interval of its end time, never the play. A play that
-/// continues a play recovered after a restart (the same airing, see `PlayLogStore.reopenRecoveredPlay`) moves that
-/// row on instead of adding one.
+/// continues an earlier play of the same airing, cut by a restart or a gap in the input (see
+/// `PlayLogStore.reopenPlayOfSameAiring`), moves that row on instead of adding one.
 ///
 /// When the store cannot be written (a full disk, a read-only or locked file), every waiting command is first
 /// appended to the durable spool (`PlaySpool`, synced), then the error is logged once with the file and the cause,
@@ -247,9 +247,9 @@ final class PlayLogWriter: @unchecked Sendable {
     do {
       let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
       if let continued, case .start(_, let play) = command {
+        let cut = continued.status == .recovered ? "recovered after a restart" : "cut by a gap in the input"
         log.line(
-          "\"\(play.title)\" continues play \(continued), recovered after the restart: one airing, one play",
-          channel: play.channel)
+          "\"\(play.title)\" continues play \(continued.id), \(cut): one airing, one play", channel: play.channel)
       }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.

@@ -19,9 +19,10 @@ final class PlaySpool {
   struct Entry: Codable, Sendable, Equatable {
     var command: PlayLogWriter.Command
     var row: Int64?
-    /// True when the row is a recovered play that this command's play continues (see
-    /// `PlayLogStore.reopenRecoveredPlay`): its start and reference offset stay.
-    var extendsRecovered: Bool?
+    /// When the row is an earlier play of the same airing that this command's play continues (see
+    /// `PlayLogStore.reopenPlayOfSameAiring`), the status that play had: its start and reference offset stay, and a
+    /// retraction gives it back that status.
+    var continues: PlayStatus?
   }
 
   /// What a spool holds: its entries up to any damage, and the damage.

@@ -1,18 +1,22 @@
 import Foundation
 
 /// What the live monitor needs beyond recording: withdrawing a play the matcher retracted, closing the plays a
-/// stopped monitor left open, and continuing one of them when the same airing is heard again after a restart.
+/// stopped monitor left open, and continuing a play when the rest of its airing is heard after a restart or a gap.
 extension PlayLogStore {
   /// How far apart the air times of the reference's first sample (a play's start minus its reference offset over
-  /// its speed) of a recovered play and a new play may be for them to be one airing, in seconds. The matcher places
-  /// a play to within a hop (32 ms), and a restarted monitor anchors its clock anew (JACK's frame time, or a
-  /// stream's new connection placed at its arrival); 1 s covers both, while a second airing of the same item is a
-  /// whole item length apart (no catalog item is shorter than a second).
-  public static let sameAiringToleranceSeconds = 1.0
+  /// its speed) of an earlier play and a new play may be for them to be one airing, in seconds (at most half the
+  /// item's length, see ``reopenPlayOfSameAiring(as:retrying:)``). The matcher places a play to within a hop
+  /// (32 ms), but audio heard again after an outage is placed anew: by JACK's frame time after a restart of the
+  /// monitor or of jackd, or by its arrival on a stream's new connection, which starts with the server's burst of
+  /// buffered audio. In `bench/chaos.py` (30 minutes, 16 channels, SIGKILLs, jackd restarts and stream drops) the
+  /// rest of an airing came back 0.0–1.65 s off its first part's alignment. A second airing of the same item is a
+  /// whole item length apart.
+  public static let sameAiringToleranceSeconds = 2.0
 
-  /// How long after a recovered play's last confirmed end a restarted monitor may continue it, in seconds. A
-  /// restart (systemd's 2 s, loading the catalog, the matcher's first match) takes well under a minute; after a
-  /// longer outage the log keeps the two plays apart, so that one play never spans minutes nobody heard.
+  /// How long after an earlier play's last confirmed end the rest of its airing may continue it, in seconds. A
+  /// restart (systemd's 2 s, loading the catalog, the matcher's first match), a jackd restart or a stream's
+  /// reconnection takes well under a minute; after a longer outage the log keeps the two plays apart, so that one
+  /// play never spans minutes nobody heard.
   public static let restartGapSeconds = 300.0
 
   /// Deletes a play that the matcher withdrew (a repeated section of a track that a stronger play explains).
@@ -43,29 +47,35 @@ extension PlayLogStore {
     }
   }
 
-  /// Continues a recovered play instead of recording `play` as a new one, when they are one airing cut by a restart:
-  /// the same item on the same channel, on the same alignment (within ``sameAiringToleranceSeconds``), and `play`
-  /// starting at most ``restartGapSeconds`` after the recovered play's end. The recovered play is `open` again
-  /// (its start, reference offset and speed stay; its end moves to `play`'s end if that is later); move it on with
-  /// ``extend(playID:end:confidence:status:)``.
-  /// - Parameter retrying: also continue an `open` or `closed` play of the same airing: a write that is retried
-  ///   (after an error, or from the spool on the next start) may find the play it reopened before, moved on or
-  ///   closed since.
-  /// - Returns: the continued play's id; nil when there is none, and nothing changed.
+  /// Continues an earlier play instead of recording `play` as a new one, when they are one airing cut by an outage
+  /// (a restart of the monitor, which left the play `recovered`, or a gap in the input, which closed it): the same
+  /// item on the same channel, on the same alignment (within ``sameAiringToleranceSeconds``, and within half the
+  /// item's length when it is known), and `play` starting at most ``restartGapSeconds`` after the earlier play's end.
+  /// The earlier play is `open` again (its start, reference offset and speed stay; its end moves to `play`'s end if
+  /// that is later); move it on with ``extend(playID:end:confidence:status:)``.
+  /// - Parameter retrying: also continue an `open` play of the same airing: a write that is retried (after an
+  ///   error, or from the spool on the next start) may find the play it reopened before.
+  /// - Returns: the continued play's id and the status it had (`closed` or `recovered`, or `open` when retrying);
+  ///   nil when there is none, and nothing changed.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
-  public func reopenRecoveredPlay(matching play: PlayRecord, retrying: Bool = false) throws -> Int64? {
+  public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool = false) throws -> (
+    id: Int64, status: PlayStatus
+  )? {
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
-    let toleranceMilliseconds = Double(Date.milliseconds(fromSeconds: Self.sameAiringToleranceSeconds))
+    var toleranceSeconds = Self.sameAiringToleranceSeconds
+    if let length = play.itemDurationSeconds, length > 0 { toleranceSeconds = min(toleranceSeconds, length / 2) }
+    let toleranceMilliseconds = toleranceSeconds * 1000
     let airedAt = Double(playStart) - play.refOffsetSeconds * 1000 / play.speed
     return try database.transaction {
-      var found: Int64?
+      var found: (id: Int64, status: PlayStatus)?
       try database.forEachRow(
         """
-        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed FROM plays AS p
+        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status FROM plays AS p
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
-        WHERE c.name = ? AND i.item_key = ? AND (p.status = 'recovered' OR ?) AND p.start_ms <= ? AND p.end_ms >= ?
+        WHERE c.name = ? AND i.item_key = ? AND (p.status IN ('recovered', 'closed') OR ?) AND p.start_ms <= ?
+          AND p.end_ms >= ?
         ORDER BY p.end_ms DESC, p.id DESC
         """,
         [
@@ -75,17 +85,19 @@ extension PlayLogStore {
       ) { row in
         let speed = try row.double(3)
         let rowAiredAt = Double(try row.int64(1)) - Double(try row.int64(2)) / speed
-        if found == nil && abs(rowAiredAt - airedAt) <= toleranceMilliseconds { found = try row.int64(0) }
+        guard found == nil, abs(rowAiredAt - airedAt) <= toleranceMilliseconds else { return }
+        guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
+        found = (try row.int64(0), status)
       }
       guard let found else { return nil }
       try database.run(
         "UPDATE plays SET status = 'open', end_ms = max(end_ms, ?), updated_at_ms = ? WHERE id = ?",
-        [.date(play.end), .date(Date()), .integer(found)])
+        [.date(play.end), .date(Date()), .integer(found.id)])
       return found
     }
   }
 
-  /// Moves on a play continued by ``reopenRecoveredPlay(matching:retrying:)``: its end (when given), its
+  /// Moves on a play continued by ``reopenPlayOfSameAiring(as:retrying:)``: its end (when given), its
   /// confidence (the higher of the two) and its status. Its start, reference offset and speed stay those of the
   /// airing's first part.
   /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``PlayLogError/invalidPlay(reason:path:)``

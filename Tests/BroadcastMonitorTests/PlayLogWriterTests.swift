@@ -248,6 +248,42 @@ struct PlayLogWriterSpoolTests {
     #expect(plays.first?.end == cut.start.addingTimeInterval(200))
   }
 
+  @Test("the rest of an airing heard again after a gap in the input continues the play the gap closed")
+  func restOfAiringAfterGapContinuesClosedPlay() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-gap")
+    let path = folder.file("plays.sqlite").path
+    let lines = LineCollector()
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }))
+    var first = Self.play("song", start: 1000)
+    first.refOffsetSeconds = 3
+    let firstToken = writer.makeToken()
+    writer.submit(.start(token: firstToken, play: first))
+    writer.submit(
+      .update(
+        token: firstToken, start: first.start, end: first.start.addingTimeInterval(40), refOffsetSeconds: 3,
+        speed: 1, confidence: 0.9, closed: true))
+    // jackd restarted: 6 s unheard, and the rest placed 0.7 s off the first part's alignment.
+    var rest = first
+    rest.start = first.start.addingTimeInterval(46)
+    rest.refOffsetSeconds = 3 + 46 - 0.7
+    rest.end = rest.start.addingTimeInterval(6)
+    rest.detectedAt = rest.end
+    let token = writer.makeToken()
+    writer.submit(.start(token: token, play: rest))
+    writer.submit(
+      .update(
+        token: token, start: rest.start, end: first.start.addingTimeInterval(200),
+        refOffsetSeconds: rest.refOffsetSeconds,
+        speed: 1, confidence: 0.8, closed: true))
+    #expect(writer.stop().isEmpty)
+    let plays = try PlayLogStore(path: path).plays()
+    #expect(plays.count == 1, "one airing, one play: \(plays)")
+    #expect(plays.first?.status == .closed)
+    #expect(plays.first?.start == first.start && plays.first?.refOffsetSeconds == 3, "the airing's start stays")
+    #expect(plays.first?.end == first.start.addingTimeInterval(200))
+    #expect(lines.text.contains("continues play 1, cut by a gap in the input"), "\(lines.text)")
+  }
+
   @Test("a spool replayed after its writes reached the play log (a refined start, a continued play) adds nothing")
   func replayAfterWritesReachedPlayLog() throws {
     let folder = try TemporaryDirectory(prefix: "spool-again")

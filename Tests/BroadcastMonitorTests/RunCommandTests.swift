@@ -187,7 +187,7 @@ struct RunCommandTests {
     let plays = try PlayLogStore(path: db).plays().filter { $0.start < cut[0].start.addingTimeInterval(25) }
     #expect(plays.count == 1, "one airing, one play: \(plays)\n\(log)")
     #expect(
-      log.contains("[web] \"Armygeddon\" continues play \(cut[0].id ?? 0), recovered after the restart"), "\(log)")
+      log.contains("[web] \"Armygeddon\" continues play \(cut[0].id ?? 0), recovered after a restart"), "\(log)")
     #expect(plays.first?.status == .closed && plays.first?.start == cut[0].start, "\(plays)")
     #expect((plays.first?.durationSeconds ?? 0) > 25, "the airing's whole length: \(plays)")
     let airplay = try CLI.run([

@@ -89,7 +89,7 @@ struct PlayLogStoreRecoveryTests {
     let store = try PlayLogStore(path: ":memory:")
     let (id, play) = try Self.recoveredAiring(in: store)
     let rest = Self.rest(of: play, after: 26, shiftSeconds: 0.4)
-    #expect(try store.reopenRecoveredPlay(matching: rest) == id)
+    #expect(try store.reopenPlayOfSameAiring(as: rest)?.id == id)
     #expect(try store.plays().map(\.status) == [.open])
     try store.extend(playID: id, end: play.start.addingTimeInterval(180), confidence: 0.95, status: .closed)
     let plays = try store.plays()
@@ -101,7 +101,7 @@ struct PlayLogStoreRecoveryTests {
     #expect(plays.first?.confidence == 0.95)
   }
 
-  @Test("Only a recovered play of the same item, channel and alignment that ended within the restart gap is reopened")
+  @Test("Only a play of the same item, channel and alignment that ended within the restart gap is reopened")
   func onlyTheSameAiringIsReopened() throws {
     let store = try PlayLogStore(path: ":memory:")
     let (id, play) = try Self.recoveredAiring(in: store)
@@ -112,21 +112,40 @@ struct PlayLogStoreRecoveryTests {
     let shifted = Self.rest(of: play, after: 26, shiftSeconds: PlayLogStore.sameAiringToleranceSeconds + 0.5)
     let late = Self.rest(of: play, after: 20 + PlayLogStore.restartGapSeconds + 1)
     for candidate in [elsewhere, otherItem, shifted, late] {
-      #expect(try store.reopenRecoveredPlay(matching: candidate) == nil, "\(candidate)")
+      #expect(try store.reopenPlayOfSameAiring(as: candidate) == nil, "\(candidate)")
     }
     #expect(try store.plays().map(\.status) == [.recovered], "nothing changed")
 
+    let rest = Self.rest(of: play, after: 26)
+    #expect(try store.reopenPlayOfSameAiring(as: rest)?.status == .recovered)
+    #expect(try store.reopenPlayOfSameAiring(as: rest) == nil, "reopened once: it is open now")
+    #expect(try store.reopenPlayOfSameAiring(as: rest, retrying: true)?.id == id, "a retry finds it open")
+  }
+
+  @Test("A play closed by a gap in the input (a jackd restart, a stream's reconnection) is continued by its rest")
+  func playClosedByGapIsContinued() throws {
+    let store = try PlayLogStore(path: ":memory:")
     var closed = Self.play("closed", start: 2_000_000, status: .closed)
     closed.end = PlayLogStoreTests.time(2_030_000)
-    try store.record(closed)
-    #expect(try store.reopenRecoveredPlay(matching: Self.rest(of: closed, after: 35)) == nil, "a closed play stays")
+    let id = try store.record(closed)
+    let rest = Self.rest(of: closed, after: 35, shiftSeconds: 1.6)
+    let continued = try store.reopenPlayOfSameAiring(as: rest)
+    #expect(continued?.id == id && continued?.status == .closed, "\(String(describing: continued))")
+    #expect(try store.plays().map(\.status) == [.open])
+  }
 
-    let rest = Self.rest(of: play, after: 26)
-    #expect(try store.reopenRecoveredPlay(matching: rest) == id)
-    #expect(try store.reopenRecoveredPlay(matching: rest) == nil, "reopened once: it is open now")
-    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "a retry finds it open")
-    try store.extend(playID: id, end: nil, confidence: nil, status: .closed)
-    #expect(try store.reopenRecoveredPlay(matching: rest, retrying: true) == id, "or closed since")
+  @Test("Two airings of an item shorter than twice the tolerance stay two plays: the tolerance is half its length")
+  func shortItemAiredTwiceIsTwoPlays() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    var first = Self.play("sting", start: 3_000_000, status: .closed)
+    first.itemDurationSeconds = 2 * PlayLogStore.sameAiringToleranceSeconds - 0.5
+    first.end = first.start.addingTimeInterval(first.itemDurationSeconds!)
+    try store.record(first)
+    var second = first
+    second.start = first.end
+    second.end = second.start.addingTimeInterval(first.itemDurationSeconds!)
+    second.status = .open
+    #expect(try store.reopenPlayOfSameAiring(as: second) == nil, "the next airing, back to back, is a new play")
   }
 
   @Test("An event already recorded is found by channel, kind, times and detail")
