@@ -50,16 +50,26 @@ final class Monitor: @unchecked Sendable {
     let store = try PlayLogStore(path: configuration.databasePath)
     // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
     let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
-    try PlayLogWriter.replay(spool, into: store, log: log)
-    let recovered = try store.recoverOpenPlays()
-    try store.recordEvent(
-      channel: nil, kind: .restart, start: Date(),
-      detail: "broadcast-monitor started with \(configuration.channels.count) channels"
-        + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered"))
-    if !recovered.isEmpty {
-      log.line("\(recovered.count) plays left open by the previous run were closed and marked recovered")
+    let startupWrites = { [log] in
+      try PlayLogWriter.replay(spool, into: store, log: log)
+      let recovered = try store.recoverOpenPlays()
+      try store.recordEvent(
+        channel: nil, kind: .restart, start: Date(),
+        detail: "broadcast-monitor started with \(configuration.channels.count) channels"
+          + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered"))
+      if !recovered.isEmpty {
+        log.line("\(recovered.count) plays left open by the previous run were closed and marked recovered")
+      }
     }
-    let writer = PlayLogWriter(store: store, spool: spool, log: log)
+    // A play log that cannot be written now (a full disk, another program's write lock) does not stop the start:
+    // the monitor listens, and the writer does these writes first, as soon as it can, before any play.
+    var deferred: (() throws -> Void)?
+    do {
+      try startupWrites()
+    } catch let error as SQLiteError where !error.isUnusableFile {
+      deferred = startupWrites
+    }
+    let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)
     self.writer = writer
 
     let jackChannels = configuration.channels.compactMap { channel -> JackSession.Channel? in

@@ -60,14 +60,26 @@ final class PlayLogWriter: @unchecked Sendable {
   private let nextToken = Atomic<UInt64>(1)
   private let failing = Atomic<Bool>(false)
   // Writer thread only.
+  /// Writes the play log needs before any command (the last run's spool, the recovery of its open plays), when
+  /// they failed at start.
+  private var startupWrites: (() throws -> Void)?
   private var applier: PlayCommandApplier
   private let spool: PlaySpool
   private var lastError: String?
   private var lastSpoolError: String?
 
   /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start) and `spool`
-  /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log).
-  init(store: PlayLogStore, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1) {
+  /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log). `startupWrites`:
+  /// the caller's start-up writes (the spool's replay, the recovery) when the store could not take them; the writer
+  /// retries them every `retrySeconds` before it writes any command, and commands wait in memory meanwhile (the
+  /// spool still holds the last run's commands, which must reach the play log first); a stop then leaves them in
+  /// the spool, after the last run's.
+  init(
+    store: PlayLogStore, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1,
+    startupWrites: (() throws -> Void)? = nil
+  ) {
+    self.startupWrites = startupWrites
+    if startupWrites != nil { failing.store(true, ordering: .relaxed) }
     applier = PlayCommandApplier(store: store)
     self.spool = spool ?? PlaySpool(playLogPath: store.path)
     self.log = log
@@ -177,6 +189,12 @@ final class PlayLogWriter: @unchecked Sendable {
   }
 
   private func run() {
+    if startupWrites != nil && !completeStartupWrites() {
+      try? applier.store.close()
+      ended.store(true, ordering: .releasing)
+      finished.signal()
+      return
+    }
     var nextRetry: DispatchTime?  // set while the store is failing
     while true {
       if let nextRetry { _ = wake.wait(timeout: nextRetry) } else { wake.wait() }
@@ -207,6 +225,42 @@ final class PlayLogWriter: @unchecked Sendable {
     try? applier.store.close()
     ended.store(true, ordering: .releasing)
     finished.signal()
+  }
+
+  /// Retries `startupWrites` every `retrySeconds` until they succeed (true) or the writer stops (false: the waiting
+  /// commands then go to the spool, after the last run's).
+  private func completeStartupWrites() -> Bool {
+    guard let startupWrites else { return true }
+    var lastFailure: String?
+    while true {
+      do {
+        try startupWrites()
+        self.startupWrites = nil
+        failing.store(false, ordering: .relaxed)
+        log.line(
+          "play log \(applier.store.path) is writable: the start-up writes are done, and \(backlog) waiting writes "
+            + "follow")
+        return true
+      } catch {
+        var message = "\(error)"
+        if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
+        if message != lastFailure {
+          lastFailure = message
+          log.line(
+            "play log \(applier.store.path) cannot be written at start: \(message). The monitor listens; its plays "
+              + "wait in memory until the play log takes the last run's spool and recovery first (free disk space, "
+              + "fix permissions, or stop the other program holding the lock); a stop leaves them in the spool.")
+        }
+      }
+      let retryAt = DispatchTime.now() + retrySeconds
+      while DispatchTime.now() < retryAt && !stopping.load(ordering: .acquiring) {
+        _ = wake.wait(timeout: retryAt)
+      }
+      if stopping.load(ordering: .acquiring) {
+        spoolWaiting()
+        return false
+      }
+    }
   }
 
   /// Appends the waiting commands that are not in the spool yet (at most `limit` of them) to the spool. On failure

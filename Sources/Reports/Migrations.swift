@@ -18,19 +18,26 @@ struct Migrations: Sendable {
   }
 
   /// Creates `schema_migrations` if needed, refuses a database from a newer version, then applies each pending
-  /// migration in order. Returns the ids it applied (empty when the database was up to date).
+  /// migration in order. Returns the ids it applied (empty when the database was up to date). A database that is up
+  /// to date is only read: it opens while another program holds its write lock or its disk is full, and the first
+  /// write reports that.
   @discardableResult
   func apply(to database: SQLiteDatabase, now: Date = Date()) throws -> [String] {
-    try database.execute(
-      "CREATE TABLE IF NOT EXISTS schema_migrations(id TEXT PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")
+    let hasTable = try database.firstRow(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'", [])
+    if hasTable == nil {
+      try database.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations(id TEXT PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")
+    }
     let known = Set(list.map(\.id))
-    let unknown = try appliedIDs(in: database).filter { !known.contains($0) }
+    let alreadyApplied = try appliedIDs(in: database)
+    let unknown = alreadyApplied.filter { !known.contains($0) }
     guard unknown.isEmpty else {
       throw MigrationError(
         path: database.path, databaseName: database.name, unknownIDs: unknown, knownIDs: list.map(\.id))
     }
     var applied: [String] = []
-    for migration in list {
+    for migration in list where !alreadyApplied.contains(migration.id) {
       // Checked again inside the transaction: another process may have applied it since we looked.
       let didApply = try database.transaction { () throws -> Bool in
         let done = try database.firstRow("SELECT 1 FROM schema_migrations WHERE id = ?", [.text(migration.id)])

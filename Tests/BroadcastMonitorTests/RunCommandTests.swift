@@ -159,6 +159,32 @@ struct RunCommandTests {
     #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
   }
 
+  @Test("a monitor started while another program holds the play log's write lock listens, and writes when it goes")
+  func startWhilePlayLogLocked() throws {
+    try PlayLogStore(path: db).close()
+    let locker = try PlayLogWriterSpoolTests.Locker(db)
+    var locked = true
+    defer { if locked { locker.release() } }
+    let arguments = [
+      "--log", "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ]
+    let monitor = try startMonitor(arguments)
+    defer { monitor.terminateAndWait() }
+    try waitForLog(monitor, "play log \(db) cannot be written at start")
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    locker.release()
+    locked = false
+    try waitForLog(monitor, "play log \(db) is writable: the start-up writes are done")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"")
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    #expect(
+      try PlayLogStore(path: db).plays().map(\.status) == [.closed],
+      "the play heard while the lock was held: \(monitor.output)")
+    let restarts = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'restart'"])
+    #expect(restarts.stdout == "1\n", "and the start, recorded once: \(restarts)")
+  }
+
   @Test(
     "a monitor killed in the middle of a song and started again logs the airing as one play",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
