@@ -5,14 +5,9 @@ import Reports
 /// `broadcast-monitor scan`: every play in a long recording, found by the same streaming matcher that live
 /// monitoring runs, fed from the file as fast as it goes.
 enum ScanCommand {
-  static let usage = """
-    usage: broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
-                                  [--csv OUT.csv] [--settings FILE] RECORDING
-    """
-
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let a = try CommandLineArguments(args, valueOptions: ["catalog", "channel", "start", "db", "csv", "settings"])
-    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let a = try CommandLineArguments(args, for: CommandTable.scan)
+    guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.scan)) }
     let recording = a.positionals[0]
     let channel = try a.required("channel")
     if let problem = ChannelConfiguration.nameProblem(channel) {
