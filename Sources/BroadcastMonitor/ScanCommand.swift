@@ -30,6 +30,10 @@ enum ScanCommand {
       let attributes = try FileManager.default.attributesOfItem(atPath: recording)
       let modified = attributes[.modificationDate] as? Date ?? Date()
       origin = modified.addingTimeInterval(-(duration ?? 0))
+      printError(
+        "scan \(channel): no --start, so the recording is taken to begin at \(ISO8601Millis.format(origin)) (its "
+          + "modification time minus its \(String(format: "%.1f", duration ?? 0)) s of audio); give --start "
+          + "ISO8601 for the time it really began")
     }
 
     // Outputs: the play log first, so that a play is stored the moment it ends. It is locked first and until the
