@@ -13,11 +13,17 @@ enum MatchCommand {
     let collector = PlayCollector()
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
     let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)
-    try AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz).decode(path: clip) {
-      samples, channels, rate in
-      try matcher.append(samples, channels: channels, sampleRate: rate)
+    if clip.lowercased().hasSuffix(".bmsig") {
+      // A signature written by `signature`: matched without its audio.
+      let signature = try Signature(contentsOf: URL(fileURLWithPath: clip))
+      do { try matcher.match(signature) } catch { throw UsageError("\(clip): \(error)") }
+    } else {
+      try AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz).decode(path: clip) {
+        samples, channels, rate in
+        try matcher.append(samples, channels: channels, sampleRate: rate)
+      }
+      matcher.flush()
     }
-    matcher.flush()
     let plays = collector.ended.sorted { $0.matchCount > $1.matchCount }
     guard let best = plays.first else {
       print("no match")
