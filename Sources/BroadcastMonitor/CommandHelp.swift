@@ -10,11 +10,10 @@ enum CommandHelp {
     for (i, text) in synopses.enumerated() {
       lines += indented(text, first: i == 0 ? "usage: " : "       ")
     }
-    lines += [
-      "",
+    lines += [""]
+    lines += wrap(
       "`\(CommandTable.program) help COMMAND` (or COMMAND --help) describes a command and its options; "
-        + "--version prints the version.",
-    ]
+        + "--version prints the version.", indent: "")
     return lines.joined(separator: "\n")
   }
 

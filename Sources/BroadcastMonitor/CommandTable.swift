@@ -70,7 +70,7 @@ enum CommandTable {
     options: [.value("out", "FILE.bmsig", "the signature file to write", required: true)], arguments: "CLIP")
 
   static let run = CommandSpec(
-    ["run"], "monitors channels live: the daemon",
+    ["run"], "monitors channels live (the daemon)",
     options: [
       .value(
         "config", "monitor.json5",

@@ -38,6 +38,7 @@ struct CommandHelpTests {
 
   @Test("Help lines fit the width, and a synopsis never breaks inside brackets")
   func wrapping() {
+    for line in CommandHelp.usage.split(separator: "\n") { #expect(line.count <= CommandHelp.width, "\(line)") }
     for (_, spec) in Self.specs {
       for line in CommandHelp.help(spec).split(separator: "\n") {
         #expect(line.count <= CommandHelp.width, "\(spec.fullName): \(line)")
