@@ -28,7 +28,7 @@ ROOT=$(pwd)
 #   icecast2            a private local stream server for the network-stream tests (its system service is
 #                       disabled right after the install: it would listen on port 8000 with a default password)
 #   tmux                the console view's tests run the monitor in a tmux pane and read its screen
-PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux)
+PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh)
 
 STEP="start"
 step() {

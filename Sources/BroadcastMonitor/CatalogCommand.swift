@@ -3,24 +3,17 @@ import Matcher
 
 /// `broadcast-monitor catalog add|list|info|remove|upgrade --catalog FILE …`
 enum CatalogCommand {
-  static let usage = """
-    usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] [--jobs N] [PATH...]
-           broadcast-monitor catalog list --catalog FILE
-           broadcast-monitor catalog info --catalog FILE
-           broadcast-monitor catalog remove --catalog FILE KEY|ISRC|PATH...
-           broadcast-monitor catalog upgrade --catalog FILE
-    """
-
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    guard let sub = args.first else { throw UsageError(usage) }
-    let rest = args.dropFirst()
+    let spec = CommandTable.catalog
+    guard let sub = args.first else { throw UsageError(CommandHelp.help(spec)) }
+    guard let subSpec = spec.subcommand(sub) else { throw UsageError(CommandHelp.unknownSubcommand(sub, of: spec)) }
+    let a = try CommandLineArguments(args.dropFirst(), for: subSpec)
     switch sub {
-    case "add": return try add(CommandLineArguments(rest, valueOptions: ["catalog", "metadata", "jobs"]))
-    case "list": return try list(CommandLineArguments(rest, valueOptions: ["catalog"]))
-    case "info": return try info(CommandLineArguments(rest, valueOptions: ["catalog"]))
-    case "remove": return try remove(CommandLineArguments(rest, valueOptions: ["catalog"]))
-    case "upgrade": return try upgrade(CommandLineArguments(rest, valueOptions: ["catalog"]))
-    default: throw UsageError("unknown catalog command `\(sub)`\n\(usage)")
+    case "add": return try add(a)
+    case "list": return try list(a)
+    case "info": return try info(a)
+    case "remove": return try remove(a)
+    default: return try upgrade(a)
     }
   }
 

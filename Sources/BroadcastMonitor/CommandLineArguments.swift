@@ -4,6 +4,18 @@ struct CommandLineArguments {
   private(set) var options: [String: [String]] = [:]
   private(set) var flags: Set<String> = []
   private(set) var positionals: [String] = []
+  /// The options the command declares, when it was parsed from its declaration: reading another one is a
+  /// programming error (an option parsed but not declared), caught by the assertion in `value` and `has`.
+  private var declared: Set<String>?
+
+  /// Parses a command's words with the options its declaration (`CommandTable`) gives it.
+  init(_ arguments: ArraySlice<String>, for spec: CommandSpec) throws(UsageError) {
+    let options = spec.parsedOptions
+    try self.init(
+      arguments, valueOptions: Set(options.filter { $0.valueName != nil }.map(\.name)),
+      flagOptions: Set(options.filter { $0.valueName == nil }.map(\.name)))
+    declared = Set(options.map(\.name))
+  }
 
   /// - Parameters:
   ///   - arguments: the words after the command name.
@@ -40,20 +52,35 @@ struct CommandLineArguments {
           i += 1
         }
       } else {
-        let known = (valueOptions.union(flagOptions)).sorted().map { "--\($0)" }.joined(separator: ", ")
-        throw UsageError("unknown option --\(name)" + (known.isEmpty ? "" : " (this command takes \(known))"))
+        let names = valueOptions.union(flagOptions).sorted()
+        let known = names.map { "--\($0)" }.joined(separator: ", ")
+        let near = NearestName.nearest(to: name, in: names).map { "; did you mean --\($0)?" } ?? ""
+        throw UsageError(
+          "unknown option --\(name)\(near)" + (known.isEmpty ? "" : " (this command takes \(known))"))
       }
     }
   }
 
-  func value(_ name: String) -> String? { options[name]?.last }
+  func value(_ name: String) -> String? {
+    assert(declared?.contains(name) ?? true, "--\(name) is read but not declared in CommandTable")
+    return options[name]?.last
+  }
+
+  /// Every value of a repeatable option, in order.
+  func values(_ name: String) -> [String] {
+    assert(declared?.contains(name) ?? true, "--\(name) is read but not declared in CommandTable")
+    return options[name] ?? []
+  }
 
   func required(_ name: String) throws(UsageError) -> String {
     guard let v = value(name) else { throw UsageError("--\(name) is required") }
     return v
   }
 
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  func has(_ flag: String) -> Bool {
+    assert(declared?.contains(flag) ?? true, "--\(flag) is read but not declared in CommandTable")
+    return flags.contains(flag)
+  }
 }
 
 /// A command line that cannot be run as given; the message says what to change.

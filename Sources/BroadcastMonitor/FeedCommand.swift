@@ -15,20 +15,14 @@ import Reports
 /// Threads: everything runs on the calling (main) thread, which is the playback's feeder; the signal handlers run
 /// on a dispatch queue and only call `JackPlayback.stop()`.
 enum FeedCommand {
-  static let usage = """
-    usage: broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
-                                  --connect DST_L,DST_R|DST FILE
-    """
-
   /// Thrown from the decoder's callback to stop decoding once the playback stopped.
   private struct PlaybackStopped: Error {}
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     // First, before any thread starts: SIGINT and SIGTERM must be blocked in every thread to reach the handler.
     let signals = TerminationSignals()
-    let a = try CommandLineArguments(
-      args, valueOptions: ["client", "server", "start", "connect"], flagOptions: ["loop"])
-    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let a = try CommandLineArguments(args, for: CommandTable.feed)
+    guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.feed)) }
     let file = a.positionals[0]
     let destinations = try parseDestinations(try a.required("connect"))
     let start = try parseStart(a.value("start"))

@@ -4,42 +4,12 @@ import Matcher
 /// `broadcast-monitor run`'s options: a configuration file, command-line values that replace its keys, and
 /// channels added with `--channel NAME=SOURCE`.
 extension MonitorConfiguration {
-  /// The options of `run` that take a value.
-  static let runValueOptions: Set<String> = [
-    "config", "catalog", "db", "spool-dir", "channel", "jack-client", "jack-server", "workers", "tz", "settings",
-  ]
+  /// The options of `run` that take a value, from its declaration in `CommandTable`.
+  static var runValueOptions: Set<String> { Set(CommandTable.run.options.filter { $0.valueName != nil }.map(\.name)) }
 
   /// The switches of `run`, one at most. `load(arguments:currentDirectory:)` accepts them and leaves them to the run
   /// command.
-  static let runFlagOptions: Set<String> = ["log", "json"]
-
-  /// The usage of `run`, for `broadcast-monitor help` and usage errors.
-  static let runUsage = """
-    usage: broadcast-monitor run [--config monitor.json5] [--catalog FILE] [--db plays.sqlite] [--spool-dir DIR]
-                                 [--channel NAME=SOURCE]... [--jack-client NAME] [--jack-server NAME]
-                                 [--workers N] [--tz ZONE] [--settings FILE] [--log | --json]
-      --config FILE          the configuration (JSON5; config/monitor.example.json5 shows every key). The options
-                             below replace its keys; --channel adds channels to its own.
-      --catalog FILE         the catalog (required without --config)
-      --db FILE              the SQLite play log, created when missing (required without --config)
-      --spool-dir DIR        where the play log's spool keeps plays the play log cannot take (default: beside it)
-      --channel NAME=SOURCE  a channel (repeatable; at least one without --config). NAME: letters, digits, - _ .
-                             (it also names the channel's JACK ports). SOURCE is one of:
-          jack, jack-mono                   JACK ports NAME_L and NAME_R (stereo) or NAME (mono), left unconnected
-          jack:SRC_L,SRC_R, jack-mono:SRC   connected from those JACK ports: jack:system:capture_1,system:capture_2
-          jack~REGEX, jack-mono~REGEX       connected from the first ports by name that match the POSIX extended REGEX
-          http://…, https://…, icecast://…  a stream: any URL that ffmpeg opens
-          file:PATH, file+loop:PATH         an audio file, played once or over and over
-      --jack-client NAME     the JACK client's name (default broadcast-monitor)
-      --jack-server NAME     the JACK server (default: $JACK_DEFAULT_SERVER, else the default server)
-      --workers N            matcher threads, 1…64 (default: one per processor)
-      --tz ZONE              time zone of the --channel channels, such as Europe/Berlin (default: the machine's)
-      --settings FILE        global matcher settings (JSON5, as scan --settings; see config/matcher-settings.json5)
-      --log                  one line per event on standard error, even on a terminal (default without a terminal;
-                             on a terminal run shows the live console: Up/Down select, Enter details, Esc back, q quit)
-      --json                 one JSON object per event on standard output: time, channel, event, message and the
-                             event's data (see the README)
-    """
+  static var runFlagOptions: Set<String> { Set(CommandTable.run.options.filter { $0.valueName == nil }.map(\.name)) }
 
   /// The configuration that `run` with `arguments` describes: the `--config` file, if any, with the command-line
   /// values replacing its keys and the `--channel` channels appended to its channels, all checked. Paths on the
@@ -130,7 +100,7 @@ extension MonitorConfiguration {
   ) throws(UsageError) -> [(argument: String, channel: ChannelConfiguration)] {
     let timeZone = arguments.value("tz") ?? TimeZone.current.identifier
     var channels: [(argument: String, channel: ChannelConfiguration)] = []
-    for argument in arguments.options["channel"] ?? [] {
+    for argument in arguments.values("channel") {
       guard let equals = argument.firstIndex(of: "=") else {
         throw UsageError(
           "--channel \(argument): give NAME=SOURCE, such as --channel fm1=jack:system:capture_1,system:capture_2")

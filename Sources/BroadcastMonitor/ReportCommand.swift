@@ -8,43 +8,14 @@ import Reports
 /// A station's time zone is `--tz` when given, else the channel's `timeZone` in `--config`, else the machine's
 /// time zone (the same default the monitor configuration uses); `--tz UTC` prints times with `Z`.
 enum ReportCommand {
-  static let usage = """
-    usage: broadcast-monitor report KIND --db FILE [--config monitor.json5] [--from DATE] [--to DATE]
-                                    [--channel NAME] [--tz ZONE] [--out FILE]
-      KIND: plays                  every play in air order (the scan --csv columns, then status)
-            airplay [--by-channel] [--group day|week|month]
-                                   plays, seconds aired, first and last air time per item
-            soundexchange [--format csv|pipe] [--out-dir DIR] [--icecast-log FILE] [--audience FILE]
-                                   SoundExchange Report of Use, one per service (reports.soundExchange in
-                                   --config); --out-dir names each file as SoundExchange asks; performances
-                                   from listeners in Icecast's access log or hourly AQH (channel,hour_start,aqh)
-            quota [--group day|week|month]
-                                   content quotas (reports.quotaRules in --config)
-            proof-of-play [--kind KIND]
-                                   every airing of ads (or KIND), per advertiser, with cart and partial airings
-            reconcile [--tolerance SECONDS] [--kind KIND]
-                                   each scheduled spot (schedule import) against what aired: aired,
-                                   aired-late, aired-early, partial, wrong-channel, missed; and unscheduled
-      DATE: YYYY-MM-DD (local midnight of that broadcast day) or an ISO 8601 time with its zone; [from, to)
-    """
-
-  static let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
+  static var kinds: [String] { CommandTable.report.subcommands.map(\.name) }
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let a = try CommandLineArguments(
-      args,
-      valueOptions: [
-        "db", "config", "from", "to", "channel", "tz", "out", "group", "kind", "format", "out-dir", "icecast-log",
-        "audience", "tolerance",
-      ],
-      flagOptions: ["by-channel", "help"])
-    if a.has("help") {
-      print(usage)
-      return 0
-    }
+    let a = try CommandLineArguments(args, for: CommandTable.report)
     guard a.positionals.count == 1, let kind = a.positionals.first, kinds.contains(kind) else {
       let given = a.positionals.isEmpty ? "no report kind" : "`\(a.positionals.joined(separator: " "))`"
-      throw UsageError("\(given): name one report kind (\(kinds.joined(separator: ", ")))\n\(usage)")
+      throw UsageError(
+        "\(given): name one report kind (\(kinds.joined(separator: ", ")))\n\(CommandHelp.help(CommandTable.report))")
     }
     try checkOptions(a, kind: kind)
 
@@ -129,12 +100,13 @@ enum ReportCommand {
 
   /// Refuses options that the report kind does not take.
   private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
-    let only: [(option: String, kinds: Set<String>)] = [
-      ("by-channel", ["airplay"]), ("group", ["airplay", "quota"]), ("kind", ["proof-of-play", "reconcile"]),
-      ("format", ["soundexchange"]), ("out-dir", ["soundexchange"]), ("icecast-log", ["soundexchange"]),
-      ("audience", ["soundexchange"]), ("tolerance", ["reconcile"]),
-    ]
-    for (option, kinds) in only where (a.value(option) != nil || a.has(option)) && !kinds.contains(kind) {
+    // Each kind's own options, from its declaration.
+    var only: [String: Set<String>] = [:]
+    for kindSpec in CommandTable.report.subcommands {
+      for option in kindSpec.options { only[option.name, default: []].insert(kindSpec.name) }
+    }
+    for (option, kinds) in only.sorted(by: { $0.key < $1.key })
+    where (a.options[option] != nil || a.flags.contains(option)) && !kinds.contains(kind) {
       throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
     }
     if let tolerance = a.value("tolerance"), !(Double(tolerance).map { $0.isFinite && $0 >= 0 } ?? false) {

@@ -9,12 +9,7 @@ import Foundation
 /// standard output.
 enum RunCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
-    if words.contains("--help") || words.contains("-h") {
-      print(MonitorConfiguration.runUsage)
-      return 0
-    }
-    let arguments = try CommandLineArguments(
-      words, valueOptions: MonitorConfiguration.runValueOptions, flagOptions: MonitorConfiguration.runFlagOptions)
+    let arguments = try CommandLineArguments(words, for: CommandTable.run)
     guard arguments.positionals.isEmpty else {
       throw UsageError(
         "unexpected \(arguments.positionals.joined(separator: " ")); channels go in --channel NAME=SOURCE")

@@ -5,14 +5,9 @@ import Reports
 /// `broadcast-monitor scan`: every play in a long recording, found by the same streaming matcher that live
 /// monitoring runs, fed from the file as fast as it goes.
 enum ScanCommand {
-  static let usage = """
-    usage: broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
-                                  [--csv OUT.csv] [--settings FILE] RECORDING
-    """
-
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let a = try CommandLineArguments(args, valueOptions: ["catalog", "channel", "start", "db", "csv", "settings"])
-    guard a.positionals.count == 1 else { throw UsageError(usage) }
+    let a = try CommandLineArguments(args, for: CommandTable.scan)
+    guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.scan)) }
     let recording = a.positionals[0]
     let channel = try a.required("channel")
     if let problem = ChannelConfiguration.nameProblem(channel) {
@@ -35,6 +30,10 @@ enum ScanCommand {
       let attributes = try FileManager.default.attributesOfItem(atPath: recording)
       let modified = attributes[.modificationDate] as? Date ?? Date()
       origin = modified.addingTimeInterval(-(duration ?? 0))
+      printError(
+        "scan \(channel): no --start, so the recording is taken to begin at \(ISO8601Millis.format(origin)) (its "
+          + "modification time minus its \(String(format: "%.1f", duration ?? 0)) s of audio); give --start "
+          + "ISO8601 for the time it really began")
     }
 
     // Outputs: the play log first, so that a play is stored the moment it ends. It is locked first and until the

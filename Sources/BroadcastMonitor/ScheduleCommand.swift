@@ -6,22 +6,13 @@ import Reports
 /// traffic system's log of scheduled spots into the play log, for `report reconcile`. It writes in one short
 /// transaction, so it runs while the monitor writes.
 enum ScheduleCommand {
-  static let usage = """
-    usage: broadcast-monitor schedule import --db FILE [--config monitor.json5] [--tz ZONE] TRAFFIC.csv
-      TRAFFIC.csv: columns channel,scheduled_at,cart,advertiser,title,length_s (header row; comma, semicolon or
-      tab; scheduled_at ISO 8601, or local time in the channel's zone: --tz, else its timeZone in --config)
-    """
-
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    guard let sub = args.first else { throw UsageError(usage) }
-    guard sub == "import" else { throw UsageError("unknown schedule command `\(sub)`\n\(usage)") }
-    let a = try CommandLineArguments(args.dropFirst(), valueOptions: ["db", "config", "tz"], flagOptions: ["help"])
-    if a.has("help") {
-      print(usage)
-      return 0
-    }
+    let spec = CommandTable.schedule
+    guard let sub = args.first else { throw UsageError(CommandHelp.help(spec)) }
+    guard let importSpec = spec.subcommand(sub) else { throw UsageError(CommandHelp.unknownSubcommand(sub, of: spec)) }
+    let a = try CommandLineArguments(args.dropFirst(), for: importSpec)
     guard a.positionals.count == 1, let file = a.positionals.first else {
-      throw UsageError("name one traffic log file\n\(usage)")
+      throw UsageError("name one traffic log file\n\(CommandHelp.help(importSpec))")
     }
     let configuration = try a.value("config").map(ReportCommand.loadConfiguration)
     guard let database = a.value("db") ?? configuration?.databasePath, !database.isEmpty else {

@@ -4,46 +4,27 @@ import Reports
 
 // broadcast-monitor: airplay monitoring for radio. Each command lives in its own file; this one only dispatches.
 
-let usage = """
-  broadcast-monitor: logs every catalog song, ad or jingle that airs, with exact times.
-
-  usage: broadcast-monitor catalog add --catalog FILE [--metadata tracks.csv] PATH...
-         broadcast-monitor catalog list|info --catalog FILE
-         broadcast-monitor catalog remove --catalog FILE KEY|ISRC|PATH...
-         broadcast-monitor match --catalog FILE CLIP
-         broadcast-monitor scan --catalog FILE --channel NAME [--start ISO8601] [--db plays.sqlite]
-                                [--csv OUT.csv] RECORDING
-         broadcast-monitor signature CLIP --out FILE.bmsig
-         broadcast-monitor run --config monitor.json5 [--log | --json]
-         broadcast-monitor run --catalog FILE --db plays.sqlite --channel NAME=SOURCE... [--tz ZONE] [--workers N]
-                               [--jack-client NAME] [--jack-server NAME]
-           SOURCE: jack | jack-mono | jack:SRC_L,SRC_R | jack-mono:SRC | URL | file:PATH | file+loop:PATH
-         broadcast-monitor feed [--client NAME] [--server NAME] [--loop] [--start SECONDS]
-                                --connect DST_L,DST_R|DST FILE
-         broadcast-monitor report plays|airplay|soundexchange|quota|proof-of-play|reconcile --db plays.sqlite
-                                  [--config monitor.json5] [--from DATE] [--to DATE] [--channel NAME] [--tz ZONE]
-                                  [--out FILE] (report --help for each kind's options)
-         broadcast-monitor schedule import --db plays.sqlite [--config monitor.json5] [--tz ZONE] TRAFFIC.csv
-  """
-
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {
-  switch arguments.first {
-  case "catalog": status = try CatalogCommand.run(arguments.dropFirst())
-  case "match": status = try MatchCommand.run(arguments.dropFirst())
-  case "scan": status = try ScanCommand.run(arguments.dropFirst())
-  case "run": status = try RunCommand.run(arguments.dropFirst())
-  case "signature": status = try SignatureCommand.run(arguments.dropFirst())
-  case "feed": status = try FeedCommand.run(arguments.dropFirst())
-  case "report": status = try ReportCommand.run(arguments.dropFirst())
-  case "schedule": status = try ScheduleCommand.run(arguments.dropFirst())
-  case "help", "--help", "-h":
-    print(usage)
+  if let request = try HelpRequest(arguments) {
+    print(request.text, terminator: request.text.hasSuffix("\n") ? "" : "\n")
     status = 0
-  default:
-    printError(usage)
-    status = 64
+  } else {
+    switch arguments.first {
+    case "catalog": status = try CatalogCommand.run(arguments.dropFirst())
+    case "match": status = try MatchCommand.run(arguments.dropFirst())
+    case "scan": status = try ScanCommand.run(arguments.dropFirst())
+    case "run": status = try RunCommand.run(arguments.dropFirst())
+    case "signature": status = try SignatureCommand.run(arguments.dropFirst())
+    case "feed": status = try FeedCommand.run(arguments.dropFirst())
+    case "report": status = try ReportCommand.run(arguments.dropFirst())
+    case "schedule": status = try ScheduleCommand.run(arguments.dropFirst())
+    case let word?: throw UsageError(CommandHelp.unknownCommand(word))
+    case nil:
+      printError(CommandHelp.usage)
+      status = 64
+    }
   }
 } catch let error as UsageError {
   printError("broadcast-monitor: \(error)")

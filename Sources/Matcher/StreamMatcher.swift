@@ -130,8 +130,13 @@ public final class StreamMatcher {
 
   /// Stream time of the end of the audio consumed so far.
   public var streamSeconds: Double {
-    (originSeconds ?? 0) + Double(frontEnd.samplesAtFingerprintRate) / Double(parameters.sampleRateHz)
+    (originSeconds ?? 0)
+      + Double(frontEnd.samplesAtFingerprintRate + signatureSamples) / Double(parameters.sampleRateHz)
   }
+
+  /// Samples of a signature that `match(_:)` replays: audio the front end did not see, which the stream's time
+  /// counts.
+  var signatureSamples = 0
 
   /// Plays running now.
   public var currentPlays: [MatchedPlay] { active.map { snapshot(of: $0, final: false) } }
@@ -167,6 +172,7 @@ public final class StreamMatcher {
     frontEnd = FingerprintFrontEnd(
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
     originSeconds = nil
+    signatureSamples = 0
     peakFrames.removeAll()
     peakPitches.removeAll()
     peakTimes.removeAll()

@@ -45,6 +45,37 @@ struct MatchCommandTests {
     #expect(result.stderr.contains(path))
   }
 
+  @Test("match on a .bmsig written by signature finds the same item as on the clip")
+  func matchesSignatureFile() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("b-clip.wav")
+    try CLI.writeClip(of: "catalog-b.ogg", from: 10, seconds: 8, to: clip)
+    let out = folder.file("b-clip.bmsig")
+    let written = try CLI.run(["signature", clip.path, "--out", out.path])
+    #expect(written.status == 0, "\(written)")
+    let fromClip = try CLI.run(["match", "--catalog", catalogURL.path, clip.path])
+    let fromSignature = try CLI.run(["match", "--catalog", catalogURL.path, out.path])
+    #expect(fromSignature.status == 0, "\(fromSignature)")
+    #expect(CLI.lines(fromSignature.stdout).first?.hasPrefix("Muldjord – Chaos God [ZZBMF2600002]") == true)
+    #expect(fromSignature.stdout == fromClip.stdout, "\(fromClip.stdout) vs \(fromSignature.stdout)")
+  }
+
+  @Test("match --all prints every match in a clip of two items, the best first")
+  func matchAll() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let a = try CLI.decode("catalog-a.ogg")
+    let c = try CLI.decode("catalog-c.ogg")
+    let clip = folder.file("a-then-c.wav")
+    try WAVWriter.write(Array(a[8000 * 5..<8000 * 17] + c[8000 * 5..<8000 * 15]), sampleRate: 8000, to: clip)
+    let best = try CLI.run(["match", "--catalog", catalogURL.path, clip.path])
+    let all = try CLI.run(["match", "--catalog", catalogURL.path, "--all", clip.path])
+    #expect(all.status == 0, "\(all)")
+    let lines = CLI.lines(all.stdout)
+    #expect(lines.count == 2, "\(all.stdout)")
+    #expect(lines.first == CLI.lines(best.stdout).first)
+    #expect(lines.contains { $0.contains("Armygeddon") } && lines.contains { $0.contains("[ZZBMF2600003]") })
+  }
+
   @Test("signature writes a query signature file that loads back with the clip's duration")
   func signature() throws {
     let clip = folder.file("b-clip.wav")

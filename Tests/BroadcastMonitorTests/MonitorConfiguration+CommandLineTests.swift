@@ -184,7 +184,7 @@ struct MonitorConfigurationCommandLineTests {
     #expect(Set(arguments.options.keys) == MonitorConfiguration.runValueOptions)
     #expect(arguments.has("log") && arguments.has("json"))
     for option in MonitorConfiguration.runValueOptions.union(MonitorConfiguration.runFlagOptions) {
-      #expect(MonitorConfiguration.runUsage.contains("--\(option)"), "the usage does not mention --\(option)")
+      #expect(CommandHelp.help(CommandTable.run).contains("--\(option)"), "the usage does not mention --\(option)")
     }
     #expect(throws: UsageError.self) {
       try CommandLineArguments(

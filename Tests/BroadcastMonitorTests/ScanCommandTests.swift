@@ -176,6 +176,25 @@ struct ScanCommandTests {
     #expect(abs(start.timeIntervalSince(modified) + 12) <= 1)
   }
 
+  @Test("scan without --start says on stderr which start time it took; with --start it says nothing of it")
+  func saysStart() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("a.wav")
+    try CLI.writeClip(of: "catalog-a.ogg", from: 0, seconds: 6, to: clip)
+    let modified = try #require(try FileManager.default.attributesOfItem(atPath: clip.path)[.modificationDate] as? Date)
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "x", clip.path])
+    #expect(result.status == 0, "\(result)")
+    let expected = ISO8601Millis.format(modified.addingTimeInterval(-6))
+    #expect(result.stderr.contains("scan x: no --start, so the recording is taken to begin at "), "\(result.stderr)")
+    let said = result.stderr.components(separatedBy: "begin at ").last?.prefix(expected.count) ?? ""
+    let saidDate = try #require(ISO8601Millis.parse(String(said)), "\(result.stderr)")
+    #expect(abs(saidDate.timeIntervalSince(modified) + 6) <= 0.1)
+    let given = try CLI.run(
+      ["scan", "--catalog", catalogURL.path, "--channel", "x", "--start", "2026-01-01T00:00:00Z", clip.path])
+    #expect(given.status == 0, "\(given)")
+    #expect(!given.stderr.contains("no --start"))
+  }
+
   @Test("scan with a --start that is not ISO 8601 is a usage error naming the value")
   func badStart() throws {
     try CLI.makeCatalog(at: catalogURL)

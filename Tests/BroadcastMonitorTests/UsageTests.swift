@@ -38,7 +38,10 @@ struct CommandLineArgumentsTests {
     let error = #expect(throws: UsageError.self) {
       try CommandLineArguments(["--catalgo", "x"], valueOptions: ["catalog", "db"], flagOptions: ["all"])
     }
-    #expect(error?.description == "unknown option --catalgo (this command takes --all, --catalog, --db)")
+    #expect(
+      error?.description
+        == "unknown option --catalgo; did you mean --catalog? (this command takes --all, --catalog, --db)"
+    )
   }
 
   @Test("An option without its value, and a missing required option, are errors naming the option")
@@ -66,7 +69,7 @@ struct UsageErrorTests {
       (["catalog", "frobnicate"], "unknown catalog command `frobnicate`"),
       (["catalog", "remove", "--catalog", "x.bmcat"], "name the tracks"),
       (["signature", "clip.wav"], "--out is required"),
-      (["transmogrify"], "usage: broadcast-monitor"),
+      (["transmogrify"], "unknown command 'transmogrify'"),
       ([], "usage: broadcast-monitor"),
       (["schedule", "export"], "unknown schedule command `export`"),
       (["schedule", "import", "--db", "plays.sqlite"], "name one traffic log file"),
@@ -84,6 +87,15 @@ struct UsageErrorTests {
     #expect(result.status == 64, "\(arguments): \(result)")
     #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     #expect(result.stdout.isEmpty)
+  }
+
+  @Test("catalog add --help and schedule import --help print their help, not an unknown option")
+  func subcommandHelp() throws {
+    for words in [["catalog", "add", "--help"], ["schedule", "import", "--help"], ["catalog", "remove", "-h"]] {
+      let result = try CLI.run(words)
+      #expect(result.status == 0, "\(words): \(result)")
+      #expect(result.stdout.hasPrefix("usage: broadcast-monitor \(words[0]) \(words[1])"), "\(result.stdout)")
+    }
   }
 
   @Test("help prints the usage on stdout and exits 0")

@@ -1,0 +1,207 @@
+/// Every command of `broadcast-monitor` and its options, declared once. `main.swift` dispatches on these names, each
+/// command parses its line with its own declaration (`CommandLineArguments(_:for:)`), and the usage, `--help`, the
+/// man page and the shell completions are generated from them (`CommandHelp`, `ManPage`, `ShellCompletion`).
+enum CommandTable {
+  /// The program's name, as the user types it.
+  static let program = "broadcast-monitor"
+
+  /// What the program does, in one line.
+  static let summary = "logs every catalog song, ad or jingle that airs, with exact times"
+
+  static let catalogOption = OptionSpec.value("catalog", "FILE", "the catalog file (.bmcat)", required: true)
+  static let settingsOption = OptionSpec.value(
+    "settings", "FILE", "matcher settings (JSON5; see config/matcher-settings.json5)")
+
+  static let catalog = CommandSpec(
+    ["catalog"], "builds and inspects a catalog of recordings",
+    subcommands: [
+      CommandSpec(
+        ["catalog", "add"], "adds audio files, or folders searched recursively, to the catalog (created if missing)",
+        options: [
+          catalogOption,
+          .value(
+            "metadata", "tracks.csv",
+            "a CSV with a path column and any of title, artist, album, isrc, label, kind; without PATH, its paths "
+              + "are added"),
+          .value("jobs", "N", "files read at once, 1…256 (default: one per core)"),
+        ],
+        arguments: "[PATH...]"),
+      CommandSpec(["catalog", "list"], "prints one line per item, with its key", options: [catalogOption]),
+      CommandSpec(
+        ["catalog", "info"], "prints how many items, how much audio, the index size and the format version",
+        options: [catalogOption]),
+      CommandSpec(
+        ["catalog", "remove"], "removes items named by key, ISRC or source path", options: [catalogOption],
+        arguments: "KEY|ISRC|PATH..."),
+      CommandSpec(
+        ["catalog", "upgrade"], "rewrites a catalog of format version 1 as version 2", options: [catalogOption]),
+    ])
+
+  static let match = CommandSpec(
+    ["match"], "identifies a clip, or a signature written by `signature`: exit 0 with the match, 1 with \"no match\"",
+    options: [
+      catalogOption,
+      .flag("all", "every match in the clip, longest first, not only the best"),
+      settingsOption,
+    ],
+    arguments: "CLIP|FILE.bmsig",
+    details: """
+      CLIP is any audio file ffmpeg reads; a file ending in .bmsig is a signature written by `signature`, matched
+      without its audio (as ShazamKit matches a signature).
+      """)
+
+  static let scan = CommandSpec(
+    ["scan"], "logs every play in a recording of one channel",
+    options: [
+      catalogOption,
+      .value("channel", "NAME", "the channel's name in the play log", required: true),
+      .value(
+        "start", "ISO8601",
+        "when the recording began, such as 2026-01-01T00:00:00Z (default: its modification time minus its "
+          + "length, said on stderr)"),
+      .value("db", "plays.sqlite", "the SQLite play log to write the plays to"),
+      .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
+      settingsOption,
+    ],
+    arguments: "RECORDING")
+
+  static let signature = CommandSpec(
+    ["signature"], "writes a clip's signature to a file, for `match`",
+    options: [.value("out", "FILE.bmsig", "the signature file to write", required: true)], arguments: "CLIP")
+
+  static let run = CommandSpec(
+    ["run"], "monitors channels live (the daemon)",
+    options: [
+      .value(
+        "config", "monitor.json5",
+        "the configuration (JSON5; config/monitor.example.json5 shows every key). The options below replace its "
+          + "keys; --channel adds channels to its own."),
+      .value("catalog", "FILE", "the catalog (required without --config)"),
+      .value("db", "plays.sqlite", "the SQLite play log, created when missing (required without --config)"),
+      .value(
+        "spool-dir", "DIR", "where the play log's spool keeps plays the play log cannot take (default: beside it)"),
+      .value(
+        "channel", "NAME=SOURCE",
+        "a channel (at least one without --config). NAME: letters, digits, - _ . (it also names the channel's "
+          + "JACK ports); SOURCE below", repeatable: true),
+      .value("jack-client", "NAME", "the JACK client's name (default broadcast-monitor)"),
+      .value("jack-server", "NAME", "the JACK server (default: $JACK_DEFAULT_SERVER, else the default server)"),
+      .value("workers", "N", "matcher threads, 1…64 (default: one per processor)"),
+      .value("tz", "ZONE", "time zone of the --channel channels, such as Europe/Berlin (default: the machine's)"),
+      .value("settings", "FILE", "global matcher settings (JSON5, as scan --settings)"),
+      .flag(
+        "log",
+        "one line per event on standard error, even on a terminal (default without a terminal; on a terminal run "
+          + "shows the live console: Up/Down select, Enter details, Esc back, q quit)"),
+      .flag(
+        "json",
+        "one JSON object per event on standard output: time, channel, event, message and the event's data"),
+    ],
+    details: """
+      SOURCE is one of:
+        jack, jack-mono                   JACK ports NAME_L and NAME_R (stereo) or NAME (mono), left unconnected
+        jack:SRC_L,SRC_R, jack-mono:SRC   connected from those JACK ports: jack:system:capture_1,system:capture_2
+        jack~REGEX, jack-mono~REGEX       connected from the first ports by name that match the POSIX extended REGEX
+        http://…, https://…, icecast://…  a stream: any URL that ffmpeg opens
+        file:PATH, file+loop:PATH         an audio file, played once or over and over
+      --log and --json are two ways of writing the events: give one at most.
+      """)
+
+  static let feed = CommandSpec(
+    ["feed"], "plays an audio file in real time into JACK input ports, as a sound card would",
+    options: [
+      .value("client", "NAME", "the JACK client's name (default broadcast-monitor-feed)"),
+      .value("server", "NAME", "the JACK server (default: $JACK_DEFAULT_SERVER, else the default server)"),
+      .flag("loop", "start the file again at its end, until SIGINT or SIGTERM"),
+      .value("start", "SECONDS", "where in the file to begin (default 0)"),
+      .value(
+        "connect", "DST_L,DST_R|DST", "the JACK input ports to play into: two for stereo, one for mono",
+        required: true),
+    ],
+    arguments: "FILE")
+
+  static let report = CommandSpec(
+    ["report"], "writes airplay and compliance reports from the play log, as CSV",
+    options: [
+      .value("db", "plays.sqlite", "the play log (required without --config's databasePath)"),
+      .value("config", "monitor.json5", "the channels' time zones, the play log and the reports section"),
+      .value("from", "DATE", "the first day or time reported"),
+      .value("to", "DATE", "the end of the report, excluded"),
+      .value("channel", "NAME", "only this channel"),
+      .value("tz", "ZONE", "the station's time zone (default: the channel's timeZone in --config, else the machine's)"),
+      .value("out", "FILE", "the CSV file, written whole or not at all (default: standard output)"),
+    ],
+    arguments: "KIND",
+    details: "DATE: YYYY-MM-DD (local midnight of that broadcast day) or an ISO 8601 time with its zone; [from, to)",
+    subcommands: [
+      CommandSpec(["report", "plays"], "every play in air order (the scan --csv columns, then status)"),
+      CommandSpec(
+        ["report", "airplay"], "plays, seconds aired, first and last air time per item",
+        options: [
+          .flag("by-channel", "one row per item and channel"),
+          .value("group", "day|week|month", "one row per item and period (airplay and quota)"),
+        ]),
+      CommandSpec(
+        ["report", "soundexchange"],
+        "SoundExchange Report of Use, one per service (reports.soundExchange in --config)",
+        options: [
+          .value("format", "csv|pipe", "CSV or SoundExchange's pipe-delimited text (default csv)"),
+          .value("out-dir", "DIR", "one file per service, named as SoundExchange asks"),
+          .value("icecast-log", "FILE", "performances from the listeners in Icecast's access log"),
+          .value("audience", "FILE", "performances from hourly AQH (channel,hour_start,aqh)"),
+        ]),
+      CommandSpec(
+        ["report", "quota"], "content quotas (reports.quotaRules in --config)",
+        options: [.value("group", "day|week|month", "one row per rule and period (airplay and quota)")]),
+      CommandSpec(
+        ["report", "proof-of-play"], "every airing of ads (or KIND), per advertiser, with cart and partial airings",
+        options: [.value("kind", "KIND", "the item kind reported (default: reports.proofOfPlay.kind, else ad)")]),
+      CommandSpec(
+        ["report", "reconcile"],
+        "each scheduled spot (schedule import) against what aired: aired, aired-late, aired-early, partial, "
+          + "wrong-channel, missed; and unscheduled",
+        options: [
+          .value("tolerance", "SECONDS", "how far from its scheduled time a spot still counts as aired"),
+          .value("kind", "KIND", "the item kind reconciled (default: reports.proofOfPlay.kind, else ad)"),
+        ]),
+    ],
+    subcommandsAreKinds: true)
+
+  static let schedule = CommandSpec(
+    ["schedule"], "reads the traffic system's log of scheduled spots into the play log",
+    subcommands: [
+      CommandSpec(
+        ["schedule", "import"], "reads a traffic log into the play log, for report reconcile",
+        options: [
+          .value("db", "plays.sqlite", "the play log (required without --config's databasePath)"),
+          .value("config", "monitor.json5", "the channels and their time zones"),
+          .value("tz", "ZONE", "the time zone of local times in the file (default: the channel's, else the machine's)"),
+        ],
+        arguments: "TRAFFIC.csv",
+        details: """
+          TRAFFIC.csv: columns channel,scheduled_at,cart,advertiser,title,length_s (header row; comma, semicolon or
+          tab; scheduled_at ISO 8601, or local time in the channel's zone: --tz, else its timeZone in --config)
+          """)
+    ])
+
+  static let help = CommandSpec(
+    ["help"], "describes a command; writes the man page or a shell completion script",
+    options: [
+      .flag("man", "the man page (roff), for broadcast-monitor.1"),
+      .value("completion", "bash|zsh", "the completion script for that shell"),
+    ],
+    arguments: "[COMMAND [SUBCOMMAND]]")
+
+  /// The commands in the order the usage lists them.
+  static let commands = [catalog, match, scan, signature, run, feed, report, schedule, help]
+
+  /// The command named by `path` (`["catalog", "add"]`), if any.
+  static func command(_ path: [String]) -> CommandSpec? {
+    guard let first = path.first, var spec = commands.first(where: { $0.name == first }) else { return nil }
+    for word in path.dropFirst() {
+      guard let sub = spec.subcommand(word) else { return nil }
+      spec = sub
+    }
+    return spec
+  }
+}
