@@ -232,7 +232,7 @@ final class ChannelPipeline: @unchecked Sendable {
   private func recordLagging(from since: Double, to until: Double, maxLagSeconds: Double, stillBehind: Bool) {
     writer.submit(
       .event(
-        channel: name, kind: "lagging", start: Date(timeIntervalSince1970: since),
+        channel: name, kind: .lagging, start: Date(timeIntervalSince1970: since),
         end: Date(timeIntervalSince1970: until),
         detail: String(format: "the matcher fell behind real time by up to %.1f s", maxLagSeconds)
           + (stillBehind ? "; still behind when the channel stopped" : "")))
@@ -292,40 +292,23 @@ final class ChannelPipeline: @unchecked Sendable {
   private func handleNotices() -> (any: Bool, gap: Bool) {
     let notices = input.takeNotices()
     for notice in notices {
-      let kind: EventKind =
-        switch notice.kind {
-        case .gap: .gap
-        case .reconnect: .reconnect
-        case .overrun: .overrun
-        case .xrun: "xrun"
-        }
       let start = Date(timeIntervalSince1970: notice.startTime)
       writer.submit(
         .event(
-          channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
+          channel: name, kind: notice.kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
           detail: notice.detail))
       if notice.logged {
-        let name: MonitorEvent.Name =
-          switch notice.kind {
-          case .gap: .gap
-          case .reconnect: .reconnect
-          case .overrun: .overrun
-          case .xrun: .xrun
-          }
         log.record(
           MonitorEvent(
-            time: Date(), channel: self.name, name: name, message: "\(notice.kind.rawValue): \(notice.detail)",
+            time: Date(), channel: self.name, name: notice.kind, message: "\(notice.kind.rawValue): \(notice.detail)",
             fields: [
               ("start", .time(start)), ("end", notice.endTime.map { .time(Date(timeIntervalSince1970: $0)) } ?? .null),
               ("detail", .string(notice.detail)),
             ]))
       }
       snapshot.withLock {
-        switch notice.kind {
-        case .gap: $0.gapCount += 1
-        case .overrun: $0.overrunCount += 1
-        case .reconnect, .xrun: break
-        }
+        if notice.kind == .gap { $0.gapCount += 1 }
+        if notice.kind == .overrun { $0.overrunCount += 1 }
       }
     }
     return (!notices.isEmpty, notices.contains { $0.kind == .gap })
