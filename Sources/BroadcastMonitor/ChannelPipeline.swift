@@ -143,11 +143,9 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      _ = lane.matcher.takePeakLevelDB()
       level = max(level, Self.peakDB(samples))
       if var old = retiring {
         feed(&old, samples, chunk)
-        _ = old.matcher.takePeakLevelDB()
         retiring = old.sink.hasOpenPlays ? old : nil
       }
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
