@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Where one channel's audio comes from: JACK input ports, a network stream or a file. The channel's worker reads
 /// mono audio from it with time stamps; everything that can go wrong with the source (a dead stream, a JACK server
@@ -77,17 +78,11 @@ enum InputStatus: String, Sendable, Equatable {
 
 /// Something an input reports for the log and the play log's events table.
 struct InputNotice: Equatable, Sendable {
-  enum Kind: String, Sendable {
-    /// The source went away: no audio from `startTime` (the end of the last audio heard).
-    case gap
-    /// Audio flows again (after a gap) from `startTime`.
-    case reconnect
-    /// Samples were dropped because the worker fell behind.
-    case overrun
-    /// The audio server missed a deadline (a JACK xrun): a cycle of audio may be lost or late.
-    case xrun
-  }
-  var kind: Kind
+  /// `.gap` (the source went away: no audio from `startTime`, the end of the last audio heard), `.reconnect` (audio
+  /// flows again from `startTime`), `.overrun` (samples were dropped because the worker fell behind) or `.xrun` (the
+  /// audio server missed a deadline: a cycle of audio may be lost or late). The same kind names the play log's
+  /// event row and the log line.
+  var kind: EventKind
   /// Wall-clock time in seconds since 1970 that the notice is about.
   var startTime: Double
   /// The end of the span, when known (for an overrun: the end of the dropped audio).

@@ -45,7 +45,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private var segmentEnd: Double?
   private let pendingCatalog = Mutex<Catalog?>(nil)
   private let snapshot: Mutex<ChannelStatus>
-  private let playCount: PlayCount
+  /// The channel's plays, shared by every lane's sink across catalog reloads. Worker thread.
+  private let history = PlayHistory()
   /// Chunks read per `pump()` at most, so that one busy channel cannot starve the others on its worker.
   private let chunksPerPump = 16
   /// A pump reads no further chunk after this long: the notices and the status are handled at least this often
@@ -72,11 +73,8 @@ final class ChannelPipeline: @unchecked Sendable {
     self.settings = settings
     self.writer = writer
     self.log = log
-    let count = PlayCount()
-    playCount = count
-    lane = Self.makeLane(channel: name, catalog: catalog, settings: settings, writer: writer, log: log) {
-      count.value += 1
-    }
+    lane = Self.makeLane(
+      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history)
     buffer = .allocate(capacity: bufferFrames)
     chunkFrames = bufferFrames
     buffer.initialize(repeating: 0)
@@ -87,10 +85,10 @@ final class ChannelPipeline: @unchecked Sendable {
 
   private static func makeLane(
     channel: String, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter, log: MonitorLog,
-    onPlayStarted: @escaping () -> Void
+    history: PlayHistory
   ) -> Lane {
     let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
-    sink.onPlayStarted = onPlayStarted
+    sink.history = history
     return Lane(matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink), sink: sink)
   }
 
@@ -145,11 +143,9 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      _ = lane.matcher.takePeakLevelDB()
       level = max(level, Self.peakDB(samples))
       if var old = retiring {
         feed(&old, samples, chunk)
-        _ = old.matcher.takePeakLevelDB()
         retiring = old.sink.hasOpenPlays ? old : nil
       }
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
@@ -234,7 +230,7 @@ final class ChannelPipeline: @unchecked Sendable {
   private func recordLagging(from since: Double, to until: Double, maxLagSeconds: Double, stillBehind: Bool) {
     writer.submit(
       .event(
-        channel: name, kind: "lagging", start: Date(timeIntervalSince1970: since),
+        channel: name, kind: .lagging, start: Date(timeIntervalSince1970: since),
         end: Date(timeIntervalSince1970: until),
         detail: String(format: "the matcher fell behind real time by up to %.1f s", maxLagSeconds)
           + (stillBehind ? "; still behind when the channel stopped" : "")))
@@ -269,10 +265,8 @@ final class ChannelPipeline: @unchecked Sendable {
     if let old = retiring { old.matcher.flush() }  // a second reload before the first finished
     let old = lane
     old.sink.acceptsNewPlays = false
-    let count = playCount
-    var fresh = Self.makeLane(channel: name, catalog: catalog, settings: settings, writer: writer, log: log) {
-      count.value += 1
-    }
+    var fresh = Self.makeLane(
+      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history)
     fresh.sink.suppress = {
       [weak oldMatcher = old.matcher, weak oldSink = old.sink, weak freshSink = fresh.sink] play in
       // A play the retiring matcher still reports: the same item, overlapping in time.
@@ -296,40 +290,23 @@ final class ChannelPipeline: @unchecked Sendable {
   private func handleNotices() -> (any: Bool, gap: Bool) {
     let notices = input.takeNotices()
     for notice in notices {
-      let kind: EventKind =
-        switch notice.kind {
-        case .gap: .gap
-        case .reconnect: .reconnect
-        case .overrun: .overrun
-        case .xrun: "xrun"
-        }
       let start = Date(timeIntervalSince1970: notice.startTime)
       writer.submit(
         .event(
-          channel: name, kind: kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
+          channel: name, kind: notice.kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
           detail: notice.detail))
       if notice.logged {
-        let name: MonitorEvent.Name =
-          switch notice.kind {
-          case .gap: .gap
-          case .reconnect: .reconnect
-          case .overrun: .overrun
-          case .xrun: .xrun
-          }
         log.record(
           MonitorEvent(
-            time: Date(), channel: self.name, name: name, message: "\(notice.kind.rawValue): \(notice.detail)",
+            time: Date(), channel: self.name, name: notice.kind, message: "\(notice.kind.rawValue): \(notice.detail)",
             fields: [
               ("start", .time(start)), ("end", notice.endTime.map { .time(Date(timeIntervalSince1970: $0)) } ?? .null),
               ("detail", .string(notice.detail)),
             ]))
       }
       snapshot.withLock {
-        switch notice.kind {
-        case .gap: $0.gapCount += 1
-        case .overrun: $0.overrunCount += 1
-        case .reconnect, .xrun: break
-        }
+        if notice.kind == .gap { $0.gapCount += 1 }
+        if notice.kind == .overrun { $0.overrunCount += 1 }
       }
     }
     return (!notices.isEmpty, notices.contains { $0.kind == .gap })
@@ -346,7 +323,8 @@ final class ChannelPipeline: @unchecked Sendable {
     let sourceRate = input.sourceSampleRate
     let xruns = input.xruns
     let matcherState = lane.matcher.state
-    let started = playCount.value
+    let started = history.startedCount
+    let recentPlays = history.recent
     let reading = level.map { $0 == -.infinity && input.status == .ended ? $0 : meterReading($0) }
     snapshot.withLock {
       $0.input = inputStatus
@@ -357,11 +335,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.current = plays
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
       $0.playCount = started
+      $0.recentPlays = recentPlays
     }
   }
-}
-
-/// Plays recognized on a channel, across catalog reloads. Worker thread.
-private final class PlayCount {
-  var value = 0
 }

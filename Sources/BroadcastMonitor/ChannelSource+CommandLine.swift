@@ -45,7 +45,7 @@ extension ChannelSource {
       self = .file(path: path, loop: loop)
       return
     }
-    if Self.hasScheme(text) {
+    if StreamSource.urlProblem(text) == nil {
       self = .stream(url: text)
       return
     }

@@ -16,15 +16,6 @@ enum ChannelSource: Codable, Equatable, Sendable {
   /// An audio file, played once or over and over (`loop`), for demos and tests.
   case file(path: String, loop: Bool)
 
-  /// Whether `url` starts with a scheme and `://` (`https://`, `icecast://`, `rtmp://`): what ffmpeg needs to pick
-  /// a protocol.
-  static func hasScheme(_ url: String) -> Bool {
-    guard let separator = url.range(of: "://"), !url[separator.upperBound...].isEmpty else { return false }
-    let scheme = url[..<separator.lowerBound]
-    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
-  }
-
   // MARK: JSON
 
   enum CodingKeys: String, CodingKey, CaseIterable {

@@ -16,7 +16,7 @@ struct ChannelStatus: Sendable, Equatable {
   var current: [CurrentPlay] = []
   /// Wall-clock time of the newest audio consumed, seconds since 1970.
   var lastAudioTime: Double?
-  /// Plays recognized, gaps and overrun notices since the start.
+  /// Plays recognized (withdrawn ones included), gaps and overrun notices since the start.
   var playCount = 0
   var gapCount = 0
   var overrunCount = 0
@@ -29,6 +29,9 @@ struct ChannelStatus: Sendable, Equatable {
   var lagSeconds = 0.0
   /// Since when the channel has been lagging (a `lagging` event was reported), nil while it keeps up.
   var laggingSince: Date?
+  /// The newest plays recognized on the channel (at most `PlayHistory.kept`), oldest start first; withdrawn plays
+  /// left out.
+  var recentPlays: [RecentPlay] = []
 
   struct CurrentPlay: Sendable, Equatable {
     var title: String
@@ -38,5 +41,17 @@ struct ChannelStatus: Sendable, Equatable {
     var referenceOffsetSeconds: Double
     var speed: Double
     var confidence: Double
+  }
+
+  /// A play recognized on the channel, on air or ended.
+  struct RecentPlay: Sendable, Equatable {
+    /// Its play-log token: unique among the monitor's plays.
+    var id: UInt64
+    var channel: String
+    var title: String
+    var artist: String
+    var start: Date
+    /// Nil while on air.
+    var end: Date?
   }
 }

@@ -50,7 +50,7 @@ extension ConsoleLayout {
       lines.append(Line(text: String(format: "    speed %.1f %%, confidence %.2f", play.speed * 100, play.confidence)))
     }
 
-    let plays = recentPlays(snapshot.events).filter { $0.channel == status.name }
+    let plays = recentPlays([status])
     let logLines = snapshot.events.filter { $0.channel == status.name || $0.channel == nil }
     let footer = Line(text: "Esc back  Up/Down other channel  q quit", style: .dim)
     // What is left is shared: up to half for the plays, the rest for the log.

@@ -85,7 +85,7 @@ enum ConsoleLayout {
     if panelRoom >= 2 {
       lines.append(Line(text: String(repeating: "─", count: width), style: .dim))
       lines.append(Line(text: "  Last plays", style: .heading))
-      let plays = recentPlays(snapshot.events).prefix(panelRoom - 2)
+      let plays = recentPlays(snapshot.channels).prefix(panelRoom - 2)
       if plays.isEmpty {
         lines.append(Line(text: "  none yet", style: .dim))
       }
@@ -235,37 +235,9 @@ enum ConsoleLayout {
 
   // MARK: Last plays
 
-  /// A play as the plays panel shows it, gathered from the log's play events.
-  struct RecentPlay: Equatable, Sendable {
-    var id: Int
-    var channel: String
-    var title: String
-    var artist: String
-    var start: Date
-    /// Nil while on air.
-    var end: Date?
-  }
-
-  /// The plays in `events`, newest start first; withdrawn plays left out.
-  static func recentPlays(_ events: [MonitorEvent]) -> [RecentPlay] {
-    var plays: [Int: RecentPlay] = [:]
-    for event in events {
-      guard case .integer(let id)? = event.field("play_id") else { continue }
-      switch event.name {
-      case .playStarted:
-        guard case .time(let start)? = event.field("start") else { continue }
-        plays[id] = RecentPlay(
-          id: id, channel: event.channel ?? "", title: event.stringField("title"),
-          artist: event.stringField("artist"), start: start)
-      case .playEnded:
-        if case .time(let end)? = event.field("end") { plays[id]?.end = end }
-      case .playWithdrawn:
-        plays[id] = nil
-      default:
-        break
-      }
-    }
-    return plays.values.sorted { ($0.start, $0.id) > ($1.start, $1.id) }
+  /// The plays the channels recognized recently, newest start first (withdrawn plays are not among them).
+  static func recentPlays(_ channels: [ChannelStatus]) -> [ChannelStatus.RecentPlay] {
+    channels.flatMap(\.recentPlays).sorted { ($0.start, $0.id) > ($1.start, $1.id) }
   }
 
   private static func playsTable(width: Int) -> ConsoleColumns {
@@ -278,7 +250,7 @@ enum ConsoleLayout {
       ], width: width)
   }
 
-  private static func playCells(_ play: RecentPlay, _ now: Date, in zone: TimeZone) -> [String] {
+  private static func playCells(_ play: ChannelStatus.RecentPlay, _ now: Date, in zone: TimeZone) -> [String] {
     let length = play.end.map { duration($0.timeIntervalSince(play.start)) } ?? "on air"
     return [clockTime(play.start, in: zone), play.channel, itemText(title: play.title, artist: play.artist), length]
   }
@@ -325,13 +297,5 @@ enum ConsoleLayout {
       used += w
     }
     return "…" + String(kept.reversed())
-  }
-}
-
-extension MonitorEvent {
-  /// A string field's value, or "" when the event has none.
-  func stringField(_ key: String) -> String {
-    if case .string(let text)? = field(key) { return text }
-    return ""
   }
 }

@@ -8,7 +8,8 @@ struct ConsoleSnapshot: Sendable, Equatable {
   var now: Date
   var overview: MonitorOverview
   var channels: [ChannelStatus]
-  /// Recent events of the log, oldest first (the plays panel and the detail view read them).
+  /// Recent events of the log, oldest first (the detail view shows the channel's). The plays panels read the
+  /// channels' typed `recentPlays`, not these.
   var events: [MonitorEvent]
   /// CPU the whole process used since the previous frame, in percent of one core; nil for the first frame.
   var cpuPercent: Double?

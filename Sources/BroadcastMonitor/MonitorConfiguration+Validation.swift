@@ -63,10 +63,10 @@ extension MonitorConfiguration {
           channelOfPort[port] = i
         }
       case .stream(let url):
-        if !ChannelSource.hasScheme(url) {
+        if let problem = StreamSource.urlProblem(url) {
           throw fail(
             origin.place(ofChannel: i, "source.stream.url"),
-            "`\(url)` has no scheme; write the whole URL, such as https://example.org/stream.mp3")
+            "`\(url)`: \(problem); write the whole URL, such as https://example.org/stream.mp3")
         }
       case .file(let path, _):
         if path.isEmpty {

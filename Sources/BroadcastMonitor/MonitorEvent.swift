@@ -6,34 +6,21 @@ import Reports
 ///
 /// A value type: safe to pass between threads.
 struct MonitorEvent: Sendable, Equatable {
-  /// What happened; the `event` field of a JSON line.
-  enum Name: String, Sendable {
-    /// A catalog item went on air. Fields: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`,
-    /// `ref_offset_s`, `speed`, `confidence`.
-    case playStarted = "play_started"
-    /// A play ended. Fields: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`, `end`, `duration_s`.
-    case playEnded = "play_ended"
-    /// A play reported as started was a repeated section of a longer play and is not logged. Fields: `play_id`,
-    /// `title`, `artist`, `kind`, `isrc`.
-    case playWithdrawn = "play_withdrawn"
-    /// The source went away. Fields: `start` (the end of the last audio heard), `end` (or null), `detail`.
-    case gap
-    /// Audio flows again. Fields: `start`, `end`, `detail`.
-    case reconnect
-    /// Samples were dropped because the worker fell behind. Fields: `start`, `end`, `detail`.
-    case overrun
-    /// The audio server missed a deadline. Fields: `start`, `end`, `detail`.
-    case xrun
-    /// The channel's matcher fell behind real time: audio waits to be analysed (see `LagTracker`). Fields: `start`
-    /// (since when), `end` (null), `lag_s` (seconds of audio waiting).
-    case lagging
-    /// A lagging channel is analysing its audio as it comes again. Fields: `start`, `end` (the span it was lagging),
-    /// `lag_s` (seconds of audio waiting now), `max_lag_s` (the most it was behind).
-    case caughtUp = "caught_up"
-    /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
-    case notice
-  }
-
+  /// What happened (`name`, the `event` field of a JSON line) is an `EventKind`, the type the play log's events table
+  /// and the inputs' notices use too. The fields each kind of event has, in the order they are written:
+  /// - `play_started`: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`, `ref_offset_s`, `speed`,
+  ///   `confidence`.
+  /// - `play_ended`: `play_id`, `title`, `artist`, `kind`, `isrc`, `start`, `end`, `duration_s`.
+  /// - `play_withdrawn` (a play reported as started was a repeated section of a longer play and is not logged):
+  ///   `play_id`, `title`, `artist`, `kind`, `isrc`.
+  /// - `gap` (the source went away): `start` (the end of the last audio heard), `end` (or null), `detail`.
+  /// - `reconnect` (audio flows again), `overrun` (samples were dropped because the worker fell behind), `xrun` (the
+  ///   audio server missed a deadline): `start`, `end`, `detail`.
+  /// - `lagging` (the channel's matcher fell behind real time: audio waits to be analysed, see `LagTracker`): `start`
+  ///   (since when), `end` (null), `lag_s` (seconds of audio waiting).
+  /// - `caught_up` (a lagging channel is analysing its audio as it comes again): `start`, `end` (the span it was
+  ///   lagging), `lag_s` (seconds of audio waiting now), `max_lag_s` (the most it was behind).
+  /// - `notice` (anything else, for a person to read): none.
   /// A field's value in a JSON line.
   enum Value: Sendable, Equatable {
     case string(String)
@@ -46,10 +33,10 @@ struct MonitorEvent: Sendable, Equatable {
   var time: Date
   /// The channel it is about, nil for the whole monitor.
   var channel: String?
-  var name: Name
+  var name: EventKind
   /// The text line's message, without time and channel.
   var message: String
-  /// Per-event data, in the order they are written (see `Name`).
+  /// Per-event data, in the order they are written (see above).
   var fields: [(String, Value)] = []
 
   static func == (a: MonitorEvent, b: MonitorEvent) -> Bool {

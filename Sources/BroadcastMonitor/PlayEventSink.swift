@@ -19,8 +19,8 @@ final class PlayEventSink: MatchEventSink {
   var acceptsNewPlays = true
   var suppress: (MatchedPlay) -> Bool = { _ in false }
   private(set) var tokens: [Int: UInt64] = [:]
-  /// Called for each play this sink starts.
-  var onPlayStarted: () -> Void = {}
+  /// Where the plays this sink starts, ends and withdraws are counted and listed for the channel's status.
+  var history = PlayHistory()
 
   init(channel: String, writer: PlayLogWriter, log: MonitorLog, clock: StreamClock) {
     self.channel = channel
@@ -38,8 +38,8 @@ final class PlayEventSink: MatchEventSink {
       guard acceptsNewPlays, !suppress(play) else { return }
       let token = writer.makeToken()
       tokens[play.id] = token
-      onPlayStarted()
       let record = PlayRecord(play, channel: channel, status: .open) { self.clock.date(atStream: $0) }
+      history.started(id: token, channel: channel, title: record.title, artist: record.artist, start: record.start)
       writer.submit(.start(token: token, play: record))
       log.record(
         MonitorEvent(
@@ -59,6 +59,7 @@ final class PlayEventSink: MatchEventSink {
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(update(token, play, closed: true))
       let end = clock.date(atStream: play.endSeconds)
+      history.ended(id: token, at: end)
       log.record(
         MonitorEvent(
           time: Date(), channel: channel, name: .playEnded,
@@ -71,6 +72,7 @@ final class PlayEventSink: MatchEventSink {
     case .playRetracted(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(.retract(token: token))
+      history.withdrawn(id: token)
       log.record(
         MonitorEvent(
           time: Date(), channel: channel, name: .playWithdrawn,

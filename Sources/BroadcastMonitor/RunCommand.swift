@@ -57,12 +57,17 @@ enum RunCommand {
     let leftover = monitor.stop()
     for source in sources { source.cancel() }
     if wantsConsole {
-      let plays = log.recentEvents.filter { $0.name == .playStarted }.count
-      printError(
-        "broadcast-monitor: stopped; \(plays) plays recognized in this run. Play log: \(configuration.databasePath)")
+      printError(stoppedSummary(monitor.statuses, playLog: configuration.databasePath))
     }
     // EX_IOERR: the play log could not take everything; the spool (or standard error) holds the rest, as logged.
     return leftover.isEmpty ? 0 : Self.unwrittenStatus
+  }
+
+  /// The line printed after the console closes: how many plays the channels recognized in this run (their typed
+  /// status counts every play, however long the run), and where they are.
+  static func stoppedSummary(_ statuses: [ChannelStatus], playLog: String) -> String {
+    let plays = statuses.reduce(0) { $0 + $1.playCount }
+    return "broadcast-monitor: stopped; \(plays) plays recognized in this run. Play log: \(playLog)"
   }
 
   /// The exit status of a stop that left writes outside the play log (EX_IOERR). systemd restarts on it: the next

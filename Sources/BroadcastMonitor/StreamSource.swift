@@ -10,23 +10,34 @@ enum StreamSource: Equatable, Sendable {
   /// A local file, played at real-time pace (`-re`); `loop` plays it again and again without a break.
   case file(path: String, loop: Bool)
 
-  /// Checks a network URL: `scheme://rest`, with a scheme of letters, digits, `+`, `-`, `.`, and not `file`.
+  /// Checks a network URL (`StreamSource.urlProblem(_:)`).
   static func network(checking url: String) throws(StreamInputError) -> StreamSource {
+    if let problem = urlProblem(url) { throw .invalidURL(url, reason: problem) }
+    return .network(url: url)
+  }
+
+  /// Why `url` is not a network stream ffmpeg could open, or nil when it is one: it must be `scheme://rest`, with a
+  /// scheme that starts with a letter and has letters, digits, `+`, `-`, `.` (what ffmpeg needs to pick a protocol),
+  /// not `file`, and no white space. The one check of a stream URL: the command line, the configuration and
+  /// `StreamInput` all use it.
+  static func urlProblem(_ url: String) -> String? {
     guard let range = url.range(of: "://"), range.lowerBound > url.startIndex, url[range.upperBound...].count > 0
     else {
-      throw .invalidURL(url, reason: "not a URL (it needs the form scheme://host/path)")
+      return "not a URL: it has no scheme (it needs the form scheme://host/path)"
     }
     let scheme = url[..<range.lowerBound]
-    guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-      throw .invalidURL(url, reason: "\"\(scheme)\" is not a URL scheme")
+    guard let first = scheme.first, first.isASCII, first.isLetter,
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else {
+      return "\"\(scheme)\" is not a URL scheme"
     }
     guard scheme.lowercased() != "file" else {
-      throw .invalidURL(url, reason: "a file is not a network stream")
+      return "a file is not a network stream"
     }
     guard !url.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-      throw .invalidURL(url, reason: "it contains white space (write a space as %20)")
+      return "it contains white space (write a space as %20)"
     }
-    return .network(url: url)
+    return nil
   }
 
   /// True for files: they are never reconnected.

@@ -14,12 +14,12 @@ extension JackCapture {
   /// callback).
   /// - Throws: `.unknownPort` when `port` is not one of this capture's ports; `.notRunning` once closed or when the
   ///   server shut down.
-  public func connections(of port: String) throws(JackCaptureError) -> [String] {
+  public func connections(of port: String) throws(JackClientError) -> [String] {
     guard let index = portNames.firstIndex(of: port) ?? fullPortNames.firstIndex(of: port) else {
       throw .unknownPort(port)
     }
     let names: [String]? = client.withLock { client in
-      guard let client, let own = state.pointee.ports[index] else { return nil }
+      guard let client, let own = common.pointee.ports[index] else { return nil }
       return JackClientLibrary.takeNames(jack_port_get_all_connections(client, own))
     }
     guard let names, !serverShutDown else { throw .notRunning }

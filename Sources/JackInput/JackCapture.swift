@@ -5,8 +5,9 @@ import Synchronization
 /// A JACK client with named audio input ports, each feeding its own lock-free ring.
 ///
 /// `init` opens the client (never starting a server), registers the ports, allocates and pre-touches one ring per
-/// port, hands the callbacks their preallocated `JackCaptureState`, and activates: from then on JACK's process
-/// thread copies every cycle of every port into that port's ring (`JackRealtimeCallbacks.swift`).
+/// port, hands the callbacks their preallocated `JackCaptureState`, and activates (`JackClientSetup`, as for a
+/// playback): from then on JACK's process thread copies every cycle of every port into that port's ring
+/// (`JackRealtimeCallbacks.swift`).
 ///
 /// One server per process: libjack keeps the graph of the server its clients talk to in process-wide globals, so
 /// every JACK client of a process (captures, playbacks) must be on the same server.
@@ -39,6 +40,7 @@ public final class JackCapture: @unchecked Sendable {
   /// The open client; `nil` once closed. Never touched by the callbacks.
   let client: Mutex<OpaquePointer?>
   /// Shared with the callbacks; freed in `deinit`, after the client is closed.
+  let common: UnsafeMutablePointer<JackClientState>
   let state: UnsafeMutablePointer<JackCaptureState>
 
   /// Opens a client on a running JACK server and starts capturing into one ring per port.
@@ -47,69 +49,40 @@ public final class JackCapture: @unchecked Sendable {
   ///   - serverName: a server started with `jackd -n NAME`; `nil` for the default (or `JACK_DEFAULT_SERVER`).
   ///   - portNames: short input port names, e.g. `["ch1_L", "ch1_R"]`; non-empty and distinct.
   ///   - ringSeconds: how much audio each ring holds before it overruns (rounded up to a power of two frames).
-  /// - Throws: `JackCaptureError`, whose description says what to do.
+  /// - Throws: `JackClientError`, whose description says what to do.
   public init(
     clientName: String, serverName: String? = nil, portNames: [String], ringSeconds: Double = 10
-  ) throws(JackCaptureError) {
-    guard !portNames.isEmpty, !portNames.contains(""), Set(portNames).count == portNames.count else {
-      throw .invalidPortNames(portNames)
-    }
-    guard ringSeconds.isFinite, ringSeconds > 0 else {
-      throw .invalidRingSize(seconds: ringSeconds, reason: "it must be a positive number of seconds")
-    }
-
-    let jack = try JackClientLibrary.openClient(named: clientName, server: serverName)
-
-    let sampleRate = Int(jack_get_sample_rate(jack))
-    let bufferSize = Int(jack_get_buffer_size(jack))
-    var state: UnsafeMutablePointer<JackCaptureState>?
-    do throws(JackCaptureError) {
-      // Ports, then rings (allocated and pre-touched), then the callbacks' state: all before activation.
-      var ports: [OpaquePointer] = []
-      for name in portNames {
-        guard let port = jack_port_register(jack, name, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
-        else { throw .portRegistrationFailed(port: name) }
-        ports.append(port)
-      }
-      let rings = try JackClientLibrary.makeRings(
-        count: ports.count, seconds: ringSeconds, sampleRate: sampleRate, bufferSize: bufferSize)
-      let shared = JackCaptureState.allocate(client: jack, ports: ports, rings: rings.map(\.handle))
-      state = shared
-
-      let context = UnsafeMutableRawPointer(shared)
+  ) throws(JackClientError) {
+    let setup = try JackClientSetup<JackCaptureState>(
+      clientName: clientName, serverName: serverName, portNames: portNames, direction: JackPortIsInput,
+      ringSeconds: ringSeconds, makeState: JackCaptureState.allocate(common:), freeState: JackCaptureState.deallocate
+    ) { jack, context throws(JackClientError) in
       guard jack_set_process_callback(jack, jackProcess, context) == 0 else {
         throw .callbackSetupFailed(what: "process")
       }
-      guard jack_set_xrun_callback(jack, jackXrun, context) == 0 else { throw .callbackSetupFailed(what: "xrun") }
       guard jack_set_port_registration_callback(jack, jackPortRegistered, context) == 0 else {
         throw .callbackSetupFailed(what: "port registration")
       }
       guard jack_set_port_connect_callback(jack, jackPortConnected, context) == 0 else {
         throw .callbackSetupFailed(what: "port connect")
       }
-      jack_on_shutdown(jack, jackShutdown, context)
-      let code = jack_activate(jack)
-      guard code == 0 else { throw .activationFailed(code: code) }
-
-      self.clientName = String(cString: jack_get_client_name(jack))
-      self.fullPortNames = ports.map { String(cString: jack_port_name($0)) }
-      self.rings = rings
-      self.state = shared
-    } catch {
-      jack_client_close(jack)  // no callback runs after this returns
-      if let state { JackCaptureState.deallocate(state) }
-      throw error
     }
+    self.clientName = setup.clientName
     self.serverName = serverName
     self.portNames = portNames
-    self.sampleRate = sampleRate
-    self.bufferSize = bufferSize
-    self.client = Mutex(jack)
+    self.fullPortNames = setup.fullPortNames
+    self.sampleRate = setup.sampleRate
+    self.bufferSize = setup.bufferSize
+    self.rings = setup.rings
+    self.common = setup.common
+    self.state = setup.state
+    self.client = Mutex(setup.client)
   }
 
   deinit {
     close()
     JackCaptureState.deallocate(state)
+    JackClientState.deallocate(common)
   }
 
   /// Frames captured per port since activation. Any thread.
@@ -130,10 +103,10 @@ public final class JackCapture: @unchecked Sendable {
   }
 
   /// Xruns the server reported since activation. Any thread.
-  public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
+  public var xruns: Int { common.pointee.xruns.load(ordering: .relaxed) }
 
   /// True once the server shut down or dropped this client; the capture then gets no more audio. Any thread.
-  public var serverShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
+  public var serverShutDown: Bool { common.pointee.serverShutDown.load(ordering: .acquiring) }
 
   /// The ring of the port with this short name. Read it from one consumer thread only.
   public func ring(named port: String) -> SPSCRingBuffer? {
@@ -143,7 +116,7 @@ public final class JackCapture: @unchecked Sendable {
   /// Connects a source (an output port of any client, by full name like `system:capture_1`) to one of this
   /// capture's input ports (short name like `ch1_L`, or full name). Already connected is not an error.
   /// Control thread.
-  public func connect(source: String, to port: String) throws(JackCaptureError) {
+  public func connect(source: String, to port: String) throws(JackClientError) {
     guard let index = portNames.firstIndex(of: port) ?? fullPortNames.firstIndex(of: port) else {
       throw .unknownPort(port)
     }
@@ -160,7 +133,7 @@ public final class JackCapture: @unchecked Sendable {
 
   /// Full names of the audio output ports (sources) whose full name matches `pattern`, a POSIX extended regular
   /// expression (e.g. `"^system:capture_"`; empty matches all). Control thread.
-  public func sourcePorts(matching pattern: String) throws(JackCaptureError) -> [String] {
+  public func sourcePorts(matching pattern: String) throws(JackClientError) -> [String] {
     let names: [String]? = client.withLock { client in
       client.map { JackClientLibrary.audioPorts(of: $0, matching: pattern, flags: JackPortIsOutput) }
     }
@@ -174,11 +147,6 @@ public final class JackCapture: @unchecked Sendable {
   /// Deactivates and closes the client; the callbacks have stopped when this returns. The rings and counters stay
   /// readable. Calling it again does nothing. Control thread.
   public func close() {
-    client.withLock { client in
-      guard let open = client else { return }
-      jack_deactivate(open)
-      jack_client_close(open)
-      client = nil
-    }
+    JackClientLibrary.close(client)
   }
 }

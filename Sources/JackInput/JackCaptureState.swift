@@ -2,8 +2,8 @@ import CJack
 import RingBuffer
 import Synchronization
 
-/// Everything the JACK callbacks read or write, in raw memory allocated and initialized before the client
-/// activates, and reached only through the callbacks' context pointer.
+/// Everything `JackCapture`'s callbacks read or write besides their `JackClientState`, in raw memory allocated and
+/// initialized before the client activates, and reached only through the callbacks' context pointer.
 ///
 /// It holds no class, array, string or other reference-counted value: only counts, pointers into raw memory and
 /// atomics. It is non-copyable so that its atomics stay at one address.
@@ -11,17 +11,12 @@ import Synchronization
 /// Threads: created and destroyed by `JackCapture` on its control thread, while no callback can run (before
 /// `jack_activate`, after `jack_client_close`). In between, the JACK process thread writes the rings, the overrun
 /// counters, `framesProcessed`, `firstFrameTime`, `firstFrameRecorded` and `lastFrameTime`; JACK's notification
-/// thread writes `xruns`, `graphChanges` and `serverShutDown`; any thread may read the atomics.
+/// thread writes `graphChanges` (and the common state's `xruns` and `serverShutDown`); any thread may read the
+/// atomics.
 struct JackCaptureState: ~Copyable {
-  /// The client, for `jack_last_frame_time`.
-  let client: OpaquePointer
-  /// How many input ports; the length of `ports`, `rings` and `overruns`.
-  let portCount: Int
-  /// `jack_port_t *` of each input port.
-  let ports: UnsafeMutablePointer<OpaquePointer?>
-  /// The ring each port's samples go to.
-  let rings: UnsafeMutablePointer<RingHandle>
-  /// Samples dropped because a port's ring was full.
+  /// The client, its ports and their rings, xruns and shutdown: what every client's callbacks share.
+  let common: UnsafeMutablePointer<JackClientState>
+  /// Samples dropped because a port's ring was full, one counter per port.
   let overruns: UnsafeMutablePointer<Atomic<Int>>
   /// Frames handled by the process callback since activation (per port: every port gets every frame).
   let framesProcessed = Atomic<Int>(0)
@@ -34,44 +29,23 @@ struct JackCaptureState: ~Copyable {
   let firstFrameRecorded = Atomic<Bool>(false)
   /// Ports registered or unregistered and connections made or broken anywhere on the server, since activation.
   let graphChanges = Atomic<Int>(0)
-  /// Xruns JACK reported.
-  let xruns = Atomic<Int>(0)
-  /// Set once the server has shut down or thrown the client out.
-  let serverShutDown = Atomic<Bool>(false)
 
-  /// Allocates and fills a state for `ports` and their `rings` (same count). Control thread, before activation.
-  static func allocate(
-    client: OpaquePointer, ports: [OpaquePointer], rings: [RingHandle]
-  ) -> UnsafeMutablePointer<JackCaptureState> {
-    precondition(ports.count == rings.count, "one ring per port")
-    let count = ports.count
-    let portPointers = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(count, 1))
-    let ringHandles = UnsafeMutablePointer<RingHandle>.allocate(capacity: max(count, 1))
+  /// Allocates and fills a state around `common`. Control thread, before activation.
+  static func allocate(common: UnsafeMutablePointer<JackClientState>) -> UnsafeMutablePointer<JackCaptureState> {
+    let count = common.pointee.portCount
     let overruns = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: max(count, 1))
-    for i in 0..<count {
-      (portPointers + i).initialize(to: ports[i])
-      (ringHandles + i).initialize(to: rings[i])
-      (overruns + i).initialize(to: Atomic(0))
-    }
+    for i in 0..<count { (overruns + i).initialize(to: Atomic(0)) }
     let state = UnsafeMutablePointer<JackCaptureState>.allocate(capacity: 1)
-    state.initialize(
-      to: JackCaptureState(
-        client: client, portCount: count, ports: portPointers, rings: ringHandles, overruns: overruns))
+    state.initialize(to: JackCaptureState(common: common, overruns: overruns))
     return state
   }
 
-  /// Frees a state made by `allocate`. Control thread, only once no callback can run any more.
+  /// Frees a state made by `allocate` (not its `common`). Control thread, only once no callback can run any more.
   static func deallocate(_ state: UnsafeMutablePointer<JackCaptureState>) {
-    let count = state.pointee.portCount
-    let ports = state.pointee.ports
-    let rings = state.pointee.rings
+    let count = state.pointee.common.pointee.portCount
     let overruns = state.pointee.overruns
     state.deinitialize(count: 1)
     state.deallocate()
-    ports.deinitialize(count: count)
-    ports.deallocate()
-    rings.deinitialize(count: count)
-    rings.deallocate()
     overruns.deinitialize(count: count)
     overruns.deallocate()
   }

@@ -1,15 +1,16 @@
 import CJack
 import RingBuffer
+import Synchronization
 
 /// What `JackCapture` and `JackPlayback` do the same way: open a client without ever starting a server, read JACK's
-/// lists of port names, connect two ports, and allocate their rings.
+/// lists of port names, connect two ports, allocate their rings, and close.
 ///
 /// Threads: control threads only (never a JACK callback: these allocate, and `jack_port_get_all_connections` must
 /// not be called from a JACK notification).
 enum JackClientLibrary {
   /// Opens a client on a running server (`nil`: the default server, or `JACK_DEFAULT_SERVER`), never starting one.
   /// - Throws: `.serverNotRunning` when no server answers, `.clientOpenFailed` with JACK's status bits otherwise.
-  static func openClient(named clientName: String, server serverName: String?) throws(JackCaptureError)
+  static func openClient(named clientName: String, server serverName: String?) throws(JackClientError)
     -> OpaquePointer
   {
     var status = JackStatus(rawValue: 0)
@@ -57,7 +58,7 @@ enum JackClientLibrary {
   /// - Throws: `.invalidRingSize` when that is above `SPSCRingBuffer.maximumCapacity`.
   static func makeRings(
     count: Int, seconds: Double, sampleRate: Int, bufferSize: Int
-  ) throws(JackCaptureError) -> [SPSCRingBuffer] {
+  ) throws(JackClientError) -> [SPSCRingBuffer] {
     let frames = (seconds * Double(sampleRate)).rounded(.up)
     guard frames <= Double(SPSCRingBuffer.maximumCapacity) else {
       throw .invalidRingSize(seconds: seconds, reason: "above \(SPSCRingBuffer.maximumCapacity) frames per port")
@@ -72,5 +73,16 @@ enum JackClientLibrary {
       }
     }
     return rings
+  }
+
+  /// Deactivates and closes the client in `client` (the callbacks have stopped when this returns) and leaves nil
+  /// there; does nothing when it is nil already.
+  static func close(_ client: borrowing Mutex<OpaquePointer?>) {
+    client.withLock { client in
+      guard let open = client else { return }
+      jack_deactivate(open)
+      jack_client_close(open)
+      client = nil
+    }
   }
 }

@@ -3,7 +3,7 @@ import CJack
 /// libjack's own messages ("Cannot connect to server socket", "jack server is not running …") go to standard error
 /// by default, several lines every time a client fails to open: a monitor that polls for a server that went away
 /// would print them every second. `silence()` drops them; broadcast-monitor reports the same conditions itself, in
-/// one line with the fix (`JackCaptureError`).
+/// one line with the fix (`JackClientError`).
 ///
 /// Threads: call `silence()` once from the control thread before opening a client. The handler may be called from
 /// any libjack thread, including the real-time one, so it does nothing at all.

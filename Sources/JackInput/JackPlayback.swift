@@ -6,9 +6,10 @@ import Synchronization
 /// A JACK client with named audio output ports, each playing from its own lock-free ring that a feeder thread fills.
 ///
 /// `init` opens the client (never starting a server), registers the output ports, allocates and pre-touches one
-/// ring per port, hands the callbacks their preallocated `JackPlaybackState`, and activates: from then on JACK's
-/// process thread copies every cycle's worth of frames from the rings to the ports (`JackRealtimeCallbacks.swift`),
-/// the same number from every ring so that the channels stay aligned, and plays silence where the rings run dry.
+/// ring per port, hands the callbacks their preallocated `JackPlaybackState`, and activates (`JackClientSetup`, as
+/// for a capture): from then on JACK's process thread copies every cycle's worth of frames from the rings to the
+/// ports (`JackRealtimeCallbacks.swift`), the same number from every ring so that the channels stay aligned, and
+/// plays silence where the rings run dry.
 /// The feeder queues interleaved audio with `enqueue(_:)`, which waits while the rings are full: that is what paces a
 /// file to real time. `waitUntilPlayedOut` then returns once the last queued frame has gone out.
 ///
@@ -22,8 +23,8 @@ import Synchronization
 ///   but JACK's own; they take a lock that the real-time callback never takes). The feeder thread may be it.
 /// - `stop()` and the counters (`framesPlayed`, `underruns`, `xruns`, `serverShutDown`, `isStopped`) are for any
 ///   thread, also after `close()`.
-/// - JACK's process thread calls `jackPlaybackProcess`; its notification thread calls `jackPlaybackXrun` and
-///   `jackPlaybackShutdown`.
+/// - JACK's process thread calls `jackPlaybackProcess`; its notification thread calls `jackXrun` and
+///   `jackShutdown`.
 public final class JackPlayback: @unchecked Sendable {
   /// The name JACK gave the client (the requested name unless JACK had to make it unique).
   public let clientName: String
@@ -43,6 +44,7 @@ public final class JackPlayback: @unchecked Sendable {
   /// The open client; `nil` once closed. Never touched by the callbacks.
   private let client: Mutex<OpaquePointer?>
   /// Shared with the callbacks; freed in `deinit`, after the client is closed.
+  private let common: UnsafeMutablePointer<JackClientState>
   private let state: UnsafeMutablePointer<JackPlaybackState>
   /// Set by `stop()` and `close()`: the feeder's waits give up.
   private let stopRequested = Atomic<Bool>(false)
@@ -55,64 +57,34 @@ public final class JackPlayback: @unchecked Sendable {
   ///   - portNames: short output port names, one per channel, e.g. `["out_L", "out_R"]`; non-empty and distinct.
   ///   - ringSeconds: how much audio each ring holds ahead of the output (at least two periods; rounded up to a
   ///     power of two frames). It is also how far the feeder runs ahead of what is heard.
-  /// - Throws: `JackCaptureError`, whose description says what to do.
+  /// - Throws: `JackClientError`, whose description says what to do.
   public init(
     clientName: String, serverName: String? = nil, portNames: [String], ringSeconds: Double = 1
-  ) throws(JackCaptureError) {
-    guard !portNames.isEmpty, !portNames.contains(""), Set(portNames).count == portNames.count else {
-      throw .invalidPortNames(portNames)
-    }
-    guard ringSeconds.isFinite, ringSeconds > 0 else {
-      throw .invalidRingSize(seconds: ringSeconds, reason: "it must be a positive number of seconds")
-    }
-
-    let jack = try JackClientLibrary.openClient(named: clientName, server: serverName)
-    let sampleRate = Int(jack_get_sample_rate(jack))
-    let bufferSize = Int(jack_get_buffer_size(jack))
-    var state: UnsafeMutablePointer<JackPlaybackState>?
-    do throws(JackCaptureError) {
-      // Ports, then rings (allocated and pre-touched), then the callbacks' state: all before activation.
-      var ports: [OpaquePointer] = []
-      for name in portNames {
-        guard let port = jack_port_register(jack, name, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
-        else { throw .portRegistrationFailed(port: name) }
-        ports.append(port)
-      }
-      let rings = try JackClientLibrary.makeRings(
-        count: ports.count, seconds: ringSeconds, sampleRate: sampleRate, bufferSize: bufferSize)
-      let shared = JackPlaybackState.allocate(client: jack, ports: ports, rings: rings.map(\.handle))
-      state = shared
-
-      let context = UnsafeMutableRawPointer(shared)
+  ) throws(JackClientError) {
+    let setup = try JackClientSetup<JackPlaybackState>(
+      clientName: clientName, serverName: serverName, portNames: portNames, direction: JackPortIsOutput,
+      ringSeconds: ringSeconds, makeState: JackPlaybackState.allocate(common:), freeState: JackPlaybackState.deallocate
+    ) { jack, context throws(JackClientError) in
       guard jack_set_process_callback(jack, jackPlaybackProcess, context) == 0 else {
         throw .callbackSetupFailed(what: "process")
       }
-      guard jack_set_xrun_callback(jack, jackPlaybackXrun, context) == 0 else {
-        throw .callbackSetupFailed(what: "xrun")
-      }
-      jack_on_shutdown(jack, jackPlaybackShutdown, context)
-      let code = jack_activate(jack)
-      guard code == 0 else { throw .activationFailed(code: code) }
-
-      self.clientName = String(cString: jack_get_client_name(jack))
-      self.fullPortNames = ports.map { String(cString: jack_port_name($0)) }
-      self.rings = rings
-      self.state = shared
-    } catch {
-      jack_client_close(jack)  // no callback runs after this returns
-      if let state { JackPlaybackState.deallocate(state) }
-      throw error
     }
+    self.clientName = setup.clientName
     self.serverName = serverName
     self.portNames = portNames
-    self.sampleRate = sampleRate
-    self.bufferSize = bufferSize
-    self.client = Mutex(jack)
+    self.fullPortNames = setup.fullPortNames
+    self.sampleRate = setup.sampleRate
+    self.bufferSize = setup.bufferSize
+    self.rings = setup.rings
+    self.common = setup.common
+    self.state = setup.state
+    self.client = Mutex(setup.client)
   }
 
   deinit {
     close()
     JackPlaybackState.deallocate(state)
+    JackClientState.deallocate(common)
   }
 
   /// The wall-clock time (seconds since 1970, UTC) at which the first queued frame was played: the start of the
@@ -140,10 +112,10 @@ public final class JackPlayback: @unchecked Sendable {
   public var underruns: Int { state.pointee.underrunFrames.load(ordering: .relaxed) }
 
   /// Xruns the server reported since activation. Any thread.
-  public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
+  public var xruns: Int { common.pointee.xruns.load(ordering: .relaxed) }
 
   /// True once the server shut down or dropped this client; nothing is played any more. Any thread.
-  public var serverShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
+  public var serverShutDown: Bool { common.pointee.serverShutDown.load(ordering: .acquiring) }
 
   /// True once `stop()` or `close()` was called. Any thread.
   public var isStopped: Bool { stopRequested.load(ordering: .acquiring) }
@@ -153,7 +125,7 @@ public final class JackPlayback: @unchecked Sendable {
 
   /// Full names of the server's audio input ports (where a playback can play into) whose full name matches
   /// `pattern`, a POSIX extended regular expression (e.g. `"^system:playback_"`; empty matches all). Control thread.
-  public func destinationPorts(matching pattern: String) throws(JackCaptureError) -> [String] {
+  public func destinationPorts(matching pattern: String) throws(JackClientError) -> [String] {
     let names: [String]? = client.withLock { client in
       client.map { JackClientLibrary.audioPorts(of: $0, matching: pattern, flags: JackPortIsInput) }
     }
@@ -166,7 +138,7 @@ public final class JackPlayback: @unchecked Sendable {
   /// Control thread.
   /// - Throws: `.unknownPort` for a port that is not this playback's; `.destinationNotFound`, listing the server's
   ///   audio input ports, when `destination` is not one of them; `.connectionFailed`; `.notRunning`.
-  public func connect(port: String, to destination: String) throws(JackCaptureError) {
+  public func connect(port: String, to destination: String) throws(JackClientError) {
     guard let index = portNames.firstIndex(of: port) ?? fullPortNames.firstIndex(of: port) else {
       throw .unknownPort(port)
     }
@@ -279,11 +251,6 @@ public final class JackPlayback: @unchecked Sendable {
   /// The counters stay readable. Calling it again does nothing. Control thread.
   public func close() {
     stop()
-    client.withLock { client in
-      guard let open = client else { return }
-      jack_deactivate(open)
-      jack_client_close(open)
-      client = nil
-    }
+    JackClientLibrary.close(client)
   }
 }

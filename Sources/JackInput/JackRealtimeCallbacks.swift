@@ -9,14 +9,14 @@
 //   - call into Foundation, Dispatch or Swift concurrency, or into generic code that is not inlined,
 //   - trap: no force-unwrap, no precondition, no arithmetic that can overflow-check.
 // They may only read the preallocated state behind their context pointer (`JackCaptureState`,
-// `JackPlaybackState`), call `jack_port_get_buffer` and `jack_last_frame_time`, write rings through
+// `JackPlaybackState`, and the `JackClientState` each points to), call `jack_port_get_buffer` and `jack_last_frame_time`, write rings through
 // `RingHandle.write` (capture) or read them through `RingHandle.availableToRead` and `RingHandle.read` (playback),
 // fill with zeros, and update atomics. The `RingHandle` members are direct calls (this toolchain does not inline a
 // `package` function across modules) whose release bodies are atomic loads, a copy loop and one atomic store.
 //
-// `jackShutdown` and `jackPlaybackShutdown` (JACK's notification thread, or a signal context) only set a flag;
-// `jackXrun`, `jackPlaybackXrun`, `jackPortRegistered` and `jackPortConnected` (notification thread) only bump a
-// counter. The same rules apply to them.
+// `jackShutdown` (JACK's notification thread, or a signal context; capture and playback alike) only sets a flag;
+// `jackXrun` (capture and playback alike), `jackPortRegistered` and `jackPortConnected` (notification thread) only
+// bump a counter. The same rules apply to them.
 //
 // These are top-level, non-isolated functions, not closures: a closure written in `main.swift` or in a
 // `@MainActor` context would carry an executor check that traps on JACK's threads.
@@ -37,20 +37,21 @@ import Synchronization
 func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
   guard let arg else { return 0 }
   let state = arg.assumingMemoryBound(to: JackCaptureState.self)
+  let common = state.pointee.common
   let count = Int(nframes)
-  let portCount = state.pointee.portCount
+  let portCount = common.pointee.portCount
   var i = 0
   while i < portCount {
-    if let buffer = jack_port_get_buffer(state.pointee.ports[i], nframes) {
+    if let buffer = jack_port_get_buffer(common.pointee.ports[i], nframes) {
       let samples = UnsafePointer<Float>(buffer.assumingMemoryBound(to: Float.self))
-      let dropped = state.pointee.rings[i].write(samples, count: count)
+      let dropped = common.pointee.rings[i].write(samples, count: count)
       if dropped > 0 {
         state.pointee.overruns[i].wrappingAdd(dropped, ordering: .relaxed)
       }
     }
     i &+= 1
   }
-  let frameTime = jack_last_frame_time(state.pointee.client)
+  let frameTime = jack_last_frame_time(common.pointee.client)
   if !state.pointee.firstFrameRecorded.load(ordering: .relaxed) {
     state.pointee.firstFrameTime.store(frameTime, ordering: .relaxed)
     state.pointee.firstFrameRecorded.store(true, ordering: .releasing)
@@ -60,18 +61,18 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
   return 0
 }
 
-/// JACK shutdown callback: the server is gone or dropped this client. Only sets a flag.
-/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_on_shutdown`.
+/// JACK shutdown callback of a capture or a playback: the server is gone or dropped this client. Only sets a flag.
+/// - Parameter arg: a `JackClientState` pointer, set with `jack_on_shutdown`.
 func jackShutdown(_ arg: UnsafeMutableRawPointer?) {
   guard let arg else { return }
-  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.serverShutDown.store(true, ordering: .releasing)
+  arg.assumingMemoryBound(to: JackClientState.self).pointee.serverShutDown.store(true, ordering: .releasing)
 }
 
-/// JACK xrun callback: counts one xrun. Only increments a counter.
-/// - Parameter arg: a `JackCaptureState` pointer, set with `jack_set_xrun_callback`.
+/// JACK xrun callback of a capture or a playback: counts one xrun. Only increments a counter.
+/// - Parameter arg: a `JackClientState` pointer, set with `jack_set_xrun_callback`.
 func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
   guard let arg else { return 0 }
-  arg.assumingMemoryBound(to: JackCaptureState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
+  arg.assumingMemoryBound(to: JackClientState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
   return 0
 }
 
@@ -101,24 +102,25 @@ func jackPortConnected(
 func jackPlaybackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
   guard let arg else { return 0 }
   let state = arg.assumingMemoryBound(to: JackPlaybackState.self)
+  let common = state.pointee.common
   // Read before the rings: audio the feeder queued after signalling the end cannot exist, and a ring that runs dry
   // in the cycle that sees `endOfStream` is the end of the stream, not an underrun.
   let counting =
     state.pointee.audioQueued.load(ordering: .acquiring) && !state.pointee.endOfStream.load(ordering: .acquiring)
   let count = Int(nframes)
-  let portCount = state.pointee.portCount
+  let portCount = common.pointee.portCount
   var ready = count
   var i = 0
   while i < portCount {
-    let available = state.pointee.rings[i].availableToRead
+    let available = common.pointee.rings[i].availableToRead
     if available < ready { ready = available }
     i &+= 1
   }
   i = 0
   while i < portCount {
-    if let buffer = jack_port_get_buffer(state.pointee.ports[i], nframes) {
+    if let buffer = jack_port_get_buffer(common.pointee.ports[i], nframes) {
       let out = buffer.assumingMemoryBound(to: Float.self)
-      var filled = state.pointee.rings[i].read(into: out, count: ready)
+      var filled = common.pointee.rings[i].read(into: out, count: ready)
       while filled < count {
         out[filled] = 0
         filled &+= 1
@@ -127,7 +129,7 @@ func jackPlaybackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoint
     i &+= 1
   }
   if ready > 0 && !state.pointee.firstAudioRecorded.load(ordering: .relaxed) {
-    state.pointee.firstAudioFrame.store(jack_last_frame_time(state.pointee.client), ordering: .relaxed)
+    state.pointee.firstAudioFrame.store(jack_last_frame_time(common.pointee.client), ordering: .relaxed)
     state.pointee.firstAudioRecorded.store(true, ordering: .releasing)
   }
   state.pointee.framesPlayed.wrappingAdd(ready, ordering: .releasing)
@@ -135,20 +137,5 @@ func jackPlaybackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoint
     state.pointee.underrunFrames.wrappingAdd(count &- ready, ordering: .relaxed)
   }
   state.pointee.cycles.wrappingAdd(1, ordering: .releasing)
-  return 0
-}
-
-/// JACK shutdown callback of `JackPlayback`: the server is gone or dropped this client. Only sets a flag.
-/// - Parameter arg: a `JackPlaybackState` pointer, set with `jack_on_shutdown`.
-func jackPlaybackShutdown(_ arg: UnsafeMutableRawPointer?) {
-  guard let arg else { return }
-  arg.assumingMemoryBound(to: JackPlaybackState.self).pointee.serverShutDown.store(true, ordering: .releasing)
-}
-
-/// JACK xrun callback of `JackPlayback`: counts one xrun. Only increments a counter.
-/// - Parameter arg: a `JackPlaybackState` pointer, set with `jack_set_xrun_callback`.
-func jackPlaybackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-  guard let arg else { return 0 }
-  arg.assumingMemoryBound(to: JackPlaybackState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
   return 0
 }

@@ -4,7 +4,7 @@ import Foundation
 /// interleaved samples → downmix → `Resampler` (to the fingerprint rate) → `SpectrumAnalyzer` → `PeakExtractor` →
 /// the consumer (a signature collector, or a stream matcher).
 ///
-/// Also measures the audible span and the input level on the way. One thread at a time.
+/// Also measures the audible span on the way. One thread at a time.
 final class FingerprintFrontEnd {
   let parameters: FingerprintParameters
   private let analyzer: SpectrumAnalyzer
@@ -16,9 +16,6 @@ final class FingerprintFrontEnd {
   /// First and last hop (at the fingerprint rate) louder than -60 dBFS, or nil while all was quieter.
   private(set) var firstAudibleHop: Int?
   private(set) var lastAudibleHop: Int?
-  /// Peak absolute sample value of the downmixed input at the fingerprint rate since the last `takePeakLevelDB()`
-  /// (what a level meter shows; content above 4 kHz does not count).
-  private var peakLevel: Float = 0
   private var hopEnergy: Float = 0
   private var hopFill = 0
   private let audibleEnergy: Float
@@ -87,14 +84,9 @@ final class FingerprintFrontEnd {
     }
   }
 
-  /// Level and audible span of a slice that does not cross a hop boundary.
+  /// Audible span of a slice that does not cross a hop boundary.
   private func measure(_ slice: UnsafeBufferPointer<Float>) {
-    var peak = peakLevel
-    for s in slice {
-      peak = max(peak, abs(s))
-      hopEnergy += s * s
-    }
-    peakLevel = peak
+    for s in slice { hopEnergy += s * s }
     hopFill += slice.count
     samplesAtFingerprintRate += slice.count
     if hopFill == parameters.hopSizeSamples {
@@ -112,12 +104,5 @@ final class FingerprintFrontEnd {
   func flush() {
     resampler?.process(UnsafeBufferPointer(start: nil, count: 0), flush: true) { atFingerprintRate($0) }
     analyzer.flush()
-  }
-
-  /// Returns the peak input level since the last call, in dBFS.
-  func takePeakLevelDB() -> Float {
-    let level = peakLevel
-    peakLevel = 0
-    return level > 0 ? 20 * log10(level) : -120
   }
 }

@@ -82,14 +82,6 @@ final class PeakExtractor: SpectrumFrameConsumer {
     consumer?.flush()
   }
 
-  func reset() {
-    newestFrame = -1
-    decidedFrame = -1
-    blockCandidates.removeAll(keepingCapacity: true)
-    currentBlock = 0
-    for k in 0..<mean.count { mean[k] = 0 }
-  }
-
   /// Sliding maximum over ±halfWidth bins (van Herk / Gil-Werman: three comparisons per bin), on a zero-padded copy
   /// of the frame.
   private func computeFrequencyMax(slot: Int) {

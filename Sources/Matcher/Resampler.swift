@@ -49,7 +49,4 @@ final class Resampler {
       if produced == 0 && used == 0 { break }
     } while consumed < input.count || flush
   }
-
-  /// Forgets the filter state.
-  func reset() { soxr_clear(soxr) }
 }

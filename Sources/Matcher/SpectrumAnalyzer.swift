@@ -62,9 +62,6 @@ final class SpectrumAnalyzer {
     return (first, last - first + 1)
   }
 
-  /// Index of the next frame this analyzer will produce.
-  var framesProduced: Int { nextFrame }
-
   /// Appends samples; emits every frame that becomes complete.
   func consume(_ samples: UnsafeBufferPointer<Float>) {
     var offset = 0
@@ -118,11 +115,5 @@ final class SpectrumAnalyzer {
   /// Ends the stream: frames need a full window, so a trailing part shorter than one frame is dropped.
   func flush() {
     consumer?.flush()
-  }
-
-  /// Forgets buffered samples and restarts frame numbering at zero.
-  func reset() {
-    pendingCount = 0
-    nextFrame = 0
   }
 }

@@ -3,6 +3,6 @@ protocol SpectrumFrameConsumer: AnyObject {
   /// `power` holds |X(k)|² for the analyzer's bins `firstBin..<firstBin + power.count`; it is valid only during
   /// the call.
   func consume(frame: Int, power: UnsafeBufferPointer<Float>)
-  /// No more frames will come before a `reset`.
+  /// No more frames will come.
   func flush()
 }

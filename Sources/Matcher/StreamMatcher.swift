@@ -141,9 +141,6 @@ public final class StreamMatcher {
   /// Plays running now.
   public var currentPlays: [MatchedPlay] { active.map { snapshot(of: $0, final: false) } }
 
-  /// Peak input level since the last call, in dBFS (for level meters).
-  public func takePeakLevelDB() -> Float { frontEnd.takePeakLevelDB() }
-
   /// Consumes interleaved audio.
   /// - Parameter time: stream time of the first sample; only the first call's value is used (default 0), later
   ///   buffers are taken to follow without a gap.

@@ -77,6 +77,25 @@ final class ChannelPipelineTests {
     }
   }
 
+  @Test("the run's closing summary counts every play of a run, however many events the log has had since")
+  func summaryCountsEveryPlay() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.finish()
+    // A long run: more events after the plays than the log keeps in memory.
+    for index in 0..<600 { log.line("notice \(index)", channel: "test-fm") }
+    #expect(writer.stop().isEmpty)
+    #expect(
+      RunCommand.stoppedSummary([pipeline.status], playLog: dbPath)
+        == "broadcast-monitor: stopped; 2 plays recognized in this run. Play log: \(dbPath)")
+    let plays = pipeline.status.recentPlays
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "the console's plays, typed")
+    #expect(plays.allSatisfy { $0.end != nil && $0.channel == "test-fm" })
+  }
+
   @Test("a play is in the play log, open, while it is still on air")
   func writesOpenPlayWhileOnAir() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])

@@ -37,25 +37,21 @@ struct ConsoleLayoutTests {
       channels: channels, events: events, cpuPercent: 12)
   }
 
-  static func playEvents() -> [MonitorEvent] {
-    func started(_ id: Int, _ channel: String, _ title: String, at offset: Double) -> MonitorEvent {
-      MonitorEvent(
-        time: now, channel: channel, name: .playStarted, message: "play started",
-        fields: [
-          ("play_id", .integer(id)), ("title", .string(title)), ("artist", .string("Muldjord")),
-          ("start", .time(now.addingTimeInterval(offset))),
-        ])
+  /// `channels` with the plays they recognized: on fm, "Chaos God" (ended after 30 s) and "Armygeddon" (on air);
+  /// nothing on the others (a play withdrawn on web is not among its plays).
+  static func withPlays(_ channels: [ChannelStatus]) -> [ChannelStatus] {
+    channels.map { channel in
+      var channel = channel
+      if channel.name == "fm" {
+        channel.recentPlays = [
+          .init(
+            id: 1, channel: "fm", title: "Chaos God", artist: "Muldjord", start: now.addingTimeInterval(-300),
+            end: now.addingTimeInterval(-270)),
+          .init(id: 3, channel: "fm", title: "Armygeddon", artist: "Muldjord", start: now.addingTimeInterval(-75)),
+        ]
+      }
+      return channel
     }
-    return [
-      started(1, "fm", "Chaos God", at: -300),
-      MonitorEvent(
-        time: now, channel: "fm", name: .playEnded, message: "play ended",
-        fields: [("play_id", .integer(1)), ("end", .time(now.addingTimeInterval(-270)))]),
-      started(2, "web", "Internal Degeneration", at: -200),
-      started(3, "fm", "Armygeddon", at: -75),
-      MonitorEvent(
-        time: now, channel: "fm", name: .playWithdrawn, message: "withdrawn", fields: [("play_id", .integer(2))]),
-    ]
   }
 
   func text(_ lines: [ConsoleLayout.Line]) -> String { lines.map(\.text).joined(separator: "\n") }
@@ -65,8 +61,7 @@ struct ConsoleLayoutTests {
     arguments: [40, 80, 132, 200])
   func exactSize(width: Int) {
     let snapshot = Self.snapshot(
-      [Self.channel("fm"), Self.channel("夜のラジオ", title: "夜に駆ける 🎵", artist: "YOASOBI")],
-      events: Self.playEvents())
+      Self.withPlays([Self.channel("fm"), Self.channel("夜のラジオ", title: "夜に駆ける 🎵", artist: "YOASOBI")]))
     for selection in [ConsoleSelection(), ConsoleSelection(channel: 1, showsDetail: true)] {
       let lines = ConsoleLayout.lines(snapshot, selection, width: width, height: 24)
       #expect(lines.count == 24)
@@ -112,7 +107,7 @@ struct ConsoleLayoutTests {
   @Test("Times show in the stations' zone, labelled with its offset from UTC")
   func stationTime() throws {
     let toronto = try #require(TimeZone(identifier: "America/Toronto"))
-    var snapshot = Self.snapshot([Self.channel("fm")], events: Self.playEvents())
+    var snapshot = Self.snapshot(Self.withPlays([Self.channel("fm")]))
     snapshot.timeZone = toronto
     let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 30)
     let formatter = DateFormatter()
@@ -186,12 +181,12 @@ struct ConsoleLayoutTests {
 
   @Test("the last plays across channels, newest first, without withdrawn ones; ended plays show their length")
   func lastPlays() {
-    let plays = ConsoleLayout.recentPlays(Self.playEvents())
+    let plays = ConsoleLayout.recentPlays(Self.withPlays([Self.channel("web"), Self.channel("fm")]))
     #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"])
     #expect(plays.map { $0.end == nil } == [true, false])
     let screen = text(
       ConsoleLayout.lines(
-        Self.snapshot([Self.channel("fm")], events: Self.playEvents()), ConsoleSelection(), width: 80, height: 24))
+        Self.snapshot(Self.withPlays([Self.channel("fm")])), ConsoleSelection(), width: 80, height: 24))
     #expect(screen.contains("on air") && screen.contains("0:30"))
     #expect(!screen.contains("Internal Degeneration"))
   }
@@ -249,9 +244,8 @@ struct ConsoleLayoutTests {
 
   @Test("the detail view shows the selected channel in full, with its plays and log")
   func detail() {
-    var events = Self.playEvents()
-    events.append(MonitorEvent(time: Self.now, channel: "fm", name: .gap, message: "gap: JACK source port gone"))
-    let snapshot = Self.snapshot([Self.channel("web"), Self.channel("fm")], events: events)
+    let events = [MonitorEvent(time: Self.now, channel: "fm", name: .gap, message: "gap: JACK source port gone")]
+    let snapshot = Self.snapshot(Self.withPlays([Self.channel("web"), Self.channel("fm")]), events: events)
     let screen = text(
       ConsoleLayout.lines(snapshot, ConsoleSelection(channel: 1, showsDetail: true), width: 100, height: 40))
     for field in [

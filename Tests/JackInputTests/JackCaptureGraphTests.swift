@@ -41,7 +41,7 @@ struct JackCaptureGraphTests {
     #expect(try await eventually { capture.graphChanges >= beforeConnect + 2 }, "two connections, two changes")
     #expect(Set(try capture.connections(of: "ch1_L")) == ["bmtone:out", "system:capture_2"])
     #expect(try capture.connections(of: "bmcap:ch1_R") == [])
-    #expect(throws: JackCaptureError.unknownPort("ch9")) { try capture.connections(of: "ch9") }
+    #expect(throws: JackClientError.unknownPort("ch9")) { try capture.connections(of: "ch9") }
 
     let beforeClose = capture.graphChanges
     tone.close()
@@ -50,7 +50,7 @@ struct JackCaptureGraphTests {
     #expect(try capture.connections(of: "ch1_L") == ["system:capture_2"])
 
     capture.close()
-    #expect(throws: JackCaptureError.notRunning) { try capture.connections(of: "ch1_L") }
+    #expect(throws: JackClientError.notRunning) { try capture.connections(of: "ch1_L") }
     #expect(!capture.portExists("system:capture_1"))
   }
 

@@ -143,7 +143,7 @@ struct JackCaptureTests {
       usleep(20000)
     }
     #expect(capture.serverShutDown)
-    #expect(throws: JackCaptureError.notRunning) { try capture.sourcePorts(matching: "") }
+    #expect(throws: JackClientError.notRunning) { try capture.sourcePorts(matching: "") }
   }
 
   @Test("Connecting fails clearly: unknown own port, unknown source, and after close")
@@ -151,19 +151,19 @@ struct JackCaptureTests {
     let server = try await JackTestServer.start()
     defer { server.stop() }
     let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["ch1_L"])
-    #expect(throws: JackCaptureError.unknownPort("ch9")) {
+    #expect(throws: JackClientError.unknownPort("ch9")) {
       try capture.connect(source: "system:capture_1", to: "ch9")
     }
     #expect {
       try capture.connect(source: "nosuchclient:out", to: "ch1_L")
     } throws: { error in
-      guard case .connectionFailed(let source, let destination, _) = error as? JackCaptureError else { return false }
+      guard case .connectionFailed(let source, let destination, _) = error as? JackClientError else { return false }
       return source == "nosuchclient:out" && destination == "bmcap:ch1_L"
         && "\(error)".contains("sourcePorts(matching:)")
     }
     capture.close()
     capture.close()  // a second close does nothing
-    #expect(throws: JackCaptureError.notRunning) { try capture.connect(source: "system:capture_1", to: "ch1_L") }
-    #expect(throws: JackCaptureError.notRunning) { try capture.sourcePorts(matching: "") }
+    #expect(throws: JackClientError.notRunning) { try capture.connect(source: "system:capture_1", to: "ch1_L") }
+    #expect(throws: JackClientError.notRunning) { try capture.sourcePorts(matching: "") }
   }
 }

@@ -164,38 +164,38 @@ struct JackPlaybackTests {
     defer { server.stop() }
     let playback = try JackPlayback(clientName: "bmplay", serverName: server.name, portNames: ["out_L", "out_R"])
     #expect(try playback.destinationPorts(matching: "^system:") == ["system:playback_1", "system:playback_2"])
-    let error = #expect(throws: JackCaptureError.self) { try playback.connect(port: "out_L", to: "nosuch:in") }
+    let error = #expect(throws: JackClientError.self) { try playback.connect(port: "out_L", to: "nosuch:in") }
     #expect(
       error == .destinationNotFound("nosuch:in", available: ["system:playback_1", "system:playback_2"]),
       "\(String(describing: error))")
     #expect(error?.description.contains("use one of the server's audio input ports: system:playback_1") == true)
     // An output port is not a destination either.
     #expect(
-      throws: JackCaptureError.destinationNotFound(
+      throws: JackClientError.destinationNotFound(
         "system:capture_1", available: try playback.destinationPorts(matching: ""))
     ) {
       try playback.connect(port: "out_L", to: "system:capture_1")
     }
-    #expect(throws: JackCaptureError.unknownPort("out_C")) {
+    #expect(throws: JackClientError.unknownPort("out_C")) {
       try playback.connect(port: "out_C", to: "system:playback_1")
     }
     try playback.connect(port: "out_L", to: "system:playback_1")
     playback.close()
     playback.close()  // a second close does nothing
-    #expect(throws: JackCaptureError.notRunning) { try playback.connect(port: "out_L", to: "system:playback_1") }
-    #expect(throws: JackCaptureError.notRunning) { try playback.destinationPorts(matching: "") }
+    #expect(throws: JackClientError.notRunning) { try playback.connect(port: "out_L", to: "system:playback_1") }
+    #expect(throws: JackClientError.notRunning) { try playback.destinationPorts(matching: "") }
   }
 
   @Test("A server that is not running, and bad port names or ring sizes, are refused before playing")
   func openErrors() {
     let missing = "bmtest-missing-\(getpid())"
-    #expect(throws: JackCaptureError.serverNotRunning(server: missing)) {
+    #expect(throws: JackClientError.serverNotRunning(server: missing)) {
       try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out"])
     }
-    #expect(throws: JackCaptureError.invalidPortNames(["out", "out"])) {
+    #expect(throws: JackClientError.invalidPortNames(["out", "out"])) {
       try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out", "out"])
     }
-    #expect(throws: JackCaptureError.invalidRingSize(seconds: 0, reason: "it must be a positive number of seconds")) {
+    #expect(throws: JackClientError.invalidRingSize(seconds: 0, reason: "it must be a positive number of seconds")) {
       try JackPlayback(clientName: "bmplay", serverName: missing, portNames: ["out"], ringSeconds: 0)
     }
   }

@@ -192,17 +192,4 @@ struct PeakExtractorTests {
     #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0), Int32(needed - 1)])
     #expect(after.flushes == 1)
   }
-
-  @Test("After reset, frames are numbered from zero again and the running means start afresh")
-  func reset() {
-    let (capture, extractor) = Self.extract([Spot(frame: 20, bin: 50, power: 1e-3)])
-    extractor.reset()
-    var power = [Float](repeating: Self.background, count: Self.binCount)
-    for frame in 0..<40 {
-      power[50] = frame == 10 ? 1e-3 : Self.background
-      power.withUnsafeBufferPointer { extractor.consume(frame: frame, power: $0) }
-    }
-    extractor.flush()
-    #expect(capture.peaks.map(\.frame) == [20, 10])
-  }
 }

@@ -108,19 +108,4 @@ struct SpectrumAnalyzerTests {
     #expect(Double(range.first) * hz <= low && Double(range.first + 1) * hz > low)
     #expect(Double(last) * hz >= high && Double(last - 1) * hz < high)
   }
-
-  @Test("After reset, frames are numbered from zero and no old samples remain")
-  func reset() {
-    let capture = FrameCapture()
-    let analyzer = SpectrumAnalyzer(parameters: parameters, consumer: capture)
-    let noise = Signals.noise(seconds: 0.2, seed: 9)
-    noise.withUnsafeBufferPointer { analyzer.consume($0) }
-    analyzer.reset()
-    let tone = Signals.sine(frequency: 100 * binHz, seconds: Double(parameters.fftSizeSamples) / 8000)
-    let before = capture.frames.count
-    tone.withUnsafeBufferPointer { analyzer.consume($0) }
-    #expect(capture.frames.count == before + 1)
-    #expect(capture.indices.last == 0)
-    #expect(analyzer.framesProduced == 1)
-  }
 }

@@ -305,13 +305,4 @@ struct StreamMatcherTests {
     #expect(sink.ended.count == 1)
     expectPlay(sink.ended.first, of: Self.songs[1], from: 2, to: 17)
   }
-
-  @Test("The peak level is reported in dBFS and reset by reading it")
-  func peakLevel() throws {
-    let matcher = StreamMatcher(catalog: try Self.catalog(), sink: nil)
-    let tone = Signals.sine(frequency: 1000, seconds: 0.5, amplitude: 0.5)
-    try tone.withUnsafeBufferPointer { try matcher.append($0, sampleRate: 8000) }
-    #expect(abs(Double(matcher.takePeakLevelDB()) - 20 * log10(0.5)) < 0.01)
-    #expect(matcher.takePeakLevelDB() <= -120)
-  }
 }

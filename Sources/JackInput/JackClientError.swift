@@ -3,7 +3,7 @@ import RingBuffer
 
 /// Why a `JackCapture` or a `JackPlayback` could not open, set up or connect. Each description says what to do about
 /// it.
-public enum JackCaptureError: Error, Equatable, CustomStringConvertible {
+public enum JackClientError: Error, Equatable, CustomStringConvertible {
   /// No JACK server answered under this name (`nil`: the default server).
   case serverNotRunning(server: String?)
   /// The server refused or failed to open the client; `status` is JACK's `jack_status_t` bit set.

@@ -3,15 +3,15 @@ import Foundation
 import JackInput
 import Testing
 
-/// `JackCaptureError`: the errors `JackCapture` throws before it ever reaches a server, and what they say.
-@Suite struct JackCaptureErrorTests {
+/// `JackClientError`: the errors `JackCapture` throws before it ever reaches a server, and what they say.
+@Suite struct JackClientErrorTests {
   @Test("Opening on a server that does not exist says the server is not running and how to start one")
   func missingServerIsReportedWithAdvice() {
     let name = "bmtest-missing-\(getpid())"
-    #expect(throws: JackCaptureError.serverNotRunning(server: name)) {
+    #expect(throws: JackClientError.serverNotRunning(server: name)) {
       try JackCapture(clientName: "bmcap", serverName: name, portNames: ["ch1_L"])
     }
-    let message = JackCaptureError.serverNotRunning(server: name).description
+    let message = JackClientError.serverNotRunning(server: name).description
     #expect(message.contains("JACK server \"\(name)\" not running"))
     #expect(message.contains("jackd -n \(name) -d dummy"))
     #expect(message.contains("JACK_DEFAULT_SERVER"))
@@ -19,14 +19,14 @@ import Testing
 
   @Test("The default server's error names jackd and JACK_DEFAULT_SERVER")
   func defaultServerMessage() {
-    let message = JackCaptureError.serverNotRunning(server: nil).description
+    let message = JackClientError.serverNotRunning(server: nil).description
     #expect(message.hasPrefix("JACK server not running: start it with `jackd -d dummy`"))
     #expect(message.contains("JACK_DEFAULT_SERVER"))
   }
 
   @Test("Empty, missing or repeated port names are rejected", arguments: [[], ["ch1_L", "ch1_L"], ["ch1_L", ""]])
   func badPortNamesAreRejected(names: [String]) {
-    #expect(throws: JackCaptureError.invalidPortNames(names)) {
+    #expect(throws: JackClientError.invalidPortNames(names)) {
       try JackCapture(clientName: "bmcap", serverName: "bmtest-unused", portNames: names)
     }
   }
@@ -36,7 +36,7 @@ import Testing
     #expect {
       try JackCapture(clientName: "bmcap", serverName: "bmtest-unused", portNames: ["a"], ringSeconds: seconds)
     } throws: { error in
-      guard case .invalidRingSize = error as? JackCaptureError else { return false }
+      guard case .invalidRingSize = error as? JackClientError else { return false }
       return true
     }
   }
@@ -44,7 +44,7 @@ import Testing
   @Test("JACK status bits are spelled out in the open-failure message")
   func statusBitsAreSpelledOut() {
     let status = JackFailure.rawValue | JackVersionError.rawValue
-    let message = JackCaptureError.clientOpenFailed(client: "bmcap", server: "x", status: status).description
+    let message = JackClientError.clientOpenFailed(client: "bmcap", server: "x", status: status).description
     #expect(message.contains("status 0x401"))
     #expect(message.contains("overall failure"))
     #expect(message.contains("version mismatch"))
@@ -52,12 +52,12 @@ import Testing
 
   @Test("A destination that is missing lists the server's audio inputs, or says to start a program that has some")
   func destinationNotFoundMessage() {
-    let listed = JackCaptureError.destinationNotFound("mon:in", available: ["a:in_1", "b:in_2"]).description
+    let listed = JackClientError.destinationNotFound("mon:in", available: ["a:in_1", "b:in_2"]).description
     #expect(
       listed
         == "JACK has no audio input port \"mon:in\" to play into; use one of the server's audio input ports: a:in_1, b:in_2"
     )
-    let none = JackCaptureError.destinationNotFound("mon:in", available: []).description
+    let none = JackClientError.destinationNotFound("mon:in", available: []).description
     #expect(none.contains("start the program that should receive the audio first"))
   }
 }

@@ -1,0 +1,17 @@
+import Reports
+
+/// The kinds of event the monitor's log reports besides those its inputs report and the play log's events table
+/// stores (`gap`, `reconnect`, `overrun`, `xrun`, `lagging`, in `Reports`). `MonitorEvent` documents each kind's
+/// fields.
+extension EventKind {
+  /// A catalog item went on air.
+  static let playStarted: EventKind = "play_started"
+  /// A play ended.
+  static let playEnded: EventKind = "play_ended"
+  /// A play reported as started was a repeated section of a longer play and is not logged.
+  static let playWithdrawn: EventKind = "play_withdrawn"
+  /// A lagging channel is analysing its audio as it comes again.
+  static let caughtUp: EventKind = "caught_up"
+  /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
+  static let notice: EventKind = "notice"
+}

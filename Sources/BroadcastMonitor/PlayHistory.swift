@@ -1,0 +1,35 @@
+import Foundation
+
+/// The plays one channel recognized since the start, as its status shows them: how many started, and the newest few
+/// with their times (the console's plays panel and detail view read them from `ChannelStatus`, typed, instead of
+/// parsing the log's play events back).
+///
+/// The count is of every play started, withdrawn ones included, across catalog reloads; the list keeps the newest
+/// `kept` plays, withdrawn ones removed.
+///
+/// Threads: the channel's worker (its `PlayEventSink`s write it, the pipeline copies it into the status).
+final class PlayHistory {
+  /// Plays kept in the list: more than a console of any height shows in its plays panel.
+  static let kept = 100
+
+  private(set) var startedCount = 0
+  /// The newest plays, oldest start first.
+  private(set) var recent: [ChannelStatus.RecentPlay] = []
+
+  /// A play went on air; `id` is its play-log token.
+  func started(id: UInt64, channel: String, title: String, artist: String, start: Date) {
+    startedCount += 1
+    recent.append(ChannelStatus.RecentPlay(id: id, channel: channel, title: title, artist: artist, start: start))
+    if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
+  }
+
+  /// A play ended at `end`.
+  func ended(id: UInt64, at end: Date) {
+    if let index = recent.lastIndex(where: { $0.id == id }) { recent[index].end = end }
+  }
+
+  /// A play was withdrawn (a repeated section of a longer play): it is not in the play log, so not in the list.
+  func withdrawn(id: UInt64) {
+    recent.removeAll { $0.id == id }
+  }
+}
