@@ -28,6 +28,7 @@ extension MonitorConfiguration {
         : "no such configuration file; check the path (config/monitor.example.json5 is an example to start from)"
       throw ConfigurationError(keyPath: path, reason: reason)
     }
+    try ConfigurationError.checkUTF8(data, file: path)
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     decoder.userInfo[Self.suppliedElsewhere] = Set(suppliedElsewhere.map(\.rawValue))

@@ -8,6 +8,7 @@ extension MatcherSettings {
     do { data = try Data(contentsOf: url) } catch {
       throw ConfigurationError(keyPath: url.path, reason: "cannot read (\(error.localizedDescription))")
     }
+    try ConfigurationError.checkUTF8(data, file: url.path)
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     do {
