@@ -13,10 +13,16 @@ public func initialize(
   _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 ) -> CInt {
   writeSeedsIfAsked {
-    // A tenth of a second of a synthetic song, in each encoding the reader takes, mono and stereo.
-    let mono = Array(SyntheticSong(seed: 7, seconds: 1).render().prefix(800))
+    // 40 frames of a synthetic song in each encoding the reader takes, mono and stereo: small, so that most
+    // mutations fall in the header and chunks; and a tenth of a second, long enough to be fingerprinted.
+    let song = SyntheticSong(seed: 7, seconds: 1).render()
+    let mono = Array(song.prefix(40))
     let stereo = zip(mono, mono.reversed()).flatMap { [$0, $1 * 0.5] }
     return [
+      (
+        "mono-8k-pcm16-long.wav",
+        WAVWriter.data(Array(song.prefix(800)), channels: 1, sampleRate: 8000, encoding: .pcm16)
+      ),
       ("mono-8k-pcm16.wav", WAVWriter.data(mono, channels: 1, sampleRate: 8000, encoding: .pcm16)),
       ("stereo-11k-pcm24.wav", WAVWriter.data(stereo, channels: 2, sampleRate: 11025, encoding: .pcm24)),
       ("mono-16k-pcm32.wav", WAVWriter.data(mono, channels: 1, sampleRate: 16000, encoding: .pcm32)),
