@@ -11,6 +11,11 @@ struct WAVFile {
   let dataOffset: Int
   let dataBytes: Int
 
+  /// The most channels read directly: decoding holds 8192 frames of every channel at once, so a header's count (up
+  /// to 65,535) must not size that buffer (2 GB for a file of 124 bytes). The ffmpeg path, where more go, outputs at
+  /// most 64 channels too.
+  static let maxChannels = 64
+
   init(path: String) throws(FormatError) {
     file = try MappedFile(path: path)
     let raw = file.bytes
@@ -39,6 +44,10 @@ struct WAVFile {
     }
     guard let f = format, let d = data, f.channels >= 1, f.rate > 0 else {
       throw FormatError(path: path, reason: "WAVE file without fmt or data chunk")
+    }
+    guard f.channels <= Self.maxChannels else {
+      throw FormatError(
+        path: path, reason: "WAVE file of \(f.channels) channels; more than \(Self.maxChannels) are not read directly")
     }
     guard (f.tag == 1 && [16, 24, 32].contains(f.bits)) || (f.tag == 3 && f.bits == 32) else {
       throw FormatError(path: path, reason: "WAVE encoding \(f.tag)/\(f.bits)-bit not read directly")
