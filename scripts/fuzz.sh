@@ -11,7 +11,7 @@
 # Targets: catalog (a catalog file, its checksum sealed again after each mutation, then loaded and used),
 # config (a monitor.json5), csv (a metadata CSV), wav (a WAV file, decoded and fingerprinted), playlog (an SQLite
 # play log, opened, migrated and recovered). Exit status 1 when any harness crashed, hung (FUZZ_TIMEOUT_SECONDS)
-# or ran out of memory; the input that did it is kept in .build/fuzz/findings/TARGET/, to replay with
+# or ran out of memory (FUZZ_RSS_LIMIT_MB, FUZZ_MALLOC_LIMIT_MB); the input that did it is kept in .build/fuzz/findings/TARGET/, to replay with
 # `.build/fuzz/bin/TARGET FILE`.
 #
 # The code under test is compiled here with swiftc, one module at a time, rather than by SwiftPM: every module
@@ -29,9 +29,11 @@ TARGETS=(catalog config csv wav playlog)
 DEFAULT_SECONDS=20
 # A single input running longer than this is a hang (a loop that never ends on some file), reported as a crash.
 FUZZ_TIMEOUT_SECONDS=${FUZZ_TIMEOUT_SECONDS:-20}
-# More memory than this (RSS, or one allocation) is a finding too: a file must not make the monitor allocate
-# without bound. Address sanitizer's own overhead is inside it.
+# More memory than this is a finding too: a file must not make the monitor allocate without bound. The process's
+# RSS (address sanitizer's own overhead and libFuzzer's corpus inside it), and any one allocation: a WAV header of
+# 65,535 channels once asked for 2 GB in one piece.
 FUZZ_RSS_LIMIT_MB=${FUZZ_RSS_LIMIT_MB:-2560}
+FUZZ_MALLOC_LIMIT_MB=${FUZZ_MALLOC_LIMIT_MB:-1024}
 
 OUT=.build/fuzz
 MODULES=$OUT/modules
@@ -118,7 +120,7 @@ run() {
   # Each run starts from a fresh random seed; FUZZ_SEED makes it repeatable.
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=0 SWIFT_BACKTRACE=enable=no FUZZ_SCRATCH_DIR="$OUT/scratch" \
     "$BIN/$target" "$work" -max_total_time="$seconds" -timeout="$FUZZ_TIMEOUT_SECONDS" \
-    -rss_limit_mb="$FUZZ_RSS_LIMIT_MB" -malloc_limit_mb="$FUZZ_RSS_LIMIT_MB" -print_final_stats=1 \
+    -rss_limit_mb="$FUZZ_RSS_LIMIT_MB" -malloc_limit_mb="$FUZZ_MALLOC_LIMIT_MB" -print_final_stats=1 \
     -artifact_prefix="$findings/" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} >"$log" 2>&1 || status=$?
   local runs crashes
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
