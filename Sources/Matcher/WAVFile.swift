@@ -33,7 +33,8 @@ struct WAVFile {
       let body = offset + 8
       if id.elementsEqual("fmt ".utf8), size >= 16, body + 16 <= raw.count {
         var tag = u16(body)
-        if tag == 0xFFFE, size >= 26 { tag = u16(body + 24) }  // WAVE_FORMAT_EXTENSIBLE: sub-format GUID
+        // WAVE_FORMAT_EXTENSIBLE: the sub-format GUID, when the file holds it.
+        if tag == 0xFFFE, size >= 26, body + 26 <= raw.count { tag = u16(body + 24) }
         format = (tag, Int(u16(body + 2)), Double(u32(body + 4)), Int(u16(body + 14)))
       } else if id.elementsEqual("data".utf8) {
         // Streams written live may leave the size at 0 or 0xFFFFFFFF: take the rest of the file.

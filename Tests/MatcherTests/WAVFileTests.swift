@@ -121,4 +121,16 @@ struct WAVFileTests {
     let most = WAVWriter.pcm(Array(repeating: 7, count: 128), channels: 64, sampleRate: 8000, bitsPerSample: 16)
     #expect(try Self.decode(most).chunks.allSatisfy { $0.0 == 64 })
   }
+
+  @Test("A WAVE_FORMAT_EXTENSIBLE fmt chunk cut before its sub-format is refused, without reading past the file")
+  func extensibleCutShort() throws {
+    // Found by scripts/fuzz.sh (wav): the sub-format was read 24 bytes into the fmt chunk's body whatever the file's
+    // length, past the end of the memory map of a 44-byte file.
+    let whole = WAVWriter.float32([0, 0.5], channels: 1, sampleRate: 8000, extensible: true)
+    let folder = try TemporaryDirectory()
+    let url = folder.file("cut.wav")
+    try whole.prefix(44).write(to: url)
+    let error = #expect(throws: FormatError.self) { try WAVFile(path: url.path) }
+    #expect(error?.path == url.path)
+  }
 }
