@@ -6,7 +6,8 @@
 #   bash scripts/fuzz.sh catalog 600      # one harness for 10 minutes
 #   bash scripts/fuzz.sh all 600          # every harness, 10 minutes each, one after the other
 #   bash scripts/fuzz.sh --build          # build only
-#   bash scripts/fuzz.sh --seeds          # write the seed corpus again (fuzz/corpus/), from the harnesses' seeds
+#   bash scripts/fuzz.sh --seeds          # write the seed corpus again (fuzz/corpus/), from the harnesses' seeds;
+#                                         # regression-* files (inputs that once found a defect) are kept
 #
 # Targets: catalog (a catalog file, its checksum sealed again after each mutation, then loaded and used),
 # config (a monitor.json5), csv (a metadata CSV), wav (a WAV file, decoded and fingerprinted), playlog (an SQLite
@@ -145,8 +146,9 @@ case "${1:-all}" in
   --seeds)
     build
     for target in "${TARGETS[@]}"; do
-      rm -rf "fuzz/corpus/$target"
+      # Inputs that once found a defect (regression-*) stay.
       mkdir -p "fuzz/corpus/$target"
+      find "fuzz/corpus/$target" -type f ! -name 'regression-*' -delete
       FUZZ_WRITE_SEEDS="fuzz/corpus/$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
         "$BIN/$target" -runs=0 >/dev/null 2>&1
       echo "fuzz/corpus/$target: $(ls "fuzz/corpus/$target" | tr '\n' ' ')"
