@@ -28,6 +28,7 @@ extension MonitorConfiguration {
         : "no such configuration file; check the path (config/monitor.example.json5 is an example to start from)"
       throw ConfigurationError(keyPath: path, reason: reason)
     }
+    try ConfigurationError.checkUTF8(data, file: path)
     if let problem = JSON5Scanner.problem(in: data, file: path) { throw problem }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true

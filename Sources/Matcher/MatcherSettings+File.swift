@@ -8,6 +8,7 @@ extension MatcherSettings {
     do { data = try Data(contentsOf: url) } catch {
       throw ConfigurationError(keyPath: url.path, reason: "cannot read (\(error.localizedDescription))")
     }
+    try ConfigurationError.checkUTF8(data, file: url.path)
     if let problem = JSON5Scanner.problem(in: data, file: url.path) { throw problem }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true

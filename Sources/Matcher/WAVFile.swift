@@ -16,6 +16,11 @@ struct WAVFile {
   /// and counts as `dataBytes`.
   let declaredDataBytes: Int
 
+  /// The most channels read directly: decoding holds 8192 frames of every channel at once, so a header's count (up
+  /// to 65,535) must not size that buffer (2 GB for a file of 124 bytes). The ffmpeg path, where more go, outputs at
+  /// most 64 channels too.
+  static let maxChannels = 64
+
   init(path: String) throws(FormatError) {
     file = try MappedFile(path: path)
     let raw = file.bytes
@@ -33,7 +38,8 @@ struct WAVFile {
       let body = offset + 8
       if id.elementsEqual("fmt ".utf8), size >= 16, body + 16 <= raw.count {
         var tag = u16(body)
-        if tag == 0xFFFE, size >= 26 { tag = u16(body + 24) }  // WAVE_FORMAT_EXTENSIBLE: sub-format GUID
+        // WAVE_FORMAT_EXTENSIBLE: the sub-format GUID, when the file holds it.
+        if tag == 0xFFFE, size >= 26, body + 26 <= raw.count { tag = u16(body + 24) }
         format = (tag, Int(u16(body + 2)), Double(u32(body + 4)), Int(u16(body + 14)))
       } else if id.elementsEqual("data".utf8) {
         // Streams written live may leave the size at 0 or 0xFFFFFFFF: take the rest of the file.
@@ -45,6 +51,10 @@ struct WAVFile {
     }
     guard let f = format, let d = data, f.channels >= 1, f.rate > 0 else {
       throw FormatError(path: path, reason: "WAVE file without fmt or data chunk")
+    }
+    guard f.channels <= Self.maxChannels else {
+      throw FormatError(
+        path: path, reason: "WAVE file of \(f.channels) channels; more than \(Self.maxChannels) are not read directly")
     }
     guard (f.tag == 1 && [16, 24, 32].contains(f.bits)) || (f.tag == 3 && f.bits == 32) else {
       throw FormatError(path: path, reason: "WAVE encoding \(f.tag)/\(f.bits)-bit not read directly")

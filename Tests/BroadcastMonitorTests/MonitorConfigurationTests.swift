@@ -391,6 +391,26 @@ struct MonitorConfigurationTests {
     #expect(broken.description.hasPrefix("configuration: monitor.json5: "))
   }
 
+  @Test("A file that is not UTF-8 text is refused, naming the line and the byte, instead of crashing the JSON5 reader")
+  func notUTF8() throws {
+    // An unquoted key of bytes 0xFE 0xFF: found by scripts/fuzz.sh (config); Foundation's JSON5 reader traps on it.
+    for (bytes, place) in [
+      ([UInt8]("{".utf8) + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "byte 0xFE at line 1, column 2"),
+      (
+        Array("{\n  // a comment\n  catalogPath: \"x".utf8) + [0xC3, 0x28] + Array("\",\n}".utf8), "byte 0xC3 at line 3"
+      ),
+    ] {
+      try Data(bytes).write(to: URL(fileURLWithPath: folder.file("monitor.json5")))
+      let error = try #require(throws: ConfigurationError.self) {
+        try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: folder.path)
+      }
+      #expect(error.keyPath == "monitor.json5")
+      #expect(error.reason.contains("not UTF-8 text"), "\(error)")
+      #expect(error.reason.contains(place), "\(error)")
+      #expect(error.reason.contains("save the file as UTF-8"), "\(error)")
+    }
+  }
+
   @Test("config/monitor.example.json5 loads, with the files it names present")
   func example() throws {
     let root = try TemporaryDirectory(prefix: "example-root")

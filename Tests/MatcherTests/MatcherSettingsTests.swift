@@ -164,6 +164,17 @@ struct MatcherSettingsFileTests {
     #expect(try Self.read("{}") == MatcherSettings())
   }
 
+  @Test("A settings file that is not UTF-8 text is refused, naming the byte, instead of crashing the JSON5 reader")
+  func notUTF8() throws {
+    let folder = try TemporaryDirectory(prefix: "settings")
+    let url = folder.file("settings.json5")
+    try Data([UInt8]("{".utf8) + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]).write(to: url)
+    let error = #expect(throws: ConfigurationError.self) { try MatcherSettings(contentsOf: url) }
+    #expect(error?.keyPath == url.path)
+    #expect(
+      error?.reason.contains("not UTF-8 text: byte 0xFE at line 1, column 2") == true, "\(String(describing: error))")
+  }
+
   @Test("The shipped config/matcher-settings.json5 holds exactly the defaults")
   func shippedDefaults() throws {
     let url = Fixtures.packageRoot.appendingPathComponent("config/matcher-settings.json5")

@@ -123,4 +123,35 @@ struct WAVFileTests {
       #expect(error?.path == url.path)
     }
   }
+
+  @Test("A header claiming more channels than the reader takes is refused, not read into a buffer of gigabytes")
+  func tooManyChannels() throws {
+    // 65,535 channels in a 124-byte file: found by scripts/fuzz.sh (wav); the chunk buffer, 8192 frames of every
+    // channel, then asked for 2 GB.
+    let folder = try TemporaryDirectory()
+    for channels in [65, 65535] {
+      var data = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: 8000, bitsPerSample: 16)
+      data[22] = UInt8(channels & 0xFF)
+      data[23] = UInt8(channels >> 8)
+      let url = folder.file("\(channels).wav")
+      try data.write(to: url)
+      let error = #expect(throws: FormatError.self, "\(channels)") { try WAVFile(path: url.path) }
+      #expect(error?.path == url.path)
+      #expect(error?.reason.contains("\(channels) channels") == true, "\(String(describing: error))")
+    }
+    let most = WAVWriter.pcm(Array(repeating: 7, count: 128), channels: 64, sampleRate: 8000, bitsPerSample: 16)
+    #expect(try Self.decode(most).chunks.allSatisfy { $0.0 == 64 })
+  }
+
+  @Test("A WAVE_FORMAT_EXTENSIBLE fmt chunk cut before its sub-format is refused, without reading past the file")
+  func extensibleCutShort() throws {
+    // Found by scripts/fuzz.sh (wav): the sub-format was read 24 bytes into the fmt chunk's body whatever the file's
+    // length, past the end of the memory map of a 44-byte file.
+    let whole = WAVWriter.float32([0, 0.5], channels: 1, sampleRate: 8000, extensible: true)
+    let folder = try TemporaryDirectory()
+    let url = folder.file("cut.wav")
+    try whole.prefix(44).write(to: url)
+    let error = #expect(throws: FormatError.self) { try WAVFile(path: url.path) }
+    #expect(error?.path == url.path)
+  }
 }
