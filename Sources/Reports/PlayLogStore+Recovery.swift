@@ -3,15 +3,17 @@ import Foundation
 /// What the live monitor needs beyond recording: withdrawing a play the matcher retracted, closing the plays a
 /// stopped monitor left open, and continuing a play when the rest of its airing is heard after a restart or a gap.
 extension PlayLogStore {
-  /// How far apart the air times of the reference's first sample (a play's start minus its reference offset over
-  /// its speed) of an earlier play and a new play may be for them to be one airing, in seconds (at most half the
-  /// item's length, see ``reopenPlayOfSameAiring(as:retrying:)``). The matcher places a play to within a hop
-  /// (32 ms), but audio heard again after an outage is placed anew: by JACK's frame time after a restart of the
-  /// monitor or of jackd, or by its arrival on a stream's new connection, which starts with the server's burst of
-  /// buffered audio. In `bench/chaos.py` (30 minutes, 16 channels, SIGKILLs, jackd restarts and stream drops) the
-  /// rest of an airing came back 0.0–1.65 s off its first part's alignment. A second airing of the same item is a
-  /// whole item length apart.
-  public static let sameAiringToleranceSeconds = 2.0
+  /// How far the rest of an airing may lie from the earlier play's line to be the same airing, in seconds of
+  /// reference audio (at most half the item's length, see ``reopenPlayOfSameAiring(as:retrying:)``): the earlier
+  /// play's reference position, carried forward at its speed to the new play's start, against the new play's
+  /// reference offset (or the new play's line carried back, whichever is closer: either may be the young one). Audio
+  /// heard again after an outage is placed anew (by JACK's frame time after a restart of the monitor or of jackd,
+  /// or by its arrival on a stream's new connection, which starts with the server's burst of buffered audio), and a
+  /// young play's first reference offset is not yet refined: in `bench/chaos.py` (30 minutes, 16 channels,
+  /// SIGKILLs, jackd restarts and stream drops) the rests came back up to 1.65 s off their first parts' lines, and
+  /// one young play's first offset was 2.3 s off its refined value. A second airing of the same item is a whole item
+  /// length apart.
+  public static let sameAiringToleranceSeconds = 3.0
 
   /// How long after an earlier play's last confirmed end the rest of its airing may continue it, in seconds. A
   /// restart (systemd's 2 s, loading the catalog, the matcher's first match), a jackd restart or a stream's
@@ -49,7 +51,7 @@ extension PlayLogStore {
 
   /// Continues an earlier play instead of recording `play` as a new one, when they are one airing cut by an outage
   /// (a restart of the monitor, which left the play `recovered`, or a gap in the input, which closed it): the same
-  /// item on the same channel, on the same alignment (within ``sameAiringToleranceSeconds``, and within half the
+  /// item on the same channel, on the same line (within ``sameAiringToleranceSeconds``, and within half the
   /// item's length when it is known), and `play` starting at most ``restartGapSeconds`` after the earlier play's end.
   /// The earlier play is `open` again (its start, reference offset and speed stay; its end moves to `play`'s end if
   /// that is later); move it on with ``extend(playID:end:confidence:status:)``.
@@ -66,7 +68,7 @@ extension PlayLogStore {
     var toleranceSeconds = Self.sameAiringToleranceSeconds
     if let length = play.itemDurationSeconds, length > 0 { toleranceSeconds = min(toleranceSeconds, length / 2) }
     let toleranceMilliseconds = toleranceSeconds * 1000
-    let airedAt = Double(playStart) - play.refOffsetSeconds * 1000 / play.speed
+    let playReference = play.refOffsetSeconds * 1000
     return try database.transaction {
       var found: (id: Int64, status: PlayStatus)?
       try database.forEachRow(
@@ -83,9 +85,11 @@ extension PlayLogStore {
           .integer(playStart - gapMilliseconds),
         ]
       ) { row in
-        let speed = try row.double(3)
-        let rowAiredAt = Double(try row.int64(1)) - Double(try row.int64(2)) / speed
-        guard found == nil, abs(rowAiredAt - airedAt) <= toleranceMilliseconds else { return }
+        let (rowStart, rowReference, rowSpeed) = (try row.int64(1), Double(try row.int64(2)), try row.double(3))
+        let elapsed = Double(playStart - rowStart)
+        let offRowLine = abs(playReference - (rowReference + elapsed * rowSpeed)) / rowSpeed
+        let offPlayLine = abs(rowReference - (playReference - elapsed * play.speed)) / play.speed
+        guard found == nil, min(offRowLine, offPlayLine) <= toleranceMilliseconds else { return }
         guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
         found = (try row.int64(0), status)
       }

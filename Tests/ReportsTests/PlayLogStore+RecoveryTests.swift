@@ -134,11 +134,30 @@ struct PlayLogStoreRecoveryTests {
     #expect(try store.plays().map(\.status) == [.open])
   }
 
-  @Test("Two airings of an item shorter than twice the tolerance stay two plays: the tolerance is half its length")
+  @Test("The rest of a sped-up airing, found young at speed 1, continues the earlier play on the earlier play's line")
+  func youngSpeedContinuesOnEarlierLine() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    var first = Self.play("fast", start: 4_000_000, status: .closed)
+    first.refOffsetSeconds = 10
+    first.speed = 1.03
+    first.end = first.start.addingTimeInterval(60)
+    let id = try store.record(first)
+    // 120 s later, on the same line (the reference 123.6 s further), but reported at speed 1 while young: its air
+    // time minus its offset over its own speed is 3.9 s off the first part's.
+    var rest = first
+    rest.start = first.start.addingTimeInterval(120)
+    rest.refOffsetSeconds = 10 + 120 * 1.03
+    rest.speed = 1
+    rest.end = rest.start.addingTimeInterval(6)
+    rest.status = .open
+    #expect(try store.reopenPlayOfSameAiring(as: rest)?.id == id)
+  }
+
+  @Test("Two airings of an item shorter than the tolerance stay two plays: the tolerance is at most half its length")
   func shortItemAiredTwiceIsTwoPlays() throws {
     let store = try PlayLogStore(path: ":memory:")
     var first = Self.play("sting", start: 3_000_000, status: .closed)
-    first.itemDurationSeconds = 2 * PlayLogStore.sameAiringToleranceSeconds - 0.5
+    first.itemDurationSeconds = PlayLogStore.sameAiringToleranceSeconds - 1
     first.end = first.start.addingTimeInterval(first.itemDurationSeconds!)
     try store.record(first)
     var second = first
