@@ -47,12 +47,9 @@ do {
 } catch let error as FormatError where error.isCatalog {
   printError("broadcast-monitor: \(error)")
   status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog
-} catch let error as TrafficLogError {
+} catch let error as DataFileError {
   printError("broadcast-monitor: \(error)")
-  status = 65  // EX_DATAERR: the traffic log handed to `schedule import` is malformed; the message names the line
-} catch let error as AudienceFileError {
-  printError("broadcast-monitor: \(error)")
-  status = 65  // EX_DATAERR: an audience file handed to `report soundexchange` is malformed
+  status = 65  // EX_DATAERR: a traffic log or an audience file is malformed; the message names the line
 } catch {
   printError("broadcast-monitor: \(error)")
   status = 1

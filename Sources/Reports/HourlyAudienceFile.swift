@@ -7,10 +7,10 @@ package enum HourlyAudienceFile {
   package static let header = ["channel", "hour_start", "aqh"]
 
   /// The figures per channel of the file at `path`.
-  /// - Throws: ``AudienceFileError`` naming the line and the field.
+  /// - Throws: ``DataFileError`` naming the line and the field.
   package static func read(path: String) throws -> [String: HourlyAudience] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw AudienceFileError(path: path, line: 0, reason: "cannot be read; name a CSV file `channel,hour_start,aqh`")
+      throw DataFileError(path: path, line: 0, reason: "cannot be read; name a CSV file `channel,hour_start,aqh`")
     }
     return try parse(String(decoding: data, as: UTF8.self), path: path)
   }
@@ -26,8 +26,8 @@ package enum HourlyAudienceFile {
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
         $0.trimmingCharacters(in: .whitespaces)
       }
-      func fail(_ reason: String) -> AudienceFileError {
-        AudienceFileError(path: path, line: index + 1, reason: reason)
+      func fail(_ reason: String) -> DataFileError {
+        DataFileError(path: path, line: index + 1, reason: reason)
       }
       if !sawHeader {
         guard fields.map({ $0.lowercased() }) == header else {
@@ -50,7 +50,7 @@ package enum HourlyAudienceFile {
       hours[fields[0], default: []].append((start, listeners))
     }
     guard sawHeader else {
-      throw AudienceFileError(
+      throw DataFileError(
         path: path, line: 0, reason: "is empty; give the header `channel,hour_start,aqh` and rows")
     }
     return hours.mapValues { HourlyAudience($0, source: "hourly audience (AQH) from \(path)") }

@@ -12,10 +12,10 @@ package enum IcecastAccessLog {
   private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
   /// The listener spans per mount of the log at `path`.
-  /// - Throws: ``AudienceFileError`` for an unreadable file or a line that is not in the access log's format.
+  /// - Throws: ``DataFileError`` for an unreadable file or a line that is not in the access log's format.
   package static func read(path: String) throws -> [String: ListenerSessions] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw AudienceFileError(
+      throw DataFileError(
         path: path, line: 0, reason: "cannot be read; name Icecast's access log (accesslog in icecast.xml)")
     }
     return try parse(String(decoding: data, as: UTF8.self), path: path)
@@ -27,8 +27,8 @@ package enum IcecastAccessLog {
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let line = line.hasSuffix("\r") ? line.dropLast() : line
       guard !line.allSatisfy(\.isWhitespace) else { continue }
-      func fail(_ reason: String) -> AudienceFileError {
-        AudienceFileError(
+      func fail(_ reason: String) -> DataFileError {
+        DataFileError(
           path: path, line: index + 1,
           reason: reason + "; expected Icecast's access log format, such as `192.0.2.7 - - [01/Feb/2026:07:03:00 "
             + "-0500] \"GET /live HTTP/1.1\" 200 4521344 \"-\" \"VLC\" 180`")

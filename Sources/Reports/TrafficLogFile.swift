@@ -26,10 +26,10 @@ package enum TrafficLogFile {
   ]
 
   /// The spots of the file at `path`; `timeZone` gives a channel's zone for local times.
-  /// - Throws: ``TrafficLogError`` naming the line and the column.
+  /// - Throws: ``DataFileError`` naming the line and the column.
   package static func read(path: String, timeZone: (String) -> TimeZone) throws -> [ScheduledSpot] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw TrafficLogError(path: path, line: 0, reason: "cannot be read; name the traffic system's log export")
+      throw DataFileError(path: path, line: 0, reason: "cannot be read; name the traffic system's log export")
     }
     return try parse(String(decoding: data, as: UTF8.self), path: path, timeZone: timeZone)
   }
@@ -40,7 +40,7 @@ package enum TrafficLogFile {
       (number: $0.offset + 1, text: $0.element.hasSuffix("\r") ? $0.element.dropLast() : $0.element)
     }.filter { !$0.text.allSatisfy(\.isWhitespace) }
     guard !lines.isEmpty else {
-      throw TrafficLogError(path: path, line: 0, reason: "is empty; give a header row and one row per spot")
+      throw DataFileError(path: path, line: 0, reason: "is empty; give a header row and one row per spot")
     }
     let header = lines.removeFirst()
     var headerText = header.text
@@ -54,7 +54,7 @@ package enum TrafficLogFile {
       if let position = names.firstIndex(where: { aliases.contains($0) }) { index[column] = position }
     }
     for required in ["channel", "scheduled_at", "cart"] where index[required] == nil {
-      throw TrafficLogError(
+      throw DataFileError(
         path: path, line: header.number,
         reason: "the header has no \(required) column; name the columns channel,scheduled_at,cart,advertiser,"
           + "title,length_s")
@@ -66,8 +66,8 @@ package enum TrafficLogFile {
         guard let position = index[column], position < fields.count else { return "" }
         return fields[position].trimmingCharacters(in: .whitespaces)
       }
-      func fail(_ column: String, _ reason: String) -> TrafficLogError {
-        TrafficLogError(path: path, line: line.number, reason: "\(column): \(reason)")
+      func fail(_ column: String, _ reason: String) -> DataFileError {
+        DataFileError(path: path, line: line.number, reason: "\(column): \(reason)")
       }
       let channel = field("channel")
       guard !channel.isEmpty else { throw fail("channel", "is empty; name the channel as the configuration does") }

@@ -151,7 +151,7 @@ struct SoundExchangeReportTests {
 
   @Test("An access log line in another format is refused with its line number")
   func badAccessLog() {
-    let error = #expect(throws: AudienceFileError.self) {
+    let error = #expect(throws: DataFileError.self) {
       try IcecastAccessLog.parse(
         "192.0.2.1 - - [01/Feb/2026:07:01:00 -0500] \"GET /a HTTP/1.1\" 200 1 \"-\" \"x\" 6\nnonsense\n",
         path: "access.log")
@@ -185,7 +185,7 @@ struct SoundExchangeReportTests {
     #expect(rows == [["Northern Lights", "1500"], ["Summer Hit", "2500"]])
     #expect(summary.playsWithoutFigure == 1 && summary.sources["ckua"] == "hourly audience (AQH) from aqh.csv")
 
-    let bad = #expect(throws: AudienceFileError.self) {
+    let bad = #expect(throws: DataFileError.self) {
       try HourlyAudienceFile.parse("channel,hour_start,aqh\nckua,2026-02-01 07:00,10\n", path: "aqh.csv")
     }
     #expect(bad?.line == 2 && bad?.description.contains("hour_start `2026-02-01 07:00`") == true)

@@ -50,7 +50,7 @@ struct TrafficLogFileTests {
       ("channel,scheduled_at,cart\n\nfm1,2026-03-02T06:10:00Z,\n", "traffic.csv:3: cart: is empty"),
     ])
   func refused(text: String, message: String) {
-    let error = #expect(throws: TrafficLogError.self) {
+    let error = #expect(throws: DataFileError.self) {
       try TrafficLogFile.parse(text, path: "traffic.csv", timeZone: Self.zone)
     }
     #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")

@@ -1,8 +1,9 @@
-/// A traffic log (`schedule import`) has a line the import cannot read; the message names the file, the line, the
-/// column and the fix.
+/// A data file that a command reads (a traffic log for `schedule import`, an Icecast access log or an hourly
+/// audience CSV for `report soundexchange`) has a line that cannot be read; the message names the file, the line
+/// and the fix.
 ///
 /// A value type: safe to pass between threads.
-package struct TrafficLogError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct DataFileError: Error, CustomStringConvertible, Sendable, Equatable {
   package var path: String
   /// 1-based; 0 for the file as a whole.
   package var line: Int
