@@ -159,7 +159,7 @@ def sim_complete(d):
 
 def cache_key(dev_csv, music_files, audio_hours):
     h = hashlib.sha256()
-    for f in sorted((ROOT / "Sources" / "Matcher").glob("*.swift")):
+    for f in sorted((ROOT / "Sources" / "Matcher").rglob("*.swift"), key=lambda f: f.name):
         if not SEARCH_SIDE.match(f.name):
             h.update(f.name.encode() + b"\0" + f.read_bytes())
     for name in BUILDER_FILES:

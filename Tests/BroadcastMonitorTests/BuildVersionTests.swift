@@ -27,7 +27,7 @@ struct BuildVersionTests {
     let folder = try TemporaryDirectory(prefix: "archive")
     let tar = folder.file("source.tar")
     let archived = try Self.git(
-      ["archive", "--output", tar.path, "HEAD", "Sources/BroadcastMonitor/BuildVersion.swift"])
+      ["archive", "--output", tar.path, "HEAD", "Sources/BroadcastMonitor/CommandLine/BuildVersion.swift"])
     #expect(archived.status == 0, "\(archived)")
     let extracted = try Subprocess.run("tar", ["-xOf", tar.path])
     let commit = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

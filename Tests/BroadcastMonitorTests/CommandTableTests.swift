@@ -19,6 +19,16 @@ struct CommandTableTests {
     "help": ["HelpRequest.swift"],
   ]
 
+  /// The source file of the executable with this name, in whichever folder of `Sources/BroadcastMonitor` holds it.
+  static func sourceFile(named name: String) throws -> URL {
+    let root = Fixtures.packageRoot.appendingPathComponent("Sources/BroadcastMonitor")
+    let files =
+      FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+      .compactMap { $0 as? URL }.filter { $0.lastPathComponent == name } ?? []
+    guard files.count == 1 else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
+    return files[0]
+  }
+
   /// The option names the sources read: `value("db")`, `values("channel")`, `has("log")`, `required("out")`, and
   /// report's `bound(a, "from")`, which reads the option it is given.
   static func optionsRead(in files: [String]) throws -> Set<String> {
@@ -26,8 +36,7 @@ struct CommandTableTests {
       pattern: #"\b(?:value|values|has|required|bound)\((?:a, )?"([a-z][a-z-]*)"\)"#)
     var names: Set<String> = []
     for file in files {
-      let url = Fixtures.packageRoot.appendingPathComponent("Sources/BroadcastMonitor/\(file)")
-      let text = try String(contentsOf: url, encoding: .utf8)
+      let text = try String(contentsOf: try sourceFile(named: file), encoding: .utf8)
       for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
         names.insert(String(text[Range(match.range(at: 1), in: text)!]))
       }
