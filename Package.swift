@@ -17,10 +17,10 @@ let package = Package(
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
     .target(name: "Matcher", dependencies: ["CFFTW", "CSoxr"]),
     .target(name: "Reports", dependencies: ["CSQLite"]),
-    .executableTarget(
-      name: "BroadcastMonitor",
-      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]
-    ),
+    // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
+    // it, so that the tests link the same code the product runs.
+    .target(name: "MonitorKit", dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]),
+    .executableTarget(name: "BroadcastMonitor", dependencies: ["MonitorKit"]),
     .executableTarget(
       name: "Benchmarks", dependencies: ["Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
@@ -35,8 +35,8 @@ let package = Package(
     .testTarget(
       name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
-      name: "BroadcastMonitorTests",
-      dependencies: ["BroadcastMonitor", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
+      name: "MonitorKitTests",
+      dependencies: ["MonitorKit", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
   ]
 )
 

@@ -53,7 +53,6 @@ for map in Sources/C*/module.modulemap; do SWIFT_FLAGS+=(-Xcc "-fmodule-map-file
 # module_sources NAME: the Swift files of a module.
 module_sources() {
   case "$1" in
-    BroadcastMonitor) find Sources/BroadcastMonitor -name '*.swift' ! -name main.swift | sort ;;
     TestSupport) find Tests/TestSupport -name '*.swift' | sort ;;
     *) find "Sources/$1" -name '*.swift' | sort ;;
   esac
@@ -89,9 +88,9 @@ build() {
   build_module JackInput RingBuffer
   build_module Matcher
   build_module Reports
-  build_module BroadcastMonitor Matcher Reports JackInput RingBuffer
+  build_module MonitorKit Matcher Reports JackInput RingBuffer
   build_module TestSupport Matcher
-  local objects=("$OBJECTS"/{RingBuffer,JackInput,Matcher,Reports,BroadcastMonitor,TestSupport}.o)
+  local objects=("$OBJECTS"/{RingBuffer,JackInput,Matcher,Reports,MonitorKit,TestSupport}.o)
   for target in "${TARGETS[@]}"; do
     local harness=fuzz/Harnesses/$target.swift binary=$BIN/$target
     local stale=1

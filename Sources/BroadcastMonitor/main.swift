@@ -1,57 +1,6 @@
 import Foundation
-import Matcher
-import Reports
+import MonitorKit
 
-// broadcast-monitor: airplay monitoring for radio. Each command lives in its own file; this one only dispatches.
+// broadcast-monitor: airplay monitoring for radio. The monitor is the MonitorKit library; this only runs it.
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let status: Int32
-do {
-  if let request = try HelpRequest(arguments) {
-    print(request.text, terminator: request.text.hasSuffix("\n") ? "" : "\n")
-    status = 0
-  } else {
-    switch arguments.first {
-    case "catalog": status = try CatalogCommand.run(arguments.dropFirst())
-    case "match": status = try MatchCommand.run(arguments.dropFirst())
-    case "scan": status = try ScanCommand.run(arguments.dropFirst())
-    case "run": status = try RunCommand.run(arguments.dropFirst())
-    case "signature": status = try SignatureCommand.run(arguments.dropFirst())
-    case "feed": status = try FeedCommand.run(arguments.dropFirst())
-    case "report": status = try ReportCommand.run(arguments.dropFirst())
-    case "schedule": status = try ScheduleCommand.run(arguments.dropFirst())
-    case let word?: throw UsageError(CommandHelp.unknownCommand(word))
-    case nil:
-      printError(CommandHelp.usage)
-      status = 64
-    }
-  }
-} catch let error as UsageError {
-  printError("broadcast-monitor: \(error)")
-  status = 64
-} catch let error as ReportError {
-  printError("broadcast-monitor: \(error)")
-  status = 64
-} catch let error as ConfigurationError {
-  printError("broadcast-monitor: \(error)")
-  status = 78  // EX_CONFIG: systemd does not restart on it (RestartPreventExitStatus)
-} catch let error as PlayLogLockError where error.isHeld {
-  printError("broadcast-monitor: \(error)")
-  // EX_TEMPFAIL: the same command works once the other writer has ended, so a script may retry it later; apart
-  // from 78, because nothing in the configuration is wrong. The systemd unit does not restart on it
-  // (RestartPreventExitStatus): retrying every 2 s would not stop the other monitor.
-  status = 75
-} catch let error as SQLiteError where error.isUnusableFile {
-  printError("broadcast-monitor: \(error)")
-  status = 78  // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one
-} catch let error as FormatError where error.isCatalog {
-  printError("broadcast-monitor: \(error)")
-  status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog
-} catch let error as DataFileError {
-  printError("broadcast-monitor: \(error)")
-  status = 65  // EX_DATAERR: a traffic log or an audience file is malformed; the message names the line
-} catch {
-  printError("broadcast-monitor: \(error)")
-  status = 1
-}
-exit(status)
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

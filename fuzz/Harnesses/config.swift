@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 // Fuzzes the configuration reader (MonitorConfiguration+File, +Validation): a monitor.json5 is decoded (JSON5) and
 // checked, as `run --config` does before it starts anything. The file system it checks paths against is made up: a

@@ -1,7 +1,7 @@
 import Foundation
 import Matcher
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 // Fuzzes the metadata CSV reader (MetadataSheet), as `catalog add --metadata tracks.csv` uses it: the sheet is read,
 // then each file it names is looked up and its metadata encoded as the catalog's header stores it. A sheet must

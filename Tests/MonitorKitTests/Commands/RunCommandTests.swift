@@ -1,0 +1,348 @@
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+/// `broadcast-monitor run` as a user runs it: the built executable in the background, stopped with signals, its play
+/// log read back with SQLite. The JACK cases are in `RunCommandJackTests`.
+@Suite(
+  "broadcast-monitor run", .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct RunCommandTests {
+  let folder: TemporaryDirectory
+  var catalog: URL { folder.file("music.bmcat") }
+  var db: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "cli-run")
+    try CLI.makeCatalog(at: catalog)
+  }
+
+  /// Starts the monitor in the background; its log goes to `log-NAME.txt`.
+  func startMonitor(_ arguments: [String], name: String = "monitor") throws -> BackgroundProcess {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    return try BackgroundProcess(
+      executable: executable.path, arguments: ["run"] + arguments, outputPath: folder.file("log-\(name).txt").path)
+  }
+
+  /// Waits until the monitor's log contains `text`.
+  @discardableResult
+  func waitForLog(_ monitor: BackgroundProcess, _ text: String, seconds: Double = 60) throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      let log = monitor.output
+      if log.contains(text) { return log }
+      try #require(monitor.isRunning, "the monitor exited before logging \(text):\n\(log)")
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    if monitor.output.contains(text) { return monitor.output }
+    Issue.record("no \(text) in the log within \(seconds) s:\n\(monitor.output)")
+    throw CancellationError()
+  }
+
+  @Test("a file channel logs its song, SIGHUP reloads the catalog without a second play, SIGTERM stops cleanly")
+  func fileChannel() throws {
+    let launched = Date()
+    let monitor = try startMonitor([
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    let open = try PlayLogStore(path: db).plays()
+    #expect(open.map(\.status) == [.open], "the play is in the play log while it is on air")
+    monitor.send(SIGHUP)
+    try waitForLog(monitor, "catalog reloaded")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    let log = monitor.output
+    #expect(log.contains("SIGTERM: stopping"))
+    #expect(log.hasSuffix("stopped\n"), "\(log)")
+
+    let plays = try PlayLogStore(path: db).plays()
+    try #require(plays.count == 1, "one play, also across the reload: \(plays)")
+    let play = plays[0]
+    #expect(play.title == "Armygeddon" && play.channel == "demo" && play.status == .closed)
+    #expect(play.start >= launched.addingTimeInterval(-1) && play.start <= launched.addingTimeInterval(5))
+    #expect(abs(play.durationSeconds - 30) < 1.5, "\(play.durationSeconds)")
+    let events = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT kind FROM events ORDER BY id"])
+    #expect(events.stdout.hasPrefix("restart\n"), "\(events)")
+  }
+
+  @Test("a monitor killed with SIGKILL keeps the play it reported; the next start marks it recovered")
+  func killedMonitorRecovers() throws {
+    let arguments = [
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    try waitForLog(first, "play started: \"Chaos God\"")
+    Thread.sleep(forTimeInterval: 6)  // at least one progress update moves the end
+    first.send(SIGKILL)
+    _ = first.waitForExit(seconds: 10)
+    let left = try PlayLogStore(path: db).plays()
+    #expect(left.map(\.status) == [.open])
+    #expect((left.first?.durationSeconds ?? 0) >= 4, "the end moved while the play went on: \(left)")
+
+    let second = try startMonitor(arguments, name: "second")
+    try waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
+    second.send(SIGINT)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.first?.status == .recovered)
+    #expect(plays.first?.end == left.first?.end)
+  }
+
+  @Test(
+    "a second monitor exits 75 naming the first and touches none of its plays; after SIGKILL a new one starts at once"
+  )
+  func secondMonitorIsRefused() throws {
+    let arguments = [
+      "--catalog", catalog.path, "--db", db, "--channel", "demo=file+loop:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    try waitForLog(first, "play started: \"Chaos God\"")
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    #expect(second.waitForExit(seconds: 30) == 75, "refused with EX_TEMPFAIL: \(second.output)")
+    let refusal = second.output
+    for part in ["play log \(db) is in use by another broadcast-monitor: `run`, pid \(first.pid) on host ", "--db"] {
+      #expect(refusal.contains(part), "\(part) in: \(refusal)")
+    }
+    #expect(!refusal.contains("recovered"), "\(refusal)")
+    #expect(first.isRunning, "the first monitor goes on: \(first.output)")
+    #expect(try PlayLogStore(path: db).plays().map(\.status) == [.open], "the first one's play is still open")
+    let restarts = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'restart'"])
+    #expect(restarts.stdout == "1\n", "no restart event from the refused monitor: \(restarts)")
+
+    first.send(SIGKILL)
+    #expect(first.waitForExit(seconds: 10) == 128 + SIGKILL)
+    let third = try startMonitor(arguments, name: "third")
+    try waitForLog(third, "plays left open by the previous run were closed and marked recovered", seconds: 20)
+    third.send(SIGINT)
+    #expect(third.waitForExit(seconds: 20) == 0, "\(third.output)")
+  }
+
+  @Test("SIGTERM while the play log is locked exits 74 within seconds, the plays spooled; the next start writes them")
+  func stopWhilePlayLogLocked() throws {
+    let arguments = [
+      "--log", "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ]
+    let first = try startMonitor(arguments, name: "first")
+    defer { first.terminateAndWait() }
+    try waitForLog(first, "[demo] play started: \"Armygeddon\"")
+    let locker = try PlayLogWriterSpoolTests.Locker(db)
+    var locked = true
+    defer { if locked { locker.release() } }
+    try waitForLog(first, "play log \(db) cannot be written")
+    let stopping = Date()
+    first.send(SIGTERM)
+    #expect(first.waitForExit(seconds: 20) == 74, "\(first.output)")
+    #expect(Date().timeIntervalSince(stopping) < 12, "well inside systemd's TimeoutStopSec=15")
+    let log = first.output
+    #expect(log.contains("writes are kept in the spool \(db).spool, and the next start replays them"), "\(log)")
+    #expect(!log.contains("lost"), "\(log)")
+    locker.release()
+    locked = false
+    #expect(try PlayLogStore(path: db).plays().map(\.status) == [.open], "the close waits in the spool")
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    try waitForLog(second, "writes kept by the last run were replayed")
+    try waitForLog(second, "[demo] play started: \"Armygeddon\"")
+    second.send(SIGTERM)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    #expect(!second.output.contains("recovered"), "the replayed close leaves nothing to recover: \(second.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.map(\.status) == [.closed, .closed], "each run's play once, closed: \(plays)")
+    #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
+  }
+
+  @Test("a monitor started while another program holds the play log's write lock listens, and writes when it goes")
+  func startWhilePlayLogLocked() throws {
+    try PlayLogStore(path: db).close()
+    let locker = try PlayLogWriterSpoolTests.Locker(db)
+    var locked = true
+    defer { if locked { locker.release() } }
+    let arguments = [
+      "--log", "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ]
+    let monitor = try startMonitor(arguments)
+    defer { monitor.terminateAndWait() }
+    try waitForLog(monitor, "play log \(db) cannot be written at start")
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    locker.release()
+    locked = false
+    try waitForLog(monitor, "play log \(db) is writable: the start-up writes are done")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"")
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    #expect(
+      try PlayLogStore(path: db).plays().map(\.status) == [.closed],
+      "the play heard while the lock was held: \(monitor.output)")
+    let restarts = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'restart'"])
+    #expect(restarts.stdout == "1\n", "and the start, recorded once: \(restarts)")
+  }
+
+  @Test(
+    "a monitor killed in the middle of a song and started again logs the airing as one play",
+    .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
+  func restartMidSongIsOnePlay() throws {
+    let icecast = try IcecastTestServer()
+    defer { icecast.kill() }
+    let arguments = ["--log", "--catalog", catalog.path, "--db", db, "--channel", "web=" + icecast.url]
+    let first = try startMonitor(arguments, name: "first")
+    defer { first.terminateAndWait() }
+    try waitForLog(first, "[web] play started: \"Armygeddon\"", seconds: 45)
+    let deadline = Date().addingTimeInterval(30)
+    var cut: [PlayRecord] = []
+    repeat {
+      Thread.sleep(forTimeInterval: 0.2)
+      cut = try PlayLogStore(path: db).plays()
+    } while (cut.first?.durationSeconds ?? 0) < 2 && Date() < deadline
+    try #require(cut.count == 1 && cut[0].durationSeconds >= 2, "the open play moved on: \(cut)")
+    first.send(SIGKILL)
+    _ = first.waitForExit(seconds: 10)
+
+    let second = try startMonitor(arguments, name: "second")
+    defer { second.terminateAndWait() }
+    let log = try waitForLog(second, "[web] play ended: \"Armygeddon\"", seconds: 45)
+    second.send(SIGTERM)
+    #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
+    let plays = try PlayLogStore(path: db).plays().filter { $0.start < cut[0].start.addingTimeInterval(25) }
+    #expect(plays.count == 1, "one airing, one play: \(plays)\n\(log)")
+    #expect(
+      log.contains("[web] \"Armygeddon\" continues play \(cut[0].id ?? 0), recovered after a restart"), "\(log)")
+    #expect(plays.first?.status == .closed && plays.first?.start == cut[0].start, "\(plays)")
+    #expect((plays.first?.durationSeconds ?? 0) > 25, "the airing's whole length: \(plays)")
+    let airplay = try CLI.run([
+      "report", "airplay", "--db", db, "--tz", "UTC", "--from",
+      ISO8601Millis.format(cut[0].start.addingTimeInterval(-1)),
+      "--to", ISO8601Millis.format(cut[0].start.addingTimeInterval(25)),
+    ])
+    #expect(airplay.status == 0, "\(airplay)")
+    let rows = CLI.lines(airplay.stdout).filter { $0.contains("Armygeddon") }
+    #expect(rows.count == 1 && rows[0].contains(",1,"), "counted once: \(airplay.stdout)")
+  }
+
+  @Test("a play log that is not an SQLite database stops the start with status 78, naming the file and the fix")
+  func playLogNotSQLite() throws {
+    try FileManager.default.copyItem(atPath: catalog.path, toPath: db)  // --db naming the catalog by mistake
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let result = try CLI.run([
+      "run", "--log", "--catalog", catalog.path, "--db", db, "--channel",
+      "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 78, "\(result)")
+    #expect(result.stderr.contains("cannot open play log \(db): file is not a database"), "\(result.stderr)")
+    #expect(result.stderr.contains("check that the path names the right file"), "\(result.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the file is left as it was")
+  }
+
+  @Test(
+    "a title with an escape sequence and line breaks is one escaped line with --log and one JSON line with --json")
+  func hostileTitle() throws {
+    let title = "Army\u{1B}[2J\ngeddon\n2026-01-01T00:00:00.000Z [demo] forged line\u{202E}"
+    let sheet = folder.file("hostile.csv")
+    let song = Fixtures.music("catalog-a.ogg").path
+    try "path,title,artist\n\(song),\"\(title)\",Muldjord\n".write(to: sheet, atomically: true, encoding: .utf8)
+    let hostile = folder.file("hostile.bmcat")
+    let added = try CLI.run(["catalog", "add", "--catalog", hostile.path, "--metadata", sheet.path, song])
+    try #require(added.status == 0, "\(added)")
+    let arguments = ["--catalog", hostile.path, "--db", db, "--channel", "demo=file:" + song]
+
+    let text = try startMonitor(["--log"] + arguments, name: "text")
+    try waitForLog(text, "play started")
+    text.send(SIGTERM)
+    #expect(text.waitForExit(seconds: 20) == 0, "\(text.output)")
+    let lines = CLI.lines(text.output)
+    #expect(
+      lines.contains {
+        $0.contains("play started: \"Army\u{FFFD}[2J geddon 2026-01-01T00:00:00.000Z [demo] forged line\u{FFFD}\"")
+      },
+      "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z") }, "no forged line: \(lines)")
+    #expect(!text.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(text.output)")
+
+    let json = try startMonitor(["--json"] + arguments, name: "json")
+    try waitForLog(json, #""event":"play_started""#)
+    json.send(SIGTERM)
+    #expect(json.waitForExit(seconds: 20) == 0, "\(json.output)")
+    var titles: [String] = []
+    for line in CLI.lines(json.output) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      if let found = object["title"] as? String { titles.append(found) }
+    }
+    #expect(titles.first == title, "the JSON keeps the title exactly: \(titles)")
+    #expect(!json.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(json.output)")
+  }
+
+  @Test(
+    "a stream channel from a local Icecast server is monitored",
+    .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
+  func streamChannel() throws {
+    let icecast = try IcecastTestServer()
+    try icecast.start()
+    defer { icecast.kill() }
+    let monitor = try startMonitor(["--catalog", catalog.path, "--db", db, "--channel", "web=" + icecast.url])
+    try waitForLog(monitor, "[web] play started: \"Armygeddon\"", seconds: 45)
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.first?.title == "Armygeddon")
+    #expect(plays.first?.channel == "web")
+    #expect(plays.allSatisfy { $0.status == .closed })
+  }
+
+  @Test("a configuration error stops the start, names the setting and exits 78", arguments: ConfigurationCase.all)
+  func configurationErrors(_ error: ConfigurationCase) throws {
+    let config = folder.file("monitor.json5")
+    try error.file(catalog.path, db).write(to: config, atomically: true, encoding: .utf8)
+    let result = try CLI.run(["run", "--config", config.path] + error.arguments)
+    #expect(result.status == error.status, "\(result)")
+    #expect(result.stderr.contains(error.message), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: db), "nothing started: no play log was created")
+  }
+
+  struct ConfigurationCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var file: @Sendable (_ catalog: String, _ db: String) -> String
+    var arguments: [String] = []
+    var status: Int32 = 78
+    var message: String
+
+    static let all: [ConfigurationCase] = [
+      .init(
+        testDescription: "unknown key",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', chanels: []}" },
+        message: "chanels"),
+      .init(
+        testDescription: "duplicate channel",
+        file: {
+          "{catalogPath: '\($0)', databasePath: '\($1)', channels: [{name: 'fm', source: 'jack'}, "
+            + "{name: 'fm', source: 'jack-mono'}]}"
+        },
+        message: "channels[1].name"),
+      .init(
+        testDescription: "missing catalog",
+        file: { "{catalogPath: '\($0).missing', databasePath: '\($1)', channels: [{name: 'fm', source: 'jack'}]}" },
+        message: "catalog add"),
+      .init(
+        testDescription: "wrong type",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', workerThreads: 'two', channels: []}" },
+        message: "workerThreads"),
+      .init(
+        testDescription: "spool folder missing",
+        file: {
+          "{catalogPath: '\($0)', databasePath: '\($1)', spoolDirectory: '\($1).missing', "
+            + "channels: [{name: 'fm', source: 'jack'}]}"
+        },
+        message: "spoolDirectory: cannot write in"),
+      .init(
+        testDescription: "bad source on the command line",
+        file: { "{catalogPath: '\($0)', databasePath: '\($1)', channels: []}" },
+        arguments: ["--channel", "fm=tuner3"], status: 64, message: "fm"),
+    ]
+  }
+}

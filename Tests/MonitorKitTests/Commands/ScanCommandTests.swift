@@ -1,0 +1,228 @@
+import Foundation
+import Matcher
+import Reports
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite(
+  "broadcast-monitor scan", .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct ScanCommandTests {
+  static let header =
+    "channel,start,end,duration_s,title,artist,album,isrc,label,kind,ref_offset_s,speed,confidence,detected_at"
+  /// 2026-01-01T00:00:00Z.
+  static let origin = Date(timeIntervalSince1970: 1_767_225_600)
+
+  let folder: TemporaryDirectory
+  var catalogURL: URL { folder.file("music.bmcat") }
+  var recording: URL { folder.file("broadcast.wav") }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "cli-scan")
+  }
+
+  /// unknown (20 s) + a (30 s) + b (30 s), mono at 8 kHz: a airs from 20 s, b from 50 s.
+  func writeBroadcast() throws -> [(title: String, start: Double, end: Double)] {
+    let unknown = try CLI.decode("unknown.ogg")
+    let a = try CLI.decode("catalog-a.ogg")
+    let b = try CLI.decode("catalog-b.ogg")
+    try WAVWriter.write(unknown + a + b, sampleRate: 8000, to: recording)
+    let aStart = Double(unknown.count) / 8000
+    let bStart = aStart + Double(a.count) / 8000
+    return [
+      ("Armygeddon", aStart, bStart),
+      ("Chaos God", bStart, bStart + Double(b.count) / 8000),
+    ]
+  }
+
+  @Test("--db on a play log that a monitor writes to is refused with status 75, naming the monitor")
+  func playLogInUse() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let monitor = try PlayLogLock(playLog: db, command: "run")  // what a running monitor holds
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(result.status == 75, "\(result)")
+    #expect(result.stderr.contains("is in use by another broadcast-monitor: `run`, pid \(getpid())"), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: db), "nothing was written")
+    monitor.release()
+    let again = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(again.status == 0, "\(again)")
+    #expect(try PlayLogStore(path: db).plays().count == 2)
+  }
+
+  @Test("--db writes the plays a stopped monitor left in the play log's spool first, once")
+  func replaysSpool() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let left = PlayLogWriterTests.play("left by run", start: 1000)
+    try PlaySpool(playLogPath: db).append([
+      PlaySpool.Entry(command: .start(token: 1, play: left)),
+      PlaySpool.Entry(
+        command: .update(
+          token: 1, start: left.start, end: left.end.addingTimeInterval(20), refOffsetSeconds: 0, speed: 1,
+          confidence: 0.9, closed: true)),
+    ])
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--db", db, recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("2 writes kept by the last run were replayed"), "\(result.stderr)")
+    let plays = try PlayLogStore(path: db).plays()
+    #expect(plays.map(\.title) == ["left by run", "Armygeddon", "Chaos God"], "\(plays)")
+    #expect(plays.first?.status == .closed)
+    #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
+  }
+
+  @Test("--csv into a FIFO or a null device writes into it and leaves it what it was, never a regular file")
+  func csvIntoSpecialFiles() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    func scan(to path: String) throws {
+      let result = try CLI.run([
+        "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--csv", path, recording.path,
+      ])
+      #expect(result.status == 0, "\(result)")
+    }
+    // A FIFO, read by cat.
+    let fifo = try FIFOReader(path: folder.file("plays.fifo").path)
+    try scan(to: fifo.path)
+    let text = try #require(fifo.text(), "scan closed the FIFO")
+    #expect(text.hasPrefix(Self.header + "\r\n"))
+    #expect(text.contains("Armygeddon") && text.contains("Chaos God"))
+    #expect(fifo.isFIFO)
+    // A null device like /dev/null, made in the test's folder (creating one needs root, as CI runs). scan once
+    // replaced /dev/null itself with an empty regular file, for every program on the machine.
+    let null = folder.file("null").path
+    let mknod = try BackgroundProcess(
+      executable: "/usr/bin/mknod", arguments: ["-m", "666", null, "c", "1", "3"],
+      outputPath: folder.file("mknod.out").path)
+    if mknod.waitForExit(seconds: 10) == 0 {
+      try scan(to: null)
+      var info = stat()
+      #expect(stat(null, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "still a character device")
+    }
+  }
+
+  @Test("scan --csv --db logs a then b, at the right times, identically in the CSV and the SQLite play log")
+  func scan() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let truth = try writeBroadcast()
+    let csv = folder.file("plays.csv")
+    let db = folder.file("plays.sqlite")
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--csv",
+      csv.path, "--db", db.path, recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stderr.contains("scan test-fm: 2 plays in 80 s of audio"), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+
+    let text = try String(contentsOf: csv, encoding: .utf8)
+    #expect(text.hasPrefix(Self.header + "\r\n"))
+    let records = try MetadataSheet.parse(text, path: csv.path)
+    #expect(records.first == Self.header.split(separator: ",").map(String.init))
+    let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
+    #expect(rows.map { $0["title"] } == truth.map(\.title))
+    #expect(rows.map { $0["isrc"] } == ["ZZBMF2600001", "ZZBMF2600002"])
+    #expect(rows.allSatisfy { $0["channel"] == "test-fm" && $0["kind"] == "song" && $0["artist"] == "Muldjord" })
+    let stamp = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/#
+    for row in rows {
+      for column in ["start", "end", "detected_at"] {
+        let value = row[column] ?? ""
+        #expect(value.wholeMatch(of: stamp) != nil, "\(column) \(value)")
+      }
+    }
+    for (row, expected) in zip(rows, truth) {
+      let start = try #require(ISO8601Millis.parse(row["start"] ?? ""))
+      let end = try #require(ISO8601Millis.parse(row["end"] ?? ""))
+      #expect(abs(start.timeIntervalSince(Self.origin) - expected.start) <= 1, "\(expected.title) start")
+      #expect(abs(end.timeIntervalSince(Self.origin) - expected.end) <= 1, "\(expected.title) end")
+      #expect(abs((Double(row["duration_s"] ?? "") ?? 0) - end.timeIntervalSince(start)) < 0.002)
+    }
+
+    let store = try PlayLogStore(path: db.path)
+    let plays = try store.plays()
+    #expect(plays.map(\.title) == truth.map(\.title))
+    #expect(plays.map { ISO8601Millis.format($0.start) } == rows.map { $0["start"] ?? "" })
+    #expect(plays.map { ISO8601Millis.format($0.end) } == rows.map { $0["end"] ?? "" })
+    #expect(plays.map { ISO8601Millis.format($0.detectedAt) } == rows.map { $0["detected_at"] ?? "" })
+    #expect(plays.allSatisfy { $0.channel == "test-fm" && $0.status == .closed })
+    let keys = try ["catalog-a.ogg", "catalog-b.ogg"].map {
+      try ReferenceFingerprinter.key(ofFileAt: Fixtures.music($0).path)
+    }
+    #expect(plays.map(\.itemKey) == keys)
+  }
+
+  @Test("scan without --csv or --db prints the CSV on stdout; without --start, times end at the file's modification")
+  func scanToStdout() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("a.wav")
+    try CLI.writeClip(of: "catalog-a.ogg", from: 0, seconds: 12, to: clip)
+    let modified = try #require(try FileManager.default.attributesOfItem(atPath: clip.path)[.modificationDate] as? Date)
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "x", clip.path])
+    #expect(result.status == 0, "\(result)")
+    let records = try MetadataSheet.parse(result.stdout, path: "stdout")
+    #expect(records.first?.joined(separator: ",") == Self.header)
+    #expect(records.count == 2)
+    let start = try #require(ISO8601Millis.parse(records.last?[1] ?? ""))
+    #expect(abs(start.timeIntervalSince(modified) + 12) <= 1)
+  }
+
+  @Test("scan without --start says on stderr which start time it took; with --start it says nothing of it")
+  func saysStart() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("a.wav")
+    try CLI.writeClip(of: "catalog-a.ogg", from: 0, seconds: 6, to: clip)
+    let modified = try #require(try FileManager.default.attributesOfItem(atPath: clip.path)[.modificationDate] as? Date)
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "x", clip.path])
+    #expect(result.status == 0, "\(result)")
+    let expected = ISO8601Millis.format(modified.addingTimeInterval(-6))
+    #expect(result.stderr.contains("scan x: no --start, so the recording is taken to begin at "), "\(result.stderr)")
+    let said = result.stderr.components(separatedBy: "begin at ").last?.prefix(expected.count) ?? ""
+    let saidDate = try #require(ISO8601Millis.parse(String(said)), "\(result.stderr)")
+    #expect(abs(saidDate.timeIntervalSince(modified) + 6) <= 0.1)
+    let given = try CLI.run(
+      ["scan", "--catalog", catalogURL.path, "--channel", "x", "--start", "2026-01-01T00:00:00Z", clip.path])
+    #expect(given.status == 0, "\(given)")
+    #expect(!given.stderr.contains("no --start"))
+  }
+
+  @Test("scan with a --start that is not ISO 8601 is a usage error naming the value")
+  func badStart() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("silence.wav")
+    try WAVWriter.write(Signals.silence(seconds: 1), sampleRate: 8000, to: clip)
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "x", "--start", "yesterday", clip.path,
+    ])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--start yesterday"))
+  }
+
+  @Test("scan with a --channel name that run would refuse is a usage error naming it")
+  func badChannelName() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clip = folder.file("silence.wav")
+    try WAVWriter.write(Signals.silence(seconds: 1), sampleRate: 8000, to: clip)
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "a b", clip.path])
+    #expect(result.status == 64, "\(result)")
+    #expect(result.stderr.contains("--channel a b: `a b` contains ` `; a channel name becomes"), "\(result)")
+  }
+
+  @Test("scan of a recording that does not exist exits 1 naming it")
+  func missingRecording() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let missing = folder.file("missing.wav").path
+    let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "x", missing])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains(missing))
+  }
+}

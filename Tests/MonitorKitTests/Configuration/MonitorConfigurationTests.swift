@@ -1,0 +1,443 @@
+import Foundation
+import Matcher
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite("MonitorConfiguration")
+struct MonitorConfigurationTests {
+  let folder: ConfigurationFolder
+
+  init() throws {
+    folder = try ConfigurationFolder()
+  }
+
+  @Test("A file with only the required keys gets the documented defaults")
+  func defaults() throws {
+    let configuration = try folder.load(ConfigurationFolder.minimal)
+    #expect(configuration.jack.clientName == "broadcast-monitor")
+    #expect(configuration.jack.serverName == nil)
+    #expect(configuration.jack.ringSeconds == 10)
+    #expect(configuration.workerThreads == min(ProcessInfo.processInfo.activeProcessorCount, 64))
+    #expect(configuration.matcher == MatcherSettings())
+    #expect(configuration.channels.count == 1)
+    let channel = configuration.channels[0]
+    #expect(channel.name == "fm")
+    #expect(channel.source == .jack(JackSource(stereo: true, connect: [], connectPattern: nil)))
+    #expect(channel.timeZone == TimeZone.current.identifier)
+    #expect(channel.matcherOverrides == MatcherOverrides())
+    #expect(configuration.matcherSettings(for: channel) == MatcherSettings())
+  }
+
+  @Test("Comments, trailing commas and unquoted keys are fine; every key is read")
+  func json5() throws {
+    let configuration = try folder.load(
+      """
+      // The station.
+      {
+        catalogPath: "catalog.bmcat", /* the catalog */
+        "databasePath": "plays.sqlite",
+        workerThreads: 3,
+        jack: {clientName: "monitor", serverName: "studio", ringSeconds: 2.5,},
+        matcher: {minVotes: 7,},
+        channels: [
+          {name: "fm.1", source: "jack-mono", timeZone: "Europe/Berlin", matcher: {maxGapSeconds: 30},},
+        ],
+      }
+      """)
+    #expect(configuration.workerThreads == 3)
+    #expect(configuration.jack == JackSettings(clientName: "monitor", serverName: "studio", ringSeconds: 2.5))
+    #expect(configuration.matcher.minVotes == 7)
+    #expect(configuration.channels[0].name == "fm.1")
+    #expect(configuration.channels[0].source == .jack(JackSource(stereo: false)))
+    #expect(configuration.channels[0].timeZone == "Europe/Berlin")
+    #expect(configuration.channels[0].matcherOverrides.maxGapSeconds == 30)
+  }
+
+  @Test("A channel's matcher section overrides only the keys it gives; other channels keep the global settings")
+  func overridesMerge() throws {
+    let configuration = try folder.load(
+      """
+      {
+        catalogPath: "catalog.bmcat", databasePath: "plays.sqlite",
+        matcher: {maxGapSeconds: 30, minVotes: 8},
+        channels: [
+          {name: "talk", source: "jack", matcher: {minVotes: 4, snapToEdgeSeconds: 2}},
+          {name: "music", source: "jack-mono"},
+        ],
+      }
+      """)
+    var global = MatcherSettings()
+    global.maxGapSeconds = 30
+    global.minVotes = 8
+    var talk = global
+    talk.minVotes = 4
+    talk.snapToEdgeSeconds = 2
+    #expect(configuration.matcher == global)
+    #expect(configuration.matcherSettings(for: configuration.channels[0]) == talk)
+    #expect(configuration.matcherSettings(for: configuration.channels[1]) == global)
+  }
+
+  @Test("MatcherOverrides has a key for every MatcherSettings key, and each one replaces its setting")
+  func overridesCoverEverySetting() throws {
+    let encoded = try JSONEncoder().encode(MatcherSettings())
+    let settingKeys = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any]).keys
+    #expect(Set(settingKeys) == Set(MatcherOverrides.CodingKeys.allCases.map(\.rawValue)))
+
+    // Every key set to a value other than its default: the result has no default left.
+    let json = "{" + MatcherOverrides.CodingKeys.allCases.map { "\"\($0.rawValue)\": 3" }.joined(separator: ",") + "}"
+    let overrides = try JSONDecoder().decode(MatcherOverrides.self, from: Data(json.utf8))
+    let applied = try JSONSerialization.jsonObject(with: JSONEncoder().encode(overrides.applied(to: MatcherSettings())))
+    let values = try #require(applied as? [String: Double])
+    #expect(values.count == MatcherOverrides.CodingKeys.allCases.count)
+    #expect(values.values.allSatisfy { $0 == 3 })
+  }
+
+  @Test("Paths in the file are relative to the file's folder, wherever the daemon was started")
+  func relativePaths() throws {
+    try folder.write(
+      """
+      {
+        catalogPath: "../data/catalog.bmcat", databasePath: "\(folder.file("data/plays.sqlite"))",
+        channels: [{name: "demo", source: "file+loop:audio/demo.ogg"}, {name: "x", source: {file: {path: "x.ogg"}}}],
+      }
+      """, to: "etc/monitor.json5")
+    try folder.write("BMCATLG", to: "data/catalog.bmcat")
+    try folder.write("audio", to: "etc/audio/demo.ogg")
+    try folder.write("audio", to: "etc/x.ogg")
+    let configuration = try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: folder.file("etc"))
+    #expect(configuration.catalogPath == folder.file("data/catalog.bmcat"))
+    #expect(configuration.databasePath == folder.file("data/plays.sqlite"))
+    #expect(configuration.channels[0].source == .file(path: folder.file("etc/audio/demo.ogg"), loop: true))
+    #expect(configuration.channels[1].source == .file(path: folder.file("etc/x.ogg"), loop: false))
+    // The same file named from elsewhere gives the same paths.
+    let fromRoot = try MonitorConfiguration.load(file: folder.file("etc/monitor.json5"), currentDirectory: "/")
+    #expect(fromRoot == configuration)
+  }
+
+  @Test("A configuration written back as JSON reads back the same")
+  func roundTrip() throws {
+    try folder.write("audio", to: "demo.ogg")
+    let configuration = try folder.load(
+      """
+      {
+        catalogPath: "catalog.bmcat", databasePath: "plays.sqlite", jack: {serverName: "studio"},
+        channels: [
+          {name: "a", source: "jack:system:capture_1,system:capture_2", matcher: {minMatches: 12}},
+          {name: "b", source: "jack-mono~^usb:capture_"},
+          {name: "c", source: "https://example.org/live.mp3"},
+          {name: "d", source: "file+loop:demo.ogg", timeZone: "UTC"},
+        ],
+      }
+      """)
+    let data = try JSONEncoder().encode(configuration)
+    #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
+  }
+
+  // MARK: Rejections
+
+  /// A file with `channels` and `extra` top-level keys (the catalog and play log are valid).
+  static func file(channels: String, _ extra: String = "") -> String {
+    "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", \(extra) channels: [\(channels)]}"
+  }
+
+  @Test(
+    "Each mistake in the file is refused with the file, the exact key path and a reason that says what to do",
+    arguments: [
+      // Unknown keys, anywhere, with the known keys listed.
+      (
+        "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
+        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, "
+          + "jack, matcher, reports, spoolDirectory, workerThreads)"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",
+        "name, source"
+      ),
+      (file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSecond: 2},"), "jack.ringSecond", "ringSeconds"),
+      (file(channels: "{name: \"a\", source: {stream: {uri: \"http://x\"}}}"), "channels[0].source.stream.uri", "url"),
+      (file(channels: "{name: \"a\", source: {jack: {port: \"mono\"}}}"), "channels[0].source.jack.port", "ports"),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {maxGap: 3}}"), "channels[0].matcher.maxGap",
+        "maxGapSeconds"
+      ),
+      (file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minvotes: 3},"), "matcher.minvotes", "minVotes"),
+      // Wrong types and missing keys.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: \"four\","), "workerThreads", "a whole number"
+      ),
+      (file(channels: "{name: 7, source: \"jack\"}"), "channels[0].name", "expected a string"),
+      ("{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: {}}", "channels", "a list"),
+      (file(channels: "{name: \"a\", source: 5}"), "channels[0].source", "source string"),
+      ("{databasePath: \"plays.sqlite\", channels: []}", "catalogPath", "missing required key `catalogPath`"),
+      (file(channels: "{name: \"a\"}"), "channels[0].source", "missing required key `source`"),
+      (file(channels: "{name: \"a\", source: {stream: {}}}"), "channels[0].source.stream.url", "missing required key"),
+      // Channels together.
+      (file(channels: ""), "channels", "no channels"),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}, {name: \"a\", source: \"https://x.org/s\"}"),
+        "channels[1].name", "channels[0]"
+      ),
+      (file(channels: "{name: \"\", source: \"jack\"}"), "channels[0].name", "is empty"),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}, {name: \"fm:1\", source: \"jack\"}"), "channels[1].name", "`:`"
+      ),
+      (file(channels: "{name: \"fm 1\", source: \"jack\"}"), "channels[0].name", "letters, digits"),
+      (
+        file(channels: "{name: \"a_L\", source: \"jack-mono\"}, {name: \"a\", source: \"jack\"}"), "channels[1].name",
+        "JACK port `a_L` is also a port of channel `a_L`"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", timeZone: \"Mars/Olympus\"}"), "channels[0].timeZone",
+        "Mars/Olympus"
+      ),
+      // Values.
+      (file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 0,"), "workerThreads", "use 1…64"),
+      (file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 65,"), "workerThreads", "65 is out of range"),
+      (file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: 0},"), "jack.ringSeconds", "positive"),
+      (file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: -1},"), "jack.ringSeconds", "positive"),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "jack: {clientName: \"\"},"), "jack.clientName",
+        "is empty; name the JACK client"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minVotes: 1},"), "matcher.minVotes",
+        "1 is out of range; use 2…1000 (default 6)"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {minVotes: 1}}"), "channels[0].matcher.minVotes",
+        "use 2…1000"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "matcher: {minVotes: 1e9},"), "matcher.minVotes",
+        "1e+09 is out of range; use 2…1000"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {noMatchIntervalSeconds: 0}}"),
+        "channels[0].matcher.noMatchIntervalSeconds", "use 0.1…3600"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 2.5,"), "workerThreads",
+        "2.5 is not a whole number; write one without a fraction, such as 2"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {minMatches: 12.5}}"),
+        "channels[0].matcher.minMatches",
+        "12.5 is not a whole number"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: 1e12},"), "jack.ringSeconds",
+        "1e+12 s is longer than a ring may be (at most 300 s)"
+      ),
+      // Keys written twice and numbers that are not finite, which the JSON reader would take silently.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "workerThreads: 2,\n\"workerThreads\": 3,"),
+        "workerThreads", "line 2: the key `workerThreads` is written twice in the same object (first on line 1)"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", name: \"b\"}"), "channels[0].name",
+        "the key `name` is written twice"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSeconds: Infinity},"), "jack.ringSeconds",
+        "`Infinity` is not a finite number"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", matcher: {maxGapSeconds: NaN}}"),
+        "channels[0].matcher.maxGapSeconds", "`NaN` is not a finite number"
+      ),
+      // Sources.
+      (
+        file(
+          channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", source: \"jack\"}, "
+            + "{name: \"c\", source: {stream: {url: \"stream.example.org/live\"}}}"),
+        "channels[2].source.stream.url", "no scheme"
+      ),
+      (file(channels: "{name: \"a\", source: \"radio\"}"), "channels[0].source", "file+loop:PATH"),
+      (file(channels: "{name: \"a\", source: \"jack:system:capture_1\"}"), "channels[0].source", "not 1"),
+      (
+        file(channels: "{name: \"a\", source: {jack: {connect: [\"system:capture_1\"]}}}"),
+        "channels[0].source.jack.connect", "two source ports"
+      ),
+      (
+        file(
+          channels:
+            "{name: \"a\", source: {jack: {ports: \"mono\", connect: [\"system:capture_1\", \"system:capture_2\"]}}}"),
+        "channels[0].source.jack.connect", "one source port, not 2"
+      ),
+      (
+        file(channels: "{name: \"a\", source: {jack: {ports: \"mono\", connect: [\"capture_1\"]}}}"),
+        "channels[0].source.jack.connect", "CLIENT:PORT"
+      ),
+      (
+        file(channels: "{name: \"a\", source: {jack: {connect: [\"s:1\", \"s:2\"], connectPattern: \"s\"}}}"),
+        "channels[0].source.jack.connectPattern", "not both"
+      ),
+      (
+        file(channels: "{name: \"a\", source: {jack: {connectPattern: \"(\"}}}"),
+        "channels[0].source.jack.connectPattern", "POSIX"
+      ),
+      (file(channels: "{name: \"a\", source: {jack: {ports: \"quad\"}}}"), "channels[0].source.jack.ports", "\"mono\""),
+      (file(channels: "{name: \"a\", source: {}}"), "channels[0].source", "exactly one of `jack`, `stream` or `file`"),
+      (
+        file(channels: "{name: \"a\", source: {jack: {}, stream: {url: \"http://x\"}}}"), "channels[0].source",
+        "not `jack`, `stream`"
+      ),
+      // Files.
+      (file(channels: "{name: \"a\", source: \"file:missing.ogg\"}"), "channels[0].source.file.path", "no file at"),
+      (
+        "{catalogPath: \"missing.bmcat\", databasePath: \"plays.sqlite\", channels: [{name: \"a\", source: \"jack\"}]}",
+        "catalogPath", "build one with `broadcast-monitor catalog add --catalog "
+      ),
+      (
+        "{catalogPath: \".\", databasePath: \"plays.sqlite\", channels: [{name: \"a\", source: \"jack\"}]}",
+        "catalogPath", "is a folder"
+      ),
+      (
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"nowhere/plays.sqlite\", "
+          + "channels: [{name: \"a\", source: \"jack\"}]}",
+        "databasePath", "does not exist; create it (mkdir -p "
+      ),
+      (
+        "{catalogPath: \"catalog.bmcat\", databasePath: \".\", channels: [{name: \"a\", source: \"jack\"}]}",
+        "databasePath", "is a folder"
+      ),
+    ])
+  func rejection(text: String, keyPath: String, reason: String) throws {
+    let error = #expect(throws: ConfigurationError.self) { try folder.load(text) }
+    #expect(error?.keyPath == "monitor.json5: \(keyPath)", "\(text)")
+    #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error") should contain \(reason)")
+  }
+
+  @Test("100,000 channels are refused at once, with the limit, before each is decoded and checked")
+  func tooManyChannels() throws {
+    let channels = (0..<100_000).map { "{name: \"c\($0)\", source: \"jack\"}" }.joined(separator: ",\n")
+    try folder.write(Self.file(channels: channels))
+    let started = ProcessCPU.threadSeconds()
+    let error = try #require(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: folder.path)
+    }
+    // CPU time of this thread, so that other work on the machine does not count; 19.5 s before the limit.
+    let seconds = ProcessCPU.threadSeconds() - started
+    #expect(seconds < 1, "\(seconds) s")
+    #expect(error.keyPath == "monitor.json5: channels")
+    #expect(error.reason.hasPrefix("100000 channels; one monitor runs at most 4096. Split them between monitors"))
+
+    // The same limit holds for channels added on the command line.
+    var configuration = try folder.load(ConfigurationFolder.minimal)
+    let extra = ChannelConfiguration(name: "x", source: .jack(JackSource(stereo: false)))
+    configuration.channels += Array(repeating: extra, count: MonitorConfiguration.maxChannels)
+    let total = try #require(throws: ConfigurationError.self) {
+      try configuration.validate(origin: ConfigurationOrigin(file: "monitor.json5"), checks: .live)
+    }
+    #expect(total.reason.hasPrefix("4097 channels; one monitor runs at most 4096"))
+  }
+
+  @Test("Channels whose JACK rings and matchers need more than half the machine's memory are refused, with figures")
+  func memory() throws {
+    let jack = (0..<64).map { "{name: \"fm\($0)\", source: \"jack\"}" }.joined(separator: ",")
+    try folder.write(Self.file(channels: jack, "jack: {ringSeconds: 300},"))
+    let configuration = try MonitorConfiguration.decode(file: "monitor.json5", currentDirectory: folder.path)
+    let origin = ConfigurationOrigin(file: "monitor.json5")
+    let gigabyte = 1e9
+    let rings = try #require(throws: ConfigurationError.self) {
+      try configuration.validate(origin: origin, checks: .live, memoryBytes: 8 * gigabyte)
+    }
+    // 300 s at 48 kHz is 2^24 frames of 4 bytes: 67 MB per port, 128 ports.
+    #expect(rings.keyPath == "monitor.json5: jack.ringSeconds")
+    #expect(
+      rings.reason.hasPrefix(
+        "64 channels would take about 8.9 GB before any audio arrives (JACK rings 8.6 GB: 128 ports × "
+          + "jack.ringSeconds 300 s at 48 kHz; matchers 268 MB; stream inputs 0 MB), more than half of this "
+          + "machine's 8.0 GB; use a smaller jack.ringSeconds"), "\(rings.reason)")
+    try configuration.validate(origin: origin, checks: .live, memoryBytes: 32 * gigabyte)
+
+    let streams = (0..<1000).map { "{name: \"s\($0)\", source: \"https://example.org/\($0)\"}" }
+    try folder.write(Self.file(channels: streams.joined(separator: ",")))
+    let many = try MonitorConfiguration.decode(file: "monitor.json5", currentDirectory: folder.path)
+    let error = try #require(throws: ConfigurationError.self) {
+      try many.validate(origin: origin, checks: .live, memoryBytes: 16 * gigabyte)
+    }
+    #expect(error.keyPath == "monitor.json5: channels")
+    #expect(error.reason.contains("1000 channels would take about 21.0 GB"), "\(error.reason)")
+    #expect(error.reason.hasSuffix("use fewer channels, or split them between monitors on more machines"))
+  }
+
+  @Test("Files the daemon's user cannot read or write are refused, naming the key and saying so")
+  func permissions() throws {
+    let catalog = try #require(throws: ConfigurationError.self) {
+      try folder.load(ConfigurationFolder.minimal, checks: .denying([folder.file("catalog.bmcat")]))
+    }
+    #expect(catalog.keyPath == "monitor.json5: catalogPath")
+    #expect(catalog.reason.contains("cannot read \(folder.file("catalog.bmcat"))"))
+    let database = try #require(throws: ConfigurationError.self) {
+      try folder.load(ConfigurationFolder.minimal, checks: .denying([folder.path]))
+    }
+    #expect(database.keyPath == "monitor.json5: databasePath")
+    #expect(database.reason.contains("cannot write in \(folder.path)"))
+  }
+
+  @Test("A file that is missing or not JSON is refused, naming the file")
+  func unreadableFile() throws {
+    let missing = try #require(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: "absent.json5", currentDirectory: folder.path)
+    }
+    #expect(missing.keyPath == "absent.json5")
+    #expect(missing.reason.contains("no such configuration file"))
+    let broken = try #require(throws: ConfigurationError.self) { try folder.load("{catalogPath: \"x\",, }") }
+    #expect(broken.keyPath == "monitor.json5")
+    #expect(broken.reason.contains("Look for a missing or doubled comma"))
+    #expect(broken.description.hasPrefix("configuration: monitor.json5: "))
+  }
+
+  @Test("A file that is not UTF-8 text is refused, naming the line and the byte, instead of crashing the JSON5 reader")
+  func notUTF8() throws {
+    // An unquoted key of bytes 0xFE 0xFF: found by scripts/fuzz.sh (config); Foundation's JSON5 reader traps on it.
+    for (bytes, place) in [
+      ([UInt8]("{".utf8) + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "byte 0xFE at line 1, column 2"),
+      (
+        Array("{\n  // a comment\n  catalogPath: \"x".utf8) + [0xC3, 0x28] + Array("\",\n}".utf8), "byte 0xC3 at line 3"
+      ),
+    ] {
+      try Data(bytes).write(to: URL(fileURLWithPath: folder.file("monitor.json5")))
+      let error = try #require(throws: ConfigurationError.self) {
+        try MonitorConfiguration.load(file: "monitor.json5", currentDirectory: folder.path)
+      }
+      #expect(error.keyPath == "monitor.json5")
+      #expect(error.reason.contains("not UTF-8 text"), "\(error)")
+      #expect(error.reason.contains(place), "\(error)")
+      #expect(error.reason.contains("save the file as UTF-8"), "\(error)")
+    }
+  }
+
+  @Test("config/monitor.example.json5 loads, with the files it names present")
+  func example() throws {
+    let root = try TemporaryDirectory(prefix: "example-root")
+    let state = root.file("var/lib/broadcast-monitor")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    try Data("BMCATLG".utf8).write(to: state.appendingPathComponent("catalog.bmcat"))
+    try Data("audio".utf8).write(to: state.appendingPathComponent("demo.ogg"))
+    let example = Fixtures.packageRoot.appendingPathComponent("config/monitor.example.json5").path
+    let configuration = try MonitorConfiguration.load(
+      file: example, currentDirectory: "/", checks: .rooted(at: root.url.path))
+
+    #expect(configuration.catalogPath == "/var/lib/broadcast-monitor/catalog.bmcat")
+    #expect(configuration.workerThreads == 4)
+    #expect(configuration.matcher == MatcherSettings())
+    #expect(configuration.channels.map(\.name) == ["fm1", "fm2", "web", "am", "demo"])
+    let sources = configuration.channels.map(\.source)
+    #expect(sources[0] == .jack(JackSource(stereo: true, connect: ["system:capture_1", "system:capture_2"])))
+    #expect(sources[1] == .jack(JackSource(stereo: true, connect: ["system:capture_3", "system:capture_4"])))
+    #expect(sources[2] == .stream(url: "https://stream.example.org/live.mp3"))
+    #expect(sources[3] == .jack(JackSource(stereo: false, connectPattern: "^usb-tuner:capture_")))
+    #expect(sources[4] == .file(path: "/var/lib/broadcast-monitor/demo.ogg", loop: true))
+    #expect(configuration.matcherSettings(for: configuration.channels[1]).maxGapSeconds == 30)
+
+    // Without the catalog the same file is refused: the check is real.
+    try FileManager.default.removeItem(at: state.appendingPathComponent("catalog.bmcat"))
+    #expect(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: example, currentDirectory: "/", checks: .rooted(at: root.url.path))
+    }
+  }
+}

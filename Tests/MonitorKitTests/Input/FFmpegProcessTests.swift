@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite("FFmpegProcess (with /bin/sh standing in for ffmpeg)")
+struct FFmpegProcessTests {
+  @Test("Output, the last line of standard error without its [tag] prefix, and the exit status")
+  func outputAndExit() throws {
+    let process = try FFmpegProcess(
+      executable: "/bin/sh", arguments: ["-c", "printf abcd; echo '[ogg @ 0x1] first' >&2; echo 'x: last' >&2; exit 3"])
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let deadline = Date().addingTimeInterval(5)
+    reading: while Date() < deadline {
+      switch buffer.withUnsafeMutableBytes({ process.readOutput(into: $0) }) {
+      case .bytes(let n): received += buffer[0..<n]
+      case .nothingYet: Thread.sleep(forTimeInterval: 0.01)
+      case .end: break reading
+      }
+    }
+    #expect(received == Array("abcd".utf8))
+    #expect(process.waitForExit(seconds: 5) == .exited(status: 3))
+    process.drainErrors()
+    #expect(process.lastMessage == "x: last")
+    #expect(!ProcessTable.isChildOfThisProcess(process.processID))
+  }
+
+  @Test("terminate: SIGTERM, then SIGKILL after 2 s for a process that ignores it; always reaped")
+  func terminateStubbornProcess() throws {
+    let polite = try FFmpegProcess(executable: "/bin/sh", arguments: ["-c", "exec sleep 30"])
+    let started = Date()
+    #expect(polite.terminate() == .signaled(SIGTERM))
+    #expect(Date().timeIntervalSince(started) < 1)
+    #expect(!ProcessTable.isChildOfThisProcess(polite.processID))
+
+    let stubborn = try FFmpegProcess(
+      executable: "/bin/sh", arguments: ["-c", "trap '' TERM; while :; do sleep 0.1; done"])
+    Thread.sleep(forTimeInterval: 0.2)  // let the shell install its trap
+    let killedAt = Date()
+    #expect(stubborn.terminate() == .signaled(SIGKILL))
+    let waited = Date().timeIntervalSince(killedAt)
+    #expect(waited >= 1.9 && waited < 3.5, "\(waited) s")
+    #expect(!ProcessTable.isChildOfThisProcess(stubborn.processID))
+    #expect(stubborn.terminate() == .signaled(SIGKILL))  // again: nothing more happens
+  }
+
+  @Test("A program that does not exist is an error, not a crash")
+  func missingProgram() {
+    #expect(throws: FFmpegProcess.SpawnError.self) {
+      try FFmpegProcess(executable: "/nonexistent/ffmpeg", arguments: [])
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite("StreamInput: network streams", .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct StreamInputNetworkTests {
+  static let rate = 8000
+
+  @Test("A closed port: .reconnecting and one gap notice, retries spaced out, no crash; stop() returns at once")
+  func closedPort() throws {
+    let port = try LocalTCP.freePort()
+    let url = "http://127.0.0.1:\(port)/live.ogg"
+    let input = try StreamInput(url: url, sampleRate: Self.rate)
+    let recorder = InputRecorder(input)
+    let started = Date().timeIntervalSince1970
+    try input.start()  // a stream that is down is not an error
+    recorder.pump(seconds: 4.5)
+    #expect(input.status == .reconnecting)
+    #expect(recorder.frames() == 0)
+    // Attempts at 0, 1 and 3 s (then 7 s): spaced out, not spinning.
+    #expect((2...3).contains(input.ffmpegLaunches), "\(input.ffmpegLaunches) attempts in 4.5 s")
+    // The same failure is reported once, not at every attempt.
+    #expect(recorder.notices.count == 1, "\(recorder.notices)")
+    if let gap = recorder.notices.first {
+      #expect(gap.kind == .gap)
+      #expect(gap.detail.contains(url))
+      #expect(gap.detail.contains("Connection refused"), "\(gap.detail)")
+      #expect(gap.detail.contains("retrying in 1 s"))
+      #expect(gap.detail.contains("Check the URL"))
+      #expect(gap.startTime >= started - 0.01 && gap.startTime < started + 1)
+    }
+    let stopping = Date()
+    input.stop()  // in the middle of a backoff wait
+    #expect(Date().timeIntervalSince(stopping) < 0.5)
+    #expect(input.status == .ended)
+    for pid in recorder.processIDs { #expect(!ProcessTable.isChildOfThisProcess(pid), "ffmpeg \(pid) left behind") }
+  }
+
+  @Test("A server that accepts but never sends: ffmpeg is stopped after the stall timeout and tried again")
+  func stalledServer() throws {
+    let hanging = try ListeningSocket()
+    let url = "http://127.0.0.1:\(hanging.port)/live.ogg"
+    let input = try StreamInput(url: url, sampleRate: Self.rate, stallTimeoutSeconds: 1.5)
+    let recorder = InputRecorder(input)
+    try input.start()
+    #expect(recorder.pump(seconds: 6) { !$0.notices.isEmpty }, "no gap notice")
+    let seen = recorder.processIDs
+    #expect(input.status == .reconnecting)
+    if let gap = recorder.notices.first {
+      #expect(gap.kind == .gap)
+      #expect(gap.detail.contains("no data for 1.5 s"), "\(gap.detail)")
+      #expect(gap.detail.contains(url))
+    }
+    recorder.pump(seconds: 0.5)
+    for pid in seen { #expect(!ProcessTable.isChildOfThisProcess(pid), "stalled ffmpeg \(pid) left behind") }
+    withExtendedLifetime(hanging) { input.stop() }
+  }
+}
+
+@Suite(
+  "StreamInput against a local Icecast server", .serialized,
+  .enabled(if: IcecastTestServer.isAvailable, "\(IcecastTestServer.skipMessage)"))
+struct StreamInputIcecastTests {
+  static let rate = 8000
+
+  @Test(
+    "Audio at real-time rate with sane times; server killed: .reconnecting and a gap; back: .reconnect, new segment")
+  func streamOutageAndReconnect() throws {
+    let server = try IcecastTestServer()
+    let input = try StreamInput(url: server.url, sampleRate: Self.rate)
+    let recorder = InputRecorder(input)
+    let started = Date().timeIntervalSince1970
+    try input.start()
+    defer { input.stop() }
+
+    // Audio arrives (after the 1 s in which the connection's start time is fixed).
+    #expect(recorder.pump(seconds: 10) { $0.frames() > 0 }, "no audio from \(server.url)\n\(server.log)")
+    #expect(input.status == .running)
+    let firstRead = try #require(recorder.readTimes.first)
+    #expect(firstRead - started < 5, "first audio after \(firstRead - started) s")
+    // At real-time rate: 6 s of wall-clock time after the initial burst bring about 6 s of audio.
+    recorder.pump(seconds: 2)
+    let before = recorder.frames()
+    let from = Date()
+    recorder.pump(seconds: 6)
+    let rate = Double(recorder.frames() - before) / Date().timeIntervalSince(from)
+    #expect(abs(rate / Double(Self.rate) - 1) < 0.1, "\(rate) frames/s")
+    // Sane times: contiguous, and not ahead of the clock by more than the stream's packets (Ogg pages of about
+    // 0.6 s here), although Icecast sends a burst on connect: the burst is placed in the past.
+    #expect(recorder.timeProblems().isEmpty, "\(recorder.timeProblems())")
+    if let first = recorder.chunks.first {
+      #expect(
+        first.startTime > started - 15 && first.startTime <= firstRead, "first audio at \(first.startTime - started) s")
+    }
+    for (chunk, readTime) in zip(recorder.chunks, recorder.readTimes) {
+      #expect(chunk.startTime + Double(chunk.frames) / chunk.sampleRate <= readTime + 1)
+    }
+    #expect(recorder.segments == [0])
+    #expect(recorder.notices.isEmpty, "\(recorder.notices)")
+
+    // The server goes away: a gap from the end of the audio heard, and .reconnecting.
+    server.kill()
+    let killed = Date().timeIntervalSince1970
+    #expect(
+      recorder.pump(seconds: 5) { $0.input.status == .reconnecting && !$0.notices.isEmpty }, "\(recorder.statuses)")
+    let gap = try #require(recorder.notices.first, "no gap notice")
+    #expect(gap.kind == .gap)
+    #expect(gap.detail.contains(server.url) && gap.detail.contains("retrying in"), "\(gap.detail)")
+    let heard = recorder.chunks.last.map { $0.startTime + Double($0.frames) / $0.sampleRate } ?? 0
+    #expect(gap.startTime >= heard - 1e-6 && gap.startTime <= killed + 1, "gap at \(gap.startTime - killed) s")
+
+    // Back again: .reconnect, a new segment, audio again.
+    try server.start()
+    let back = recorder.pump(seconds: 20) { $0.notices.contains { $0.kind == .reconnect } && $0.segments.count == 2 }
+    #expect(back, "no reconnect: \(recorder.notices)\n\(server.log)")
+    #expect(input.status == .running)
+    #expect(recorder.statuses.suffix(3) == [.running, .reconnecting, .running], "\(recorder.statuses)")
+    let reconnect = try #require(recorder.notices.first { $0.kind == .reconnect })
+    #expect(reconnect.startTime >= gap.startTime)
+    #expect(reconnect.detail.contains("audio again after a gap"))
+    let newSegment = try #require(recorder.chunks.first { $0.segment == 1 })
+    #expect(newSegment.startTime == reconnect.startTime)
+    recorder.pump(seconds: 2)
+    #expect(recorder.frames(segment: 1) > Self.rate, "\(recorder.frames(segment: 1)) frames after the reconnect")
+    #expect(recorder.timeProblems().isEmpty, "\(recorder.timeProblems())")
+    #expect(recorder.segments == [0, 1])
+
+    let pids = recorder.processIDs
+    input.stop()
+    #expect(input.status == .ended)
+    for pid in pids { #expect(!ProcessTable.isChildOfThisProcess(pid), "ffmpeg \(pid) left behind") }
+  }
+
+  @Test(
+    "A mount that was gone long enough for 30 s between attempts: audio again within 5 s of its return, not 30 s")
+  func mountBackAfterLongOutage() throws {
+    let server = try IcecastTestServer()
+    let input = try StreamInput(url: server.url, sampleRate: Self.rate)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 10) { $0.frames() > 0 }, "no audio from \(server.url)\n\(server.log)")
+
+    // The studio's encoder goes away, the server stays up (the mount answers 404). After the connection's end and
+    // the 5 failed attempts that follow it at 1, 2, 4, 8 and 16 s, the next attempt is 30 s away.
+    server.dropSource()
+    let launches = 1 + 5
+    let waitingLongest = recorder.pump(seconds: 60) { _ in
+      input.ffmpegLaunches == launches && input.ffmpegProcessID == nil
+    }
+    #expect(waitingLongest, "\(input.ffmpegLaunches) launches, \(recorder.notices)")
+    #expect(input.status == .reconnecting)
+
+    // The encoder is back: audio flows again within 5 s of the mount answering (plus 2 s for this busy machine),
+    // not at the next attempt up to 30 s later.
+    try server.startSource()
+    let back = Date()
+    let resumed = recorder.pump(seconds: 40) { $0.segments.count == 2 }
+    let seconds = Date().timeIntervalSince(back)
+    #expect(resumed && seconds <= 5 + 2, "audio again \(seconds) s after the mount came back\n\(server.log)")
+    #expect(recorder.notices.contains { $0.kind == .reconnect }, "\(recorder.notices)")
+    // The probes that saw the mount back cost one attempt, not one per probe.
+    #expect(input.ffmpegLaunches == launches + 1, "\(input.ffmpegLaunches) launches")
+  }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import Matcher
+import Reports
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite(
+  "ChannelPipeline", .serialized, .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+final class ChannelPipelineTests {
+  /// 2026-03-01T12:00:00Z.
+  static let origin = 1_772_366_400.0
+
+  let folder: TemporaryDirectory
+  let catalog: Catalog
+  let unknown: [Float]
+  let a: [Float]
+  let b: [Float]
+  var dbPath: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "pipeline")
+    let url = folder.file("music.bmcat")
+    try CLI.makeCatalog(at: url)
+    catalog = try Catalog.load(from: url)
+    unknown = try CLI.decode("unknown.ogg")
+    a = try CLI.decode("catalog-a.ogg")
+    b = try CLI.decode("catalog-b.ogg")
+  }
+
+  /// Runs `input` through a pipeline into a fresh play log until the input is exhausted, then finishes it.
+  func run(_ input: ScriptedInput, during: ((ChannelPipeline, PlayLogWriter) throws -> Void)? = nil) throws
+    -> (plays: [PlayRecord], log: [String])
+  {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    try during?(pipeline, writer)
+    pipeline.finish()
+    #expect(writer.stop().isEmpty)
+    return (try PlayLogStore(path: dbPath).plays(), log.recentLines)
+  }
+
+  @Test("plays are logged with wall-clock times from the input's time stamps")
+  func logsPlaysAtWallClockTimes() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let (plays, _) = try run(input)
+    let aStart = Double(unknown.count) / 8000
+    let bStart = aStart + Double(a.count) / 8000
+    try #require(plays.count == 2, "\(plays)")
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"])
+    #expect(plays.allSatisfy { $0.status == .closed && $0.channel == "test-fm" })
+    #expect(abs(plays[0].start.timeIntervalSince1970 - (Self.origin + aStart)) <= 1)
+    #expect(abs(plays[0].end.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
+    #expect(abs(plays[1].start.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
+    #expect(plays[0].detectedAt > plays[0].start)
+    #expect(plays[0].detectedAt.timeIntervalSince(plays[0].start) < 8)
+  }
+
+  @Test("the status shows the play on air while it plays, and neither play nor level once the input has ended")
+  func statusAfterTheEnd() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    _ = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      #expect(pipeline.status.current.map(\.title) == ["Armygeddon"])
+      #expect(pipeline.status.peakLevelDB > -60)
+      while pipeline.pump() {}
+      let status = pipeline.status
+      #expect(status.input == .ended)
+      #expect(status.current.isEmpty, "the ended play is not shown as on air: \(status.current)")
+      #expect(status.peakLevelDB == -.infinity)
+      #expect(status.playCount == 1)
+    }
+  }
+
+  @Test("the run's closing summary counts every play of a run, however many events the log has had since")
+  func summaryCountsEveryPlay() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.finish()
+    // A long run: more events after the plays than the log keeps in memory.
+    for index in 0..<600 { log.line("notice \(index)", channel: "test-fm") }
+    #expect(writer.stop().isEmpty)
+    #expect(
+      RunCommand.stoppedSummary([pipeline.status], playLog: dbPath)
+        == "broadcast-monitor: stopped; 2 plays recognized in this run. Play log: \(dbPath)")
+    let plays = pipeline.status.recentPlays
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "the console's plays, typed")
+    #expect(plays.allSatisfy { $0.end != nil && $0.channel == "test-fm" })
+  }
+
+  @Test("a play is in the play log, open, while it is still on air")
+  func writesOpenPlayWhileOnAir() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let (plays, _) = try run(input) { pipeline, writer in
+      // Feed up to 15 s into the song, then look at the file from another connection.
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      let deadline = Date().addingTimeInterval(5)
+      var open: [PlayRecord] = []
+      while open.isEmpty && Date() < deadline {
+        open = try PlayLogStore(path: self.dbPath).plays().filter { $0.status == .open }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      try #require(open.count == 1, "no open play while the song was on air")
+      #expect(open[0].title == "Armygeddon")
+      #expect(open[0].end.timeIntervalSince1970 > Self.origin + aStart + 5)
+    }
+    #expect(plays.map(\.status) == [.closed])
+  }
+
+  @Test("a new segment ends the running play at the last audio heard and records the gap")
+  func segmentEndsPlays() throws {
+    let cut = unknown.count + a.count / 2
+    let resumeAt = Self.origin + 600
+    let gap = InputNotice(kind: .gap, startTime: Self.origin + Double(cut) / 8000, detail: "stream dropped")
+    let input = ScriptedInput(segments: [
+      .init(samples: Array((unknown + a)[..<cut]), startTime: Self.origin),
+      .init(samples: b, startTime: resumeAt, notices: [gap]),
+    ])
+    let (plays, log) = try run(input)
+    try #require(plays.count == 2, "\(plays)")
+    #expect(plays[0].title == "Armygeddon")
+    #expect(plays[0].end.timeIntervalSince1970 <= Self.origin + Double(cut) / 8000 + 0.5)
+    #expect(plays[0].end.timeIntervalSince1970 >= Self.origin + Double(cut) / 8000 - 3)
+    #expect(plays[1].title == "Chaos God")
+    #expect(abs(plays[1].start.timeIntervalSince1970 - resumeAt) <= 1)
+    #expect(log.contains { $0.contains("[test-fm] gap: stream dropped") })
+    let events = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events ORDER BY id"])
+    #expect(events.stdout.contains("gap|stream dropped"), "\(events)")
+  }
+
+  @Test("a catalog reload in the middle of a song keeps it one play")
+  func reloadKeepsRunningPlay() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let (plays, log) = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 12 { pipeline.pump() }
+      pipeline.reload(catalog: self.catalog)
+    }
+    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(log.contains { $0.contains("catalog reloaded") })
+  }
+
+  @Test("the status shows the input, the matcher state and the play on air")
+  func status() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    _ = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 15 { pipeline.pump() }
+      let status = pipeline.status
+      #expect(status.name == "test-fm")
+      #expect(status.input == .running)
+      #expect(status.matcher == .matching)
+      #expect(status.current.map(\.title) == ["Armygeddon"])
+      #expect(status.playCount == 1)
+      #expect(status.peakLevelDB > -40 && status.peakLevelDB < 6, "decoded Vorbis can peak a little above full scale")
+      let heard = try #require(status.lastAudioTime)
+      #expect(abs(heard - (Self.origin + input.deliveredSeconds)) < 0.01)
+    }
+  }
+
+  /// Waits until `find` returns something, or `seconds` have passed (nil).
+  func wait<T>(seconds: Double, for find: () -> T?) -> T? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let found = find() { return found }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return find()
+  }
+
+  /// A file channel played at real-time pace whose worker takes `secondsPerRead` over each 0.1 s chunk, pumped by a
+  /// worker pool of its own as `run` pumps its channels.
+  func slowFileChannel(secondsPerRead: Double, ringSeconds: Double = 30) throws
+    -> (input: SlowInput, pipeline: ChannelPipeline, log: MonitorLog, writer: PlayLogWriter)
+  {
+    let file = try StreamInput(
+      filePath: Fixtures.music("catalog-a.ogg").path, loop: true, sampleRate: 8000, ringSeconds: ringSeconds)
+    let input = SlowInput(file, secondsPerRead: secondsPerRead)
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "slow-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      bufferFrames: 800)
+    return (input, pipeline, log, writer)
+  }
+
+  @Test("a channel whose worker falls behind real time reports lagging once, with its lag, then catching up")
+  func lagging() throws {
+    // 0.3 s for each 0.1 s of audio: the lag grows by about 0.67 s a second.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.3)
+    let started = Date()
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    let reported = Date()
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    guard case .number(let lag)? = lagging?.field("lag_s"), case .time(let since)? = lagging?.field("start") else {
+      Issue.record("fields \(lagging?.fields ?? [])")
+      return
+    }
+    #expect(lag >= LagTracker.lagThresholdSeconds, "lag \(lag) s")
+    #expect(lag <= reported.timeIntervalSince(started), "more behind than the audio that came: \(lag) s")
+    #expect(since > started && since <= reported.addingTimeInterval(-LagTracker.holdSeconds + 0.1))
+    #expect(lagging?.jsonLine.contains(#""event":"lagging""#) == true)
+    #expect(lagging?.textLine.contains("[slow-fm] lagging: the matcher is") == true)
+    let status = pipeline.status
+    #expect(status.laggingSince != nil)
+    #expect(status.lagSeconds >= LagTracker.caughtUpSeconds, "status lag \(status.lagSeconds) s")
+
+    // The worker is as fast as it is again: the channel analyses the waiting audio and catches up.
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    try #require(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    if case .number(let most)? = caughtUp?.field("max_lag_s") {
+      #expect(most >= lag, "at most \(most) s behind, but \(lag) s when reported")
+    } else {
+      Issue.record("fields \(caughtUp?.fields ?? [])")
+    }
+    #expect(caughtUp?.field("start") == .time(since))
+    #expect(pipeline.status.laggingSince == nil)
+    #expect(pipeline.status.lagSeconds < LagTracker.caughtUpSeconds)
+    #expect(log.recentEvents.filter { $0.name == .lagging }.count == 1, "\(log.recentLines)")
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+    let events = try Subprocess.run(
+      "/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events WHERE kind = 'lagging' ORDER BY id"])
+    #expect(events.stdout.contains("lagging|the matcher fell behind real time by up to"), "\(events)")
+    #expect(events.stdout.split(separator: "\n").count == 1, "\(events)")
+  }
+
+  @Test("a worker stuck in one slow chunk is reported lagging while it is stuck, and caught up once it is through")
+  func laggingWhileStuck() throws {
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 8)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let lagging = wait(seconds: 30) { log.recentEvents.first { $0.name == .lagging } }
+    try #require(lagging != nil, "no lagging event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned == 0, "reported while the worker was still in its first chunk")
+    #expect(pipeline.status.laggingSince != nil)
+    #expect(pipeline.status.lagSeconds >= LagTracker.lagThresholdSeconds)
+    input.secondsPerRead = 0
+    let caughtUp = wait(seconds: 30) { log.recentEvents.first { $0.name == .caughtUp } }
+    #expect(caughtUp != nil, "no caught_up event in 30 s; status \(pipeline.status)")
+    #expect(input.chunksReturned > 0)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
+
+  @Test("an overrun is reported while the channel runs, within about a second of the dropped audio")
+  func overrunWhileRunning() throws {
+    // A ring of about 1 s, and 0.5 s for each 0.1 s of audio: the ring fills within 2 s and audio is dropped.
+    let (input, pipeline, log, writer) = try slowFileChannel(secondsPerRead: 0.5, ringSeconds: 1)
+    try input.start()
+    let workers = WorkerPool(threads: 1, pipelines: [pipeline])
+    defer { input.stop() }
+
+    let overrun = wait(seconds: 30) { log.recentEvents.first { $0.name == .overrun } }
+    try #require(overrun != nil, "no overrun reported in 30 s; status \(pipeline.status)")
+    #expect(input.status == .running, "reported while the channel runs")
+    if case .time(let end)? = overrun?.field("end"), let logged = overrun?.time {
+      #expect(
+        logged.timeIntervalSince(end) < 1.5,
+        "dropped audio ending at \(end) reported \(logged.timeIntervalSince(end)) s later")
+    } else {
+      Issue.record("fields \(overrun?.fields ?? [])")
+    }
+    #expect(pipeline.status.overrunCount >= 1)
+
+    input.stop()
+    workers.stop()
+    #expect(writer.stop().isEmpty)
+  }
+}
