@@ -13,30 +13,32 @@ let package = Package(
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
 
+    // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place.
+    .target(name: "Common"),
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
-    .target(name: "Matcher", dependencies: ["CFFTW", "CSoxr"]),
-    .target(name: "Reports", dependencies: ["CSQLite"]),
+    .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr"]),
+    .target(name: "Reports", dependencies: ["Common", "CSQLite"]),
     // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
     // it, so that the tests link the same code the product runs.
-    .target(name: "MonitorKit", dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]),
+    .target(name: "MonitorKit", dependencies: ["Common", "Matcher", "Reports", "JackInput", "RingBuffer"]),
     .executableTarget(name: "BroadcastMonitor", dependencies: ["MonitorKit"]),
     .executableTarget(
-      name: "Benchmarks", dependencies: ["Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
+      name: "Benchmarks", dependencies: ["Common", "Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
-    .target(name: "TestSupport", dependencies: ["Matcher"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Common", "Matcher"], path: "Tests/TestSupport"),
     .target(
       name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
       path: "Tests/JackTestSupport"),
-    .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
-    .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-    .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Matcher", "TestSupport"]),
+    .testTarget(name: "MatcherTests", dependencies: ["Common", "Matcher", "TestSupport"]),
+    .testTarget(name: "ReportsTests", dependencies: ["Common", "Reports"]),
+    .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Common", "Matcher", "TestSupport"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(
       name: "JackInputTests", dependencies: ["JackInput", "RingBuffer", "JackTestSupport", "Matcher", "TestSupport"]),
     .testTarget(
       name: "MonitorKitTests",
-      dependencies: ["MonitorKit", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
+      dependencies: ["MonitorKit", "Common", "Matcher", "Reports", "TestSupport", "JackInput", "JackTestSupport"]),
   ]
 )
 

@@ -84,13 +84,14 @@ build() {
   if [[ "$(cat "$OUT/flags" 2>/dev/null)" != "$(swiftc --version 2>&1) ${SWIFT_FLAGS[*]}" ]]; then
     echo "$(swiftc --version 2>&1) ${SWIFT_FLAGS[*]}" >"$OUT/flags"
   fi
+  build_module Common
   build_module RingBuffer
   build_module JackInput RingBuffer
-  build_module Matcher
-  build_module Reports
-  build_module MonitorKit Matcher Reports JackInput RingBuffer
-  build_module TestSupport Matcher
-  local objects=("$OBJECTS"/{RingBuffer,JackInput,Matcher,Reports,MonitorKit,TestSupport}.o)
+  build_module Matcher Common
+  build_module Reports Common
+  build_module MonitorKit Common Matcher Reports JackInput RingBuffer
+  build_module TestSupport Common Matcher
+  local objects=("$OBJECTS"/{Common,RingBuffer,JackInput,Matcher,Reports,MonitorKit,TestSupport}.o)
   for target in "${TARGETS[@]}"; do
     local harness=fuzz/Harnesses/$target.swift binary=$BIN/$target
     local stale=1

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// The catalog file format (`.bmcat`), version 2, little-endian:

@@ -1,3 +1,5 @@
+import Common
+
 /// The checks a catalog file passes before it is used. The checksum only detects accidents: a file whose insides were
 /// changed and resealed (or written by a faulty tool) passes it. So every value the matcher relies on is checked on
 /// load: the fingerprint parameters, the index geometry, each directory offset, each posting's frame, and the tracks'

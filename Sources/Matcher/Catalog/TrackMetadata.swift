@@ -1,3 +1,5 @@
+import Common
+
 /// Descriptive metadata of one catalog item, as given by a metadata CSV, by tags, or by the file name.
 ///
 /// A value type: safe to share between threads.

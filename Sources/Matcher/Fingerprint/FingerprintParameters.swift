@@ -1,3 +1,5 @@
+import Common
+
 /// The parameters that shape a fingerprint: how audio becomes spectral peaks and peaks become hashes.
 ///
 /// A catalog records the parameters it was built with, and every matcher that uses the catalog takes them from it,

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// The signature file format (`.bmsig`): magic, version, a JSON header, the peaks as little-endian binary, and a

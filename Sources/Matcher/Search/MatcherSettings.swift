@@ -1,3 +1,5 @@
+import Common
+
 /// How a stream matcher searches and segments plays. Channels may override any of these; units are in the names.
 public struct MatcherSettings: Codable, Sendable, Equatable {
   /// Largest speed change searched, either way. Default 0.06 (±6 %: stations speed songs up by 1–4 %).

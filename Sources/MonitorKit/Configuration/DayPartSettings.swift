@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// One part of the week a quota is checked over, as written in the configuration.

@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// The JACK client that captures the `jack` channels: the `jack` section of the configuration. Every key is

@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// A channel's `matcher` section: the matcher settings this channel changes, key by key, over the global `matcher`

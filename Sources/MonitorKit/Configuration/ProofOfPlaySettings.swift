@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// The proof-of-play settings (`reports.proofOfPlay`). Every key is optional.

@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// The settings of `broadcast-monitor report`: the `reports` section of the configuration. Every key is optional;

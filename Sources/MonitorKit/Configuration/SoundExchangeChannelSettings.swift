@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// One channel's entry in `reports.soundExchange.channels`: the service it is reported under and its stream's

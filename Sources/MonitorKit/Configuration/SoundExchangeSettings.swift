@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// The SoundExchange Report of Use settings (`reports.soundExchange`): who files it, under which service each

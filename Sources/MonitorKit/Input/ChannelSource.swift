@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// Where a channel's audio comes from.

@@ -1,3 +1,4 @@
+import Common
 import Matcher
 
 /// A channel captured from JACK: the ports broadcast-monitor registers for it and, optionally, the source ports it

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// One play of a catalog item on a channel, with the item's metadata as the catalog had it.
