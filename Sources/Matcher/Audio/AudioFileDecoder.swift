@@ -81,38 +81,32 @@ public struct AudioFileDecoder: Sendable {
   private func decodeWithFFmpeg(
     path: String, _ body: (UnsafeBufferPointer<Float>, Int, Double) throws -> Void
   ) throws -> Summary {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    guard let executable = FFmpegProcess.executable(named: ffmpegPath) else {
+      throw AudioError.decoderMissing(ffmpegPath)
+    }
     let seek = startSeconds > 0 ? ["-ss", String(format: "%.6f", startSeconds)] : []
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bm-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    let stderrFile = scratch.appendingPathExtension("log")
     // The container's tags and the audio stream's, each written by ffmpeg as an FFMETADATA file beside the audio.
     let tagFiles = [scratch.appendingPathExtension("stream.txt"), scratch.appendingPathExtension("format.txt")]
+    defer {
+      for file in tagFiles where readsTags { try? FileManager.default.removeItem(at: file) }
+    }
     let tagOutputs =
       readsTags
       ? ["-map_metadata", "0:s:a:0", "-fflags", "+bitexact", "-f", "ffmetadata", tagFiles[0].path]
         + ["-map_metadata", "0", "-fflags", "+bitexact", "-f", "ffmetadata", tagFiles[1].path] : []
-    process.arguments =
-      [ffmpegPath, "-nostdin", "-hide_banner", "-nostats", "-v", "error", "-y", "-threads", "1"] + seek + [
+    let arguments =
+      ["-nostdin", "-hide_banner", "-nostats", "-v", "error", "-y", "-threads", "1"] + seek + [
         "-i", path, "-vn", "-ac", "\(ffmpegChannels)", "-af", "aresample=\(ffmpegSampleRate):resampler=soxr", "-f",
         "f32le", "-",
       ] + tagOutputs
-    let stdout = Pipe()
-    _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-    defer {
-      for file in [stderrFile] + tagFiles { try? FileManager.default.removeItem(at: file) }
-    }
-    let stderrHandle = try FileHandle(forWritingTo: stderrFile)
-    process.standardOutput = stdout
-    process.standardError = stderrHandle
-    process.standardInput = FileHandle.nullDevice
+    let process: FFmpegProcess
     do {
-      try process.run()
+      process = try FFmpegProcess(executable: executable, arguments: arguments)
     } catch {
-      throw AudioError.decoderMissing("ffmpeg (\(error.localizedDescription))")
+      throw AudioError.decoderMissing("ffmpeg (\(error))")
     }
-    try? stderrHandle.close()
     let channels = ffmpegChannels
     var frames = 0
     var failure: Error?
@@ -123,14 +117,18 @@ public struct AudioFileDecoder: Sendable {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacityBytes, alignment: 16)
     defer { buffer.deallocate() }
     let floats = buffer.bindMemory(to: Float.self, capacity: capacityBytes / 4)
-    let fd = stdout.fileHandleForReading.fileDescriptor
     var filled = 0
-    while true {
-      let n = read(fd, buffer + filled, capacityBytes - filled)
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      if failure != nil { continue }  // drain what ffmpeg wrote before it was stopped
-      filled += n
+    reading: while failure == nil {
+      switch process.readOutput(
+        into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacityBytes - filled))
+      {
+      case .end: break reading
+      case .nothingYet:
+        process.awaitOutput()
+        continue
+      case .bytes(let n):
+        filled += n
+      }
       let usable = filled / frameBytes * frameBytes
       if usable == 0 { continue }
       let count = usable / 4
@@ -140,23 +138,21 @@ public struct AudioFileDecoder: Sendable {
       do {
         try body(UnsafeBufferPointer(start: floats, count: count), channels, Double(ffmpegSampleRate))
       } catch {
-        failure = error
-        // The consumer is done: do not decode the rest of a long file for nothing. SIGKILL, because ffmpeg gets
-        // the calling thread's signal mask from Process, and a caller may block SIGTERM (to take it through a
-        // dispatch source). ffmpeg only writes to our pipe, so nothing is lost.
-        kill(process.processIdentifier, SIGKILL)
+        failure = error  // the consumer is done: ffmpeg does not decode the rest of a long file for nothing
       }
       frames += count / channels
       filled -= usable
       if filled > 0 { (buffer).copyMemory(from: buffer + usable, byteCount: filled) }
     }
-    try? stdout.fileHandleForReading.close()
-    process.waitUntilExit()
-    if let failure { throw failure }
-    let log = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-    if process.terminationStatus == 127 { throw AudioError.decoderMissing("ffmpeg") }
-    if process.terminationStatus != 0 {
-      let reason = log.split(separator: "\n").last.map(String.init) ?? "ffmpeg exit status \(process.terminationStatus)"
+    if let failure {
+      process.terminate()
+      throw failure
+    }
+    // Its output has ended: ffmpeg is exiting (after closing the tag files it writes last).
+    let termination = process.waitForExit(seconds: Self.exitWaitSeconds) ?? process.terminate()
+    process.drainErrors()
+    guard termination == .exited(status: 0) || termination == .unknown else {
+      let reason = process.lastMessage ?? termination.description
       throw AudioError.undecodable(path: path, reason: reason.replacingOccurrences(of: path + ": ", with: ""))
     }
     if frames == 0 { throw AudioError.noAudio(path: path) }
@@ -168,21 +164,30 @@ public struct AudioFileDecoder: Sendable {
     return Summary(frames: frames, sampleRate: Double(ffmpegSampleRate), tags: tags)
   }
 
+  /// How long ffmpeg may take to exit once its output has ended (it still writes the tag files) before it is stopped.
+  static let exitWaitSeconds = 30.0
+
   /// Bytes read from ffmpeg at a time: 64 KiB, what a Linux pipe holds, so a read takes all that is waiting.
   static let readChunkBytes = 65536
 
   /// The duration of a file in seconds without decoding it (WAV header, or ffprobe), or nil when unknown.
   public func probeDurationSeconds(path: String) -> Double? {
     if let wav = try? WAVFile(path: path) { return wav.durationSeconds }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    guard let executable = FFmpegProcess.executable(named: "ffprobe"),
+      let process = try? FFmpegProcess(
+        executable: executable,
+        arguments: ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+    else { return nil }
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    reading: while output.count < 65536 {
+      switch chunk.withUnsafeMutableBytes({ process.readOutput(into: $0) }) {
+      case .end: break reading
+      case .nothingYet: process.awaitOutput()
+      case .bytes(let n): output += chunk[0..<n]
+      }
+    }
+    _ = process.waitForExit(seconds: Self.exitWaitSeconds) ?? process.terminate()
+    return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }

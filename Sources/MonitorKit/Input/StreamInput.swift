@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Matcher
 import RingBuffer
 
 /// A channel's audio from a network stream (any URL ffmpeg opens) or from a file played at real-time pace, once or
@@ -107,7 +108,7 @@ final class StreamInput: ChannelInput {
   func start() throws {
     if shared.withLock({ $0.started || $0.stopRequested }) { return }
     if case .file(let path, _) = source { try Self.checkReadable(path: path) }
-    guard let ffmpeg = Self.executable(named: ffmpegPath) else {
+    guard let ffmpeg = FFmpegProcess.executable(named: ffmpegPath) else {
       throw StreamInputError.ffmpegMissing(
         ffmpegPath.contains("/") ? "no executable program at \(ffmpegPath)" : "\"\(ffmpegPath)\" is not on PATH")
     }
@@ -189,21 +190,5 @@ final class StreamInput: ChannelInput {
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw .fileUnreadable(path: path, reason: "not readable (check its permissions)")
     }
-  }
-
-  /// The path of the program `name` (a path, or a name looked up on PATH), nil when there is none.
-  private static func executable(named name: String) -> String? {
-    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
-      let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-        FileManager.default.isExecutableFile(atPath: candidate)
-      {
-        return candidate
-      }
-    }
-    return nil
   }
 }

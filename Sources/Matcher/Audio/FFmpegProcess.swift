@@ -1,7 +1,8 @@
 import Foundation
 
-/// One ffmpeg child process with its standard output and standard error on pipes (socket pairs), started with
-/// `posix_spawn`.
+/// One ffmpeg (or ffprobe) child process with its standard output and standard error on pipes (socket pairs), started
+/// with `posix_spawn`: the one launcher of the package, for decoding files (`AudioFileDecoder`) and for streams
+/// (`StreamReader`).
 ///
 /// The child gets no blocked signals and default signal actions (a thread's blocked SIGTERM would otherwise be
 /// inherited and make `terminate()` wait for SIGKILL), standard input from /dev/null, and its own process group (a
@@ -9,16 +10,16 @@ import Foundation
 /// child inherits them, and the parent's ends are non-blocking, for `poll`. The process is always reaped
 /// (`waitpid`), by `waitForExit`, `terminate` or at the latest when the value is released: it never stays a zombie.
 ///
-/// Threads: one thread at a time (the `StreamReader`'s thread, which starts it and waits for it).
-final class FFmpegProcess {
+/// Threads: one thread at a time (the thread that starts it and waits for it).
+package final class FFmpegProcess {
   /// How a process ended.
-  enum Termination: Equatable, CustomStringConvertible {
+  package enum Termination: Equatable, CustomStringConvertible {
     case exited(status: Int32)
     case signaled(Int32)
     /// Reaped by someone else (the process ignores SIGCHLD): gone, status unknown.
     case unknown
 
-    var description: String {
+    package var description: String {
       switch self {
       case .exited(let status): return "ffmpeg exited with status \(status)"
       case .signaled(let signal): return "ffmpeg was killed by signal \(signal)"
@@ -28,7 +29,7 @@ final class FFmpegProcess {
   }
 
   /// What one read of standard output gave.
-  enum Output: Equatable {
+  package enum Output: Equatable {
     /// This many bytes.
     case bytes(Int)
     /// Nothing now (the pipe is empty but open).
@@ -38,22 +39,22 @@ final class FFmpegProcess {
   }
 
   /// How long `terminate` waits after SIGTERM before it sends SIGKILL.
-  static let terminateGraceSeconds = 2.0
+  package static let terminateGraceSeconds = 2.0
 
-  let processID: pid_t
+  package let processID: pid_t
   /// Read end of the child's standard output; -1 once closed.
-  private(set) var outputDescriptor: Int32
+  package private(set) var outputDescriptor: Int32
   /// Read end of the child's standard error; -1 once closed (after end of file).
-  private(set) var errorDescriptor: Int32
+  package private(set) var errorDescriptor: Int32
   /// Set once the process has been reaped.
-  private(set) var termination: Termination?
+  package private(set) var termination: Termination?
   /// The end of what ffmpeg wrote to standard error, at most `errorTailLimit` bytes.
   private var errorTail: [UInt8] = []
   private static let errorTailLimit = 4096
 
   /// Starts `executable` (a path) with `arguments`.
   /// - Throws: `SpawnError` with the `errno` of the failure (no such program, too many open files …).
-  init(executable: String, arguments: [String]) throws(SpawnError) {
+  package init(executable: String, arguments: [String]) throws(SpawnError) {
     let output = try Self.makePipe()
     let error: (read: Int32, write: Int32)
     do {
@@ -106,6 +107,33 @@ final class FFmpegProcess {
     errorDescriptor = error.read
   }
 
+  /// The path of the program `name` (a path, or a name looked up on PATH), nil when there is none.
+  package static func executable(named name: String) -> String? {
+    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
+      let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+        FileManager.default.isExecutableFile(atPath: candidate)
+      {
+        return candidate
+      }
+    }
+    return nil
+  }
+
+  /// Waits until standard output has something to read or has ended (up to `timeoutMilliseconds`, -1 for no
+  /// limit), reading what comes on standard error meanwhile, so that a process that writes much there never blocks
+  /// on a full pipe.
+  package func awaitOutput(timeoutMilliseconds: Int32 = -1) {
+    guard outputDescriptor >= 0 else { return }
+    var fds = [pollfd(fd: outputDescriptor, events: Int16(POLLIN), revents: 0)]
+    if errorDescriptor >= 0 { fds.append(pollfd(fd: errorDescriptor, events: Int16(POLLIN), revents: 0)) }
+    while poll(&fds, nfds_t(fds.count), timeoutMilliseconds) < 0 && errno == EINTR {}
+    if fds.count > 1, fds[1].revents != 0 { drainErrors() }
+  }
+
   deinit {
     if termination == nil { _ = terminate() }
     closeOutput()
@@ -113,14 +141,15 @@ final class FFmpegProcess {
   }
 
   /// Why ffmpeg could not be started.
-  struct SpawnError: Error, Equatable, CustomStringConvertible {
+  package struct SpawnError: Error, Equatable, CustomStringConvertible {
     /// The `errno` value.
-    var code: Int32
-    var description: String { String(cString: strerror(code)) }
+    package var code: Int32
+    package init(code: Int32) { self.code = code }
+    package var description: String { String(cString: strerror(code)) }
   }
 
   /// The last non-empty line ffmpeg wrote to standard error, without its `[demuxer @ 0x…] ` prefix; nil if none.
-  var lastMessage: String? {
+  package var lastMessage: String? {
     let text = String(decoding: errorTail, as: UTF8.self)
     guard
       let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
@@ -132,7 +161,7 @@ final class FFmpegProcess {
   }
 
   /// Reads what is waiting on standard output into `buffer`, without blocking.
-  func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Output {
+  package func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Output {
     guard outputDescriptor >= 0, let base = buffer.baseAddress, buffer.count > 0 else { return .end }
     while true {
       let n = read(outputDescriptor, base, buffer.count)
@@ -146,7 +175,7 @@ final class FFmpegProcess {
 
   /// Reads what is waiting on standard error, without blocking, keeping its end for `lastMessage`. Closes the pipe
   /// at end of file.
-  func drainErrors() {
+  package func drainErrors() {
     guard errorDescriptor >= 0 else { return }
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -163,7 +192,7 @@ final class FFmpegProcess {
   }
 
   /// Stops reading standard output; ffmpeg's next write fails (EPIPE) and it exits.
-  func closeOutput() {
+  package func closeOutput() {
     if outputDescriptor >= 0 {
       close(outputDescriptor)
       outputDescriptor = -1
@@ -171,7 +200,7 @@ final class FFmpegProcess {
   }
 
   /// Waits up to `seconds` for the process to exit and reaps it. Returns nil when it is still running.
-  func waitForExit(seconds: Double) -> Termination? {
+  package func waitForExit(seconds: Double) -> Termination? {
     if let termination { return termination }
     let deadline = Date().addingTimeInterval(seconds)
     while true {
@@ -184,7 +213,7 @@ final class FFmpegProcess {
   /// Ends the process: closes its output, sends SIGTERM, waits `terminateGraceSeconds`, then sends SIGKILL, and
   /// reaps it. Returns at once when it has already been reaped. Reads what it wrote to standard error meanwhile.
   @discardableResult
-  func terminate() -> Termination {
+  package func terminate() -> Termination {
     if let termination { return termination }
     closeOutput()
     kill(processID, SIGTERM)
@@ -226,7 +255,7 @@ final class FFmpegProcess {
   /// A connected pair of Unix stream sockets (used like a pipe), both ends close-on-exec from the start, the first
   /// (the parent's) non-blocking. `socketpair` sets close-on-exec atomically, unlike `pipe` plus `fcntl`, whose gap
   /// would let a child spawned meanwhile by another thread inherit the write end and keep it open.
-  static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
+  package static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
       throw SpawnError(code: errno)
