@@ -173,21 +173,10 @@ public struct AudioFileDecoder: Sendable {
   /// The duration of a file in seconds without decoding it (WAV header, or ffprobe), or nil when unknown.
   public func probeDurationSeconds(path: String) -> Double? {
     if let wav = try? WAVFile(path: path) { return wav.durationSeconds }
-    guard let executable = FFmpegProcess.executable(named: "ffprobe"),
-      let process = try? FFmpegProcess(
-        executable: executable,
-        arguments: ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+    guard
+      let output = FFmpegProcess.output(
+        of: "ffprobe", arguments: ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
     else { return nil }
-    var output: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    reading: while output.count < 65536 {
-      switch chunk.withUnsafeMutableBytes({ process.readOutput(into: $0) }) {
-      case .end: break reading
-      case .nothingYet: process.awaitOutput()
-      case .bytes(let n): output += chunk[0..<n]
-      }
-    }
-    _ = process.waitForExit(seconds: Self.exitWaitSeconds) ?? process.terminate()
     return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }

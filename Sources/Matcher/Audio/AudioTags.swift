@@ -5,24 +5,16 @@ import Foundation
 public enum AudioTags {
   /// The file's tags, lower-cased keys; empty when ffprobe is missing or the file has none.
   public static func read(path: String) -> [String: String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "ffprobe", "-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", path,
-    ]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return [:] }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    guard
+      let output = FFmpegProcess.output(
+        of: "ffprobe", arguments: ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", path])
+    else { return [:] }
     struct Probe: Decodable {
       struct Tagged: Decodable { var tags: [String: String]? }
       var format: Tagged?
       var streams: [Tagged]?
     }
-    guard let probe = try? JSONDecoder().decode(Probe.self, from: data) else { return [:] }
+    guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(output)) else { return [:] }
     var tags: [String: String] = [:]
     for t in (probe.streams ?? []).compactMap(\.tags) + [probe.format?.tags].compactMap({ $0 }) {
       for (k, v) in t { tags[k.lowercased()] = v }

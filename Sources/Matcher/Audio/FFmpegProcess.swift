@@ -123,6 +123,28 @@ package final class FFmpegProcess {
     return nil
   }
 
+  /// Runs `program` (ffprobe, say) to its end and returns what it wrote on standard output (at most `limitBytes`),
+  /// or nil when it cannot be started or does not exit 0.
+  package static func output(of program: String, arguments: [String], limitBytes: Int = 1 << 20) -> [UInt8]? {
+    guard let executable = executable(named: program),
+      let process = try? FFmpegProcess(executable: executable, arguments: arguments)
+    else { return nil }
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    reading: while output.count < limitBytes {
+      switch chunk.withUnsafeMutableBytes({ process.readOutput(into: $0) }) {
+      case .end: break reading
+      case .nothingYet: process.awaitOutput()
+      case .bytes(let n): output += chunk[0..<n]
+      }
+    }
+    let ended = process.waitForExit(seconds: outputExitWaitSeconds) ?? process.terminate()
+    return ended == .exited(status: 0) ? output : nil
+  }
+
+  /// How long `output(of:arguments:)` waits for a program to exit once its output has ended.
+  static let outputExitWaitSeconds = 30.0
+
   /// Waits until standard output has something to read or has ended (up to `timeoutMilliseconds`, -1 for no
   /// limit), reading what comes on standard error meanwhile, so that a process that writes much there never blocks
   /// on a full pipe.
