@@ -60,9 +60,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private var chunkFrames: Int
   /// Whether the matcher keeps up; `watchLag()` observes it.
   private let lag = Mutex(LagTracker())
-  /// The level meter (see `meterReading`). Worker thread.
-  private var meterDB: Float = -.infinity
-  private var meterTime: UInt64 = 0
+  /// The level meter. Worker thread.
+  private var meter = LevelMeter()
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -158,17 +157,6 @@ final class ChannelPipeline: @unchecked Sendable {
     var peak: Float = 0
     for sample in samples { peak = max(peak, abs(sample)) }
     return peak > 0 ? 20 * log10(peak) : -.infinity
-  }
-
-  /// The level meter's reading for a new peak: the peak, or a louder earlier one falling back at 20 dB a second
-  /// (as a peak programme meter falls back), so that the console, which reads a few times a second, sees the peaks
-  /// between its reads.
-  private func meterReading(_ peakDB: Float) -> Float {
-    let now = DispatchTime.now().uptimeNanoseconds
-    let fallen = meterDB - 20 * Float(Double(now &- meterTime) / 1e9)
-    meterDB = max(peakDB, fallen)
-    meterTime = now
-    return meterDB
   }
 
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread
@@ -313,7 +301,7 @@ final class ChannelPipeline: @unchecked Sendable {
   }
 
   private func updateStatus(level: Float?) {
-    let plays = lane.matcher.currentPlays.map { play in
+    let plays = ChannelStatus.onAir(lane.matcher.currentPlays).map { play in
       ChannelStatus.CurrentPlay(
         title: play.track.metadata.title, artist: play.track.metadata.artist,
         start: lane.sink.clock.date(atStream: play.startSeconds), end: lane.sink.clock.date(atStream: play.endSeconds),
@@ -325,7 +313,10 @@ final class ChannelPipeline: @unchecked Sendable {
     let matcherState = lane.matcher.state
     let started = history.startedCount
     let recentPlays = history.recent
-    let reading = level.map { $0 == -.infinity && input.status == .ended ? $0 : meterReading($0) }
+    let reading = level.map {
+      $0 == -.infinity && input.status == .ended
+        ? $0 : meter.reading(peakDB: $0, atNanoseconds: DispatchTime.now().uptimeNanoseconds)
+    }
     snapshot.withLock {
       $0.input = inputStatus
       $0.sourceSampleRate = sourceRate

@@ -77,6 +77,18 @@ final class ChannelPipelineTests {
     }
   }
 
+  @Test("the item on air switches to the next one as soon as its play starts, not when the matcher ends the last")
+  func onAirSwitchesAtTheNextStart() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    _ = try run(input) { pipeline, _ in
+      while pipeline.status.playCount < 2 && pipeline.pump() {}
+      let status = pipeline.status
+      #expect(status.playCount == 2)
+      #expect(status.current.first?.title == "Chaos God", "\(status.current.map(\.title))")
+      #expect(!status.current.contains { $0.title == "Armygeddon" }, "the finished item is not on air")
+    }
+  }
+
   @Test("the run's closing summary counts every play of a run, however many events the log has had since")
   func summaryCountsEveryPlay() throws {
     let log = MonitorLog(write: { _ in })
