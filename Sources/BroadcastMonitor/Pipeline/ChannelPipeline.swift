@@ -232,7 +232,7 @@ final class ChannelPipeline: @unchecked Sendable {
     do {
       try lane.matcher.append(samples, channels: 1, sampleRate: chunk.sampleRate, at: 0)
     } catch {
-      log.line("audio rejected by the matcher: \(error)", channel: name)
+      log.line("audio rejected by the matcher: \(error)", channel: name, severity: .error)
     }
     lane.streamSeconds += Double(chunk.frames) / chunk.sampleRate
   }
