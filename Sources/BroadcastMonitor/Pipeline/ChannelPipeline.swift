@@ -301,7 +301,9 @@ final class ChannelPipeline: @unchecked Sendable {
   }
 
   private func updateStatus(level: Float?) {
-    let plays = ChannelStatus.onAir(lane.matcher.currentPlays).map { play in
+    let running = lane.matcher.currentPlays
+    let onAir = ChannelStatus.onAir(running)
+    let plays = onAir.map { play in
       ChannelStatus.CurrentPlay(
         title: play.track.metadata.title, artist: play.track.metadata.artist,
         start: lane.sink.clock.date(atStream: play.startSeconds), end: lane.sink.clock.date(atStream: play.endSeconds),
@@ -312,7 +314,18 @@ final class ChannelPipeline: @unchecked Sendable {
     let xruns = input.xruns
     let matcherState = lane.matcher.state
     let started = history.startedCount
-    let recentPlays = history.recent
+    var recentPlays = history.recent
+    // A running play the next item has replaced is over: it shows as ended at its last match, though the matcher
+    // closes it only `maxGapSeconds` later (the play log gets its end then).
+    let onAirTokens = Set(onAir.compactMap { lane.sink.tokens[$0.id] })
+    var lastMatch: [UInt64: Date] = [:]
+    for play in running {
+      if let token = lane.sink.tokens[play.id] { lastMatch[token] = lane.sink.clock.date(atStream: play.endSeconds) }
+    }
+    for index in recentPlays.indices where recentPlays[index].end == nil {
+      let token = recentPlays[index].id
+      if !onAirTokens.contains(token), let end = lastMatch[token] { recentPlays[index].end = end }
+    }
     let reading = level.map {
       $0 == -.infinity && input.status == .ended
         ? $0 : meter.reading(peakDB: $0, atNanoseconds: DispatchTime.now().uptimeNanoseconds)

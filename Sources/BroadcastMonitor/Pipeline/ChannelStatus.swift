@@ -51,7 +51,8 @@ struct ChannelStatus: Sendable, Equatable {
     var title: String
     var artist: String
     var start: Date
-    /// Nil while on air.
+    /// Nil while on air. A play the next item has replaced ends at its last match until the matcher closes it (its
+    /// end in the play log may then move a little, to the reference's end).
     var end: Date?
   }
 

@@ -312,6 +312,13 @@ struct ConsoleLayoutTests {
     #expect(try row("am").accents.isEmpty)
   }
 
+  @Test("colours unless NO_COLOR is set to something (an empty NO_COLOR is as if it were not set)")
+  func noColor() {
+    #expect(ConsoleView.showsColours(environment: [:]))
+    #expect(ConsoleView.showsColours(environment: ["NO_COLOR": ""]))
+    #expect(!ConsoleView.showsColours(environment: ["NO_COLOR": "1"]))
+  }
+
   @Test("a tiny terminal still gets exactly its size")
   func tiny() {
     for (width, height) in [(1, 1), (10, 3), (20, 5)] {

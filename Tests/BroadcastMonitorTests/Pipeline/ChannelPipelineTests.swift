@@ -86,6 +86,12 @@ final class ChannelPipelineTests {
       #expect(status.playCount == 2)
       #expect(status.current.first?.title == "Chaos God", "\(status.current.map(\.title))")
       #expect(!status.current.contains { $0.title == "Armygeddon" }, "the finished item is not on air")
+      // Nor in the last plays: it shows as ended at its last match, before the matcher closes it.
+      let finished = try #require(status.recentPlays.first { $0.title == "Armygeddon" })
+      let next = try #require(status.recentPlays.first { $0.title == "Chaos God" })
+      #expect(next.end == nil)
+      let end = try #require(finished.end, "the finished item is not shown on air in the last plays")
+      #expect(end <= next.start.addingTimeInterval(1), "\(end) \(next.start)")
     }
   }
 
