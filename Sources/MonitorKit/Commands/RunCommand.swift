@@ -2,7 +2,8 @@ import Foundation
 
 /// `broadcast-monitor run`: the daemon. Runs until SIGINT or SIGTERM (or `q` in the console), then ends every running
 /// play at the last audio heard and exits 0 (74 when the play log could not take them all: they wait in the spool
-/// for the next start); SIGHUP reloads the catalog without losing running plays.
+/// for the next start); SIGHUP reads the configuration again (`Monitor+Reload.swift`) and reloads the catalog without
+/// losing running plays.
 ///
 /// What it shows is chosen here, once: on a terminal, the live console (`ConsoleView`); when standard output is not
 /// a terminal, or with `--log`, one line per event on standard error; with `--json`, one JSON object per event on
@@ -14,12 +15,13 @@ enum RunCommand {
       throw UsageError(
         "unexpected \(arguments.positionals.joined(separator: " ")); channels go in --channel NAME=SOURCE")
     }
-    let configuration = try MonitorConfiguration.load(
-      arguments: arguments, currentDirectory: FileManager.default.currentDirectoryPath)
+    let currentDirectory = FileManager.default.currentDirectoryPath
+    let configuration = try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory)
     let json = arguments.has("json")
     let log =
       json
-      ? MonitorLog(format: .json, write: { FileHandle.standardOutput.write(Data($0.utf8)) }) : MonitorLog()
+      ? MonitorLog(format: .json, write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+      : MonitorLog(format: MonitorLog.textFormat(environment: ProcessInfo.processInfo.environment))
     let wantsConsole =
       !json && !arguments.has("log") && isatty(STDOUT_FILENO) == 1
       && ProcessInfo.processInfo.environment["TERM"] != "dumb"
@@ -36,7 +38,9 @@ enum RunCommand {
       let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
       source.setEventHandler {
         if number == SIGHUP {
-          running?.reloadCatalog()
+          running?.reload {
+            try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory)
+          }
         } else if !stopping {
           stopping = true
           log.line("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; running plays end at the last audio heard")
@@ -84,7 +88,7 @@ enum RunCommand {
       terminal = try TerminalMode()
       view = try ConsoleView(monitor: monitor, log: log, terminal: terminal)
     } catch {
-      log.line("console not available (\(error)); logging one line per event instead")
+      log.line("console not available (\(error)); logging one line per event instead", severity: .warning)
       return
     }
     let logOnTerminal = isatty(STDERR_FILENO) == 1

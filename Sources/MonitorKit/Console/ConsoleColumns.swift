@@ -61,6 +61,16 @@ struct ConsoleColumns {
     }.joined(separator: " ")
   }
 
+  /// Where column `index` (of the columns given to `init`) starts in a row, and its width; nil when it was dropped.
+  func span(ofColumn index: Int) -> (column: Int, width: Int)? {
+    var column = 0
+    for kept in kept {
+      if kept.index == index { return (column, kept.width) }
+      column += kept.width + 1
+    }
+    return nil
+  }
+
   /// The headings as a row.
   var headingRow: String { row(headings) }
 }

@@ -6,13 +6,17 @@ extension ConsoleLayout {
   static func detailLines(_ snapshot: ConsoleSnapshot, _ status: ChannelStatus, width: Int, height: Int) -> [Line] {
     var lines = header(snapshot, width: width)
     lines.append(Line(text: "Channel \(status.name)", style: .heading))
-    func field(_ name: String, _ value: String, style: Line.Style = .plain) {
-      lines.append(Line(text: "  " + DisplayWidth.fit(name, to: 13) + DisplayWidth.printable(value), style: style))
+    func field(_ name: String, _ value: String, style: Line.Style = .plain, accents: [Line.Accent] = []) {
+      lines.append(
+        Line(
+          text: "  " + DisplayWidth.fit(name, to: 13) + DisplayWidth.printable(value), style: style, accents: accents))
     }
     field("source", status.source)
+    let state = stateText(status)
     field(
-      "state", "\(stateText(status)) (input \(status.input.rawValue), matcher \(status.matcher.rawValue))",
-      style: needsAttention(status) ? .warning : .plain)
+      "state", "\(state) (input \(status.input.rawValue), matcher \(status.matcher.rawValue))",
+      style: needsAttention(status) ? .warning : .plain,
+      accents: stateColour(status).map { [Line.Accent(column: 15, width: DisplayWidth.of(state), colour: $0)] } ?? [])
     field(
       "level", meter(status.peakLevelDB, width: min(42, max(12, width - 30))) + " \(levelText(status.peakLevelDB)) dBFS"
     )

@@ -16,8 +16,19 @@ enum ConsoleLayout {
     enum Style: Sendable {
       case plain, title, heading, selected, warning, dim
     }
+    /// A colour for part of a line (a channel's state), shown when the terminal takes colours.
+    enum Colour: Sendable {
+      case green, yellow, red
+    }
+    /// `width` columns from display column `column` shown in `colour`.
+    struct Accent: Equatable, Sendable {
+      var column: Int
+      var width: Int
+      var colour: Colour
+    }
     var text: String
     var style: Style = .plain
+    var accents: [Accent] = []
   }
 
   /// Below this width a channel takes two lines.
@@ -34,7 +45,10 @@ enum ConsoleLayout {
     }
     if lines.count > height { lines.removeLast(lines.count - height) }
     lines += Array(repeating: Line(text: ""), count: height - lines.count)
-    return lines.map { Line(text: DisplayWidth.fit($0.text, to: width), style: $0.style) }
+    return lines.map { line in
+      let accents = line.accents.filter { $0.column + $0.width <= width }
+      return Line(text: DisplayWidth.fit(line.text, to: width), style: line.style, accents: accents)
+    }
   }
 
   // MARK: Overview
@@ -45,13 +59,14 @@ enum ConsoleLayout {
     var lines = header(snapshot, width: width)
     let footer = Line(text: "q quit  Up/Down select  Enter details", style: .dim)
     let oneLine = width >= oneLineRowWidth
-    let table = channelTable(oneLine: oneLine, width: width)
+    let channels = snapshot.channels
+    let nameWidth = channelNameWidth(channels)
+    let table = channelTable(oneLine: oneLine, width: width, nameWidth: nameWidth)
     let detailTable = oneLine ? nil : playingTable(width: width)
     let linesPerChannel = oneLine ? 1 : 2
-    let channels = snapshot.channels
 
     // Channels first; the plays panel gets at least its heading and three plays when there is room for it.
-    let room = max(0, height - lines.count - 2)  // the table's heading and the footer
+    let room = max(0, height - lines.count - linesPerChannel - 1)  // the table's heading lines and the footer
     let panelMinimum = 4
     let fitAll = channels.count * linesPerChannel
     let channelLines = fitAll + panelMinimum <= room ? fitAll : max(min(fitAll, linesPerChannel), room - panelMinimum)
@@ -70,12 +85,25 @@ enum ConsoleLayout {
         ? kept + note : DisplayWidth.truncate(heading, to: max(0, width - DisplayWidth.of(note))) + note
     }
     lines.append(Line(text: heading, style: .heading))
+    if let detailTable {
+      // The second line of each channel gets its labels too, under the first line's.
+      lines.append(Line(text: "    " + detailTable.headingRow, style: .heading))
+    }
+    let stateColumn = table.span(ofColumn: stateColumnIndex).map { 2 + $0.column }
     for index in range {
       let status = channels[index]
       let selected = index == selection.channel
       let marker = selected ? "> " : "  "
       let style: Line.Style = selected ? .selected : (needsAttention(status) ? .warning : .plain)
-      lines.append(Line(text: marker + table.row(channelCells(status, snapshot.now, oneLine: oneLine)), style: style))
+      var accents: [Line.Accent] = []
+      if let stateColumn, let colour = stateColour(status) {
+        let width = min(DisplayWidth.of(stateText(status)), stateWidth)
+        accents.append(Line.Accent(column: stateColumn, width: width, colour: colour))
+      }
+      lines.append(
+        Line(
+          text: marker + table.row(channelCells(status, snapshot.now, oneLine: oneLine)), style: style,
+          accents: accents))
       if let detailTable {
         lines.append(Line(text: "    " + detailTable.row(playingCells(status, snapshot.now)), style: style))
       }
@@ -89,7 +117,7 @@ enum ConsoleLayout {
       if plays.isEmpty {
         lines.append(Line(text: "  none yet", style: .dim))
       }
-      let playTable = playsTable(width: width - 2)
+      let playTable = playsTable(width: width - 2, nameWidth: nameWidth)
       for play in plays {
         lines.append(Line(text: "  " + playTable.row(playCells(play, snapshot.now, in: snapshot.timeZone))))
       }
@@ -143,11 +171,36 @@ enum ConsoleLayout {
 
   // MARK: Channel rows
 
-  private static func channelTable(oneLine: Bool, width: Int) -> ConsoleColumns {
+  /// The widest channel name, in columns, at most `maxChannelNameWidth`: the channel columns' preferred width, so
+  /// that a wide terminal shows every name in full.
+  static func channelNameWidth(_ channels: [ChannelStatus]) -> Int {
+    min(maxChannelNameWidth, channels.map { DisplayWidth.of(DisplayWidth.printable($0.name)) }.max() ?? 0)
+  }
+
+  /// A channel column grows to the longest name up to this width; longer names are cut with "…". 40 columns fit
+  /// any station's name seen so far, and leave a 160-column row room for the item on air.
+  static let maxChannelNameWidth = 40
+
+  /// Where the state is among the channel table's columns, and its width.
+  private static let stateColumnIndex = 2
+  private static let stateWidth = 12
+
+  /// The colour of a channel's state: green while it matches, yellow while it is behind, red while its source is
+  /// away; none while it starts, listens for something to match, or has ended.
+  static func stateColour(_ status: ChannelStatus) -> Line.Colour? {
+    switch status.input {
+    case .reconnecting: .red
+    case .running where status.laggingSince != nil: .yellow
+    case .running where status.matcher == .matching: .green
+    case .running, .starting, .ended: nil
+    }
+  }
+
+  private static func channelTable(oneLine: Bool, width: Int, nameWidth: Int) -> ConsoleColumns {
     var columns: [ConsoleColumns.Column] = [
-      .flexible("CHANNEL", min: 6, preferred: 10, priority: 100),
+      .flexible("CHANNEL", min: 6, preferred: max(10, nameWidth), priority: 100),
       .flexible("SOURCE", min: 8, preferred: 28, priority: 10),
-      .fixed("STATE", 12, priority: 90),
+      .fixed("STATE", stateWidth, priority: 90),
       .fixed("LEVEL", 10, priority: 30),
       .fixed("dBFS", 6, right: true, priority: 50),
     ]
@@ -229,8 +282,11 @@ enum ConsoleLayout {
     return "[" + String(repeating: "|", count: filled) + String(repeating: " ", count: inside - filled) + "]"
   }
 
+  /// A level in dBFS to a tenth: `-inf` for digital silence, and never above `0.0` (decoded lossy audio can peak a
+  /// little above full scale; a meter that reads more than full scale only puzzles).
   static func levelText(_ db: Float) -> String {
-    db.isFinite ? String(format: "%.1f", db) : "-inf"
+    guard db.isFinite else { return db > 0 ? "0.0" : "-inf" }
+    return db > -0.05 ? "0.0" : String(format: "%.1f", db)
   }
 
   // MARK: Last plays
@@ -240,11 +296,11 @@ enum ConsoleLayout {
     channels.flatMap(\.recentPlays).sorted { ($0.start, $0.id) > ($1.start, $1.id) }
   }
 
-  private static func playsTable(width: Int) -> ConsoleColumns {
+  private static func playsTable(width: Int, nameWidth: Int) -> ConsoleColumns {
     ConsoleColumns(
       [
         .fixed("START", 8, priority: 90),
-        .flexible("CHANNEL", min: 6, preferred: 10, priority: 50),
+        .flexible("CHANNEL", min: 6, preferred: max(10, nameWidth), priority: 50),
         .flexible("ITEM", min: 12, preferred: 40, priority: 100, takesRest: true),
         .fixed("LENGTH", 8, right: true, priority: 60),
       ], width: width)

@@ -46,7 +46,13 @@ final class ConsoleView: @unchecked Sendable {
     self.refreshSeconds = refreshSeconds
     timeZone = Self.displayZone(of: monitor.configuration.channels)
     wake = try WakeSignal()
-    frame = TerminalFrame(colors: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+    frame = TerminalFrame(colors: Self.showsColours(environment: ProcessInfo.processInfo.environment))
+  }
+
+  /// Whether the console shows colours: yes, unless `NO_COLOR` is set to anything but the empty string
+  /// (https://no-color.org). The console itself only runs on a terminal; log lines never carry colours.
+  static func showsColours(environment: [String: String]) -> Bool {
+    (environment["NO_COLOR"] ?? "").isEmpty
   }
 
   /// The zone the console shows times in: the stations' own when every channel has the same, else UTC (one clock

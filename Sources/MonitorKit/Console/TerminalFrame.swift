@@ -5,7 +5,7 @@
 /// Threads: the console's thread only.
 struct TerminalFrame {
   private var previous: [ConsoleLayout.Line]?
-  /// Colours off: warnings in bold instead of yellow (the `NO_COLOR` convention).
+  /// Colours off: warnings in bold instead of yellow, states without their colours (the `NO_COLOR` convention).
   let colors: Bool
 
   init(colors: Bool = true) {
@@ -23,17 +23,49 @@ struct TerminalFrame {
     for (row, line) in lines.enumerated() where full || previous?[row] != line {
       out += "\u{1B}[\(row + 1);1H" + sgr(line.style)
       if line.style == .selected || line.style == .title {
-        out += line.text + "\u{1B}[0m"  // the whole width, so that the highlight spans the row
+        // the whole width, so that the highlight spans the row
+        out += painted(Substring(line.text), line) + "\u{1B}[0m"
       } else {
         // Trailing spaces become an erase to the end of the line. A line that fills the width is written whole
         // and not erased after: with wrap off the cursor stays on the last column, which the erase would clear.
         var text = Substring(line.text)
         while text.last == " " { text.removeLast() }
-        out += text + "\u{1B}[0m" + (text.count < line.text.count ? "\u{1B}[K" : "")
+        out += painted(text, line) + "\u{1B}[0m" + (text.count < line.text.count ? "\u{1B}[K" : "")
       }
     }
     previous = lines
     return out
+  }
+
+  /// `text` (the start of `line`'s text) with `line`'s accents in their colours; after each, the line's own style
+  /// again. Without colours, `text` as it is.
+  private func painted(_ text: Substring, _ line: ConsoleLayout.Line) -> String {
+    guard colors, !line.accents.isEmpty else { return String(text) }
+    var out = ""
+    var column = 0
+    var open: ConsoleLayout.Line.Accent?
+    for character in text {
+      if let accent = open, column >= accent.column + accent.width {
+        out += "\u{1B}[0m" + sgr(line.style)
+        open = nil
+      }
+      if open == nil, let accent = line.accents.first(where: { $0.column == column }) {
+        out += sgr(accent.colour)
+        open = accent
+      }
+      out.append(character)
+      column += DisplayWidth.of(character)
+    }
+    if open != nil { out += "\u{1B}[0m" + sgr(line.style) }
+    return out
+  }
+
+  private func sgr(_ colour: ConsoleLayout.Line.Colour) -> String {
+    switch colour {
+    case .green: "\u{1B}[32m"
+    case .yellow: "\u{1B}[33m"
+    case .red: "\u{1B}[31m"
+    }
   }
 
   private func sgr(_ style: ConsoleLayout.Line.Style) -> String {

@@ -101,7 +101,9 @@ final class JackSession: @unchecked Sendable {
       current.capture.close()
       generation.withLock { $0 = nil }
       lostAt = Date()
-      log.line("JACK server \(serverText) went away; retrying every \(Int(retrySeconds)) s until it is back")
+      log.line(
+        "JACK server \(serverText) went away; retrying every \(Int(retrySeconds)) s until it is back",
+        severity: .warning)
     }
     guard let current else {
       if Date() >= nextAttempt { open() }
@@ -112,7 +114,7 @@ final class JackSession: @unchecked Sendable {
       log.line(
         "JACK xrun: the server missed its deadline \(xruns - xrunsLogged) time\(xruns - xrunsLogged == 1 ? "" : "s") "
           + "(\(xruns) since the client opened); audio may have been lost on every JACK channel. A larger period "
-          + "(jackd -p 2048) or real-time scheduling for jackd helps")
+          + "(jackd -p 2048) or real-time scheduling for jackd helps", severity: .warning)
       xrunsLogged = xruns
       lastXrunLog = Date()
     }
@@ -156,7 +158,7 @@ final class JackSession: @unchecked Sendable {
       let message = "\(error)"
       if message != lastOpenError {
         lastOpenError = message
-        log.line("JACK: \(message) (retrying every \(Int(retrySeconds)) s)")
+        log.line("JACK: \(message) (retrying every \(Int(retrySeconds)) s)", severity: .warning)
       }
     }
   }
@@ -177,7 +179,7 @@ final class JackSession: @unchecked Sendable {
           try capture.connect(source: source, to: port)
           log.line("connected JACK port \(source) → \(capture.clientName):\(port)", channel: channel.name)
         } catch {
-          log.line("cannot connect \(source) → \(port): \(error)", channel: channel.name)
+          log.line("cannot connect \(source) → \(port): \(error)", channel: channel.name, severity: .warning)
         }
       }
       let seenBefore = sourcesSeen.contains(channel.name)

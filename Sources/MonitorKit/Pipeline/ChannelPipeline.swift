@@ -60,9 +60,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private var chunkFrames: Int
   /// Whether the matcher keeps up; `watchLag()` observes it.
   private let lag = Mutex(LagTracker())
-  /// The level meter (see `meterReading`). Worker thread.
-  private var meterDB: Float = -.infinity
-  private var meterTime: UInt64 = 0
+  /// The level meter. Worker thread.
+  private var meter = LevelMeter()
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -160,17 +159,6 @@ final class ChannelPipeline: @unchecked Sendable {
     return peak > 0 ? 20 * log10(peak) : -.infinity
   }
 
-  /// The level meter's reading for a new peak: the peak, or a louder earlier one falling back at 20 dB a second
-  /// (as a peak programme meter falls back), so that the console, which reads a few times a second, sees the peaks
-  /// between its reads.
-  private func meterReading(_ peakDB: Float) -> Float {
-    let now = DispatchTime.now().uptimeNanoseconds
-    let fallen = meterDB - 20 * Float(Double(now &- meterTime) / 1e9)
-    meterDB = max(peakDB, fallen)
-    meterTime = now
-    return meterDB
-  }
-
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread
   /// (or the control thread once the workers have stopped).
   func finish() {
@@ -244,7 +232,7 @@ final class ChannelPipeline: @unchecked Sendable {
     do {
       try lane.matcher.append(samples, channels: 1, sampleRate: chunk.sampleRate, at: 0)
     } catch {
-      log.line("audio rejected by the matcher: \(error)", channel: name)
+      log.line("audio rejected by the matcher: \(error)", channel: name, severity: .error)
     }
     lane.streamSeconds += Double(chunk.frames) / chunk.sampleRate
   }
@@ -313,7 +301,9 @@ final class ChannelPipeline: @unchecked Sendable {
   }
 
   private func updateStatus(level: Float?) {
-    let plays = lane.matcher.currentPlays.map { play in
+    let running = lane.matcher.currentPlays
+    let onAir = ChannelStatus.onAir(running)
+    let plays = onAir.map { play in
       ChannelStatus.CurrentPlay(
         title: play.track.metadata.title, artist: play.track.metadata.artist,
         start: lane.sink.clock.date(atStream: play.startSeconds), end: lane.sink.clock.date(atStream: play.endSeconds),
@@ -324,8 +314,22 @@ final class ChannelPipeline: @unchecked Sendable {
     let xruns = input.xruns
     let matcherState = lane.matcher.state
     let started = history.startedCount
-    let recentPlays = history.recent
-    let reading = level.map { $0 == -.infinity && input.status == .ended ? $0 : meterReading($0) }
+    var recentPlays = history.recent
+    // A running play the next item has replaced is over: it shows as ended at its last match, though the matcher
+    // closes it only `maxGapSeconds` later (the play log gets its end then).
+    let onAirTokens = Set(onAir.compactMap { lane.sink.tokens[$0.id] })
+    var lastMatch: [UInt64: Date] = [:]
+    for play in running {
+      if let token = lane.sink.tokens[play.id] { lastMatch[token] = lane.sink.clock.date(atStream: play.endSeconds) }
+    }
+    for index in recentPlays.indices where recentPlays[index].end == nil {
+      let token = recentPlays[index].id
+      if !onAirTokens.contains(token), let end = lastMatch[token] { recentPlays[index].end = end }
+    }
+    let reading = level.map {
+      $0 == -.infinity && input.status == .ended
+        ? $0 : meter.reading(peakDB: $0, atNanoseconds: DispatchTime.now().uptimeNanoseconds)
+    }
     snapshot.withLock {
       $0.input = inputStatus
       $0.sourceSampleRate = sourceRate

@@ -12,7 +12,7 @@ struct ChannelStatus: Sendable, Equatable {
   var matcher: StreamMatcher.State = .idle
   /// Peak input level over the last pump, in dBFS (−∞ for digital silence).
   var peakLevelDB: Float = -.infinity
-  /// Plays on air now, with wall-clock start and end.
+  /// Plays on air now, with wall-clock start and end, the newest start first (see `onAir(_:)`).
   var current: [CurrentPlay] = []
   /// Wall-clock time of the newest audio consumed, seconds since 1970.
   var lastAudioTime: Double?
@@ -51,7 +51,17 @@ struct ChannelStatus: Sendable, Equatable {
     var title: String
     var artist: String
     var start: Date
-    /// Nil while on air.
+    /// Nil while on air. A play the next item has replaced ends at its last match until the matcher closes it (its
+    /// end in the play log may then move a little, to the reference's end).
     var end: Date?
+  }
+
+  /// The plays of `running` (a matcher's running plays) that are on air, the newest start first. A play whose last
+  /// match came before another play started is over, though the matcher keeps it running for `maxGapSeconds` in
+  /// case its matches come back (a voice-over can hide a song): the next item is on air from its start. Plays that
+  /// overlap (a crossfade) are both on air.
+  static func onAir(_ running: [MatchedPlay]) -> [MatchedPlay] {
+    running.filter { play in !running.contains { $0.id != play.id && $0.startSeconds > play.endSeconds } }
+      .sorted { ($0.startSeconds, $0.id) > ($1.startSeconds, $1.id) }
   }
 }

@@ -14,4 +14,14 @@ extension EventKind {
   static let caughtUp: EventKind = "caught_up"
   /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
   static let notice: EventKind = "notice"
+
+  /// How much an event of this kind matters in the log: a gap, an overrun, an xrun or a channel lagging is a
+  /// warning; the rest (plays, reconnects, catching up, restarts, notices) is information. A notice that reports a
+  /// problem says so itself (`MonitorLog.line(_:channel:severity:)`).
+  var severity: LogSeverity {
+    switch self {
+    case .gap, .overrun, .xrun, .lagging: .warning
+    default: .info
+    }
+  }
 }

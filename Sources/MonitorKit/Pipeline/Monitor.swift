@@ -15,30 +15,44 @@ import Synchronization
 /// never starts half-configured. `start()` starts the sources and the workers; `stop()` ends every running play at
 /// the last audio heard and writes it before returning.
 ///
-/// Threads: the control thread (the one that runs `broadcast-monitor run`) calls every method; `statuses` and
-/// `reloadCatalog()` from any thread.
+/// SIGHUP reads the whole configuration again (`Monitor+Reload.swift`): channels added or removed start or stop
+/// without touching the others, changed ones restart, and the catalog reloads.
+///
+/// Threads: the control thread (the one that runs `broadcast-monitor run`) calls every method; `statuses`,
+/// `pipelines`, `configuration`, `reloadCatalog()` and `reload(loading:)` from any thread.
 final class Monitor: @unchecked Sendable {
-  let configuration: MonitorConfiguration
   let log: MonitorLog
-  private(set) var catalog: Catalog
-  let pipelines: [ChannelPipeline]
   let jack: JackSession?
-  private let writer: PlayLogWriter
+  let writer: PlayLogWriter
   /// Held for the monitor's lifetime (and released by the kernel however the process ends).
   private let playLogLock: PlayLogLock
-  private var workers: WorkerPool?
-  private let catalogInfo: Mutex<Catalog.Info>
+  var workers: WorkerPool?
+  let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
+  /// The configuration, catalog and channels running now: a reload replaces them.
+  let running: Mutex<(configuration: MonitorConfiguration, catalog: Catalog, pipelines: [ChannelPipeline])>
+  /// Taken by `start()`, a reload and `stop()`, so that they never overlap; `stopped` once `stop()` began.
+  let lifecycle = Mutex(LifecycleState())
+
+  struct LifecycleState {
+    var stopped = false
+  }
+
+  /// The configuration the monitor runs with now. Any thread.
+  var configuration: MonitorConfiguration { running.withLock { $0.configuration } }
+  /// The catalog the channels match against now. Any thread.
+  var catalog: Catalog { running.withLock { $0.catalog } }
+  /// The channels, in the configuration's order. Any thread.
+  var pipelines: [ChannelPipeline] { running.withLock { $0.pipelines } }
 
   /// Loads the catalog, locks and opens the play log (closing plays a previous run left open), and builds every
   /// channel.
   /// - Throws: an error that names the file or setting and the fix; ``PlayLogLockError/held(playLog:lockPath:owner:)``
   ///   when another monitor (or a scan) writes to the play log.
   init(configuration: MonitorConfiguration, log: MonitorLog) throws {
-    self.configuration = configuration
     self.log = log
     let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
-    catalog = try Catalog.load(from: catalogURL)
+    let catalog = try Catalog.load(from: catalogURL)
     if let folder = configuration.spoolDirectory, access(folder, W_OK) != 0 {
       throw ConfigurationError(
         keyPath: "spoolDirectory",
@@ -82,22 +96,11 @@ final class Monitor: @unchecked Sendable {
     }
     let jack = jackChannels.isEmpty ? nil : JackSession(settings: configuration.jack, channels: jackChannels, log: log)
     self.jack = jack
-    let catalog = self.catalog
-    let rate = catalog.parameters.sampleRateHz
-    pipelines = try configuration.channels.map { channel in
-      let input: any ChannelInput
-      switch channel.source {
-      case .jack(let source):
-        input = JackChannelInput(channel: channel.name, ports: source.portNames(channel: channel.name), session: jack!)
-      case .stream(let url):
-        input = try StreamInput(url: url, sampleRate: rate)
-      case .file(let path, let loop):
-        input = try StreamInput(filePath: path, loop: loop, sampleRate: rate)
-      }
-      return ChannelPipeline(
-        name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
-        writer: writer, log: log)
+    let pipelines = try configuration.channels.map { channel in
+      try Self.makePipeline(
+        channel, configuration: configuration, catalog: catalog, jack: jack, writer: writer, log: log)
     }
+    running = Mutex((configuration, catalog, pipelines))
     let info = catalog.info()
     catalogInfo = Mutex(info)
     log.line(
@@ -107,9 +110,35 @@ final class Monitor: @unchecked Sendable {
         min(configuration.workerThreads, pipelines.count)))
   }
 
+  /// A channel's pipeline, with its input (not started yet).
+  static func makePipeline(
+    _ channel: ChannelConfiguration, configuration: MonitorConfiguration, catalog: Catalog, jack: JackSession?,
+    writer: PlayLogWriter, log: MonitorLog
+  ) throws -> ChannelPipeline {
+    let rate = catalog.parameters.sampleRateHz
+    let input: any ChannelInput
+    switch channel.source {
+    case .jack(let source):
+      input = JackChannelInput(channel: channel.name, ports: source.portNames(channel: channel.name), session: jack!)
+    case .stream(let url):
+      input = try StreamInput(url: url, sampleRate: rate)
+    case .file(let path, let loop):
+      input = try StreamInput(filePath: path, loop: loop, sampleRate: rate)
+    }
+    return ChannelPipeline(
+      name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
+      writer: writer, log: log)
+  }
+
   /// Starts the sources and the workers. Control thread.
   /// - Throws: when a source cannot start at all (a file that does not exist); nothing keeps running then.
   func start() throws {
+    try lifecycle.withLock { _ in try startLocked() }
+  }
+
+  private func startLocked() throws {
+    let pipelines = self.pipelines
+    let configuration = self.configuration
     do {
       for pipeline in pipelines { try pipeline.input.start() }
     } catch {
@@ -128,13 +157,15 @@ final class Monitor: @unchecked Sendable {
   /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file the old
   /// catalog stays. Any thread (the SIGHUP handler).
   func reloadCatalog() {
+    let configuration = self.configuration
     do {
       let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath))
       for pipeline in pipelines { pipeline.reload(catalog: fresh) }
+      running.withLock { $0.catalog = fresh }
       catalogInfo.withLock { $0 = fresh.info() }
       log.line("SIGHUP: catalog \(configuration.catalogPath) reloaded: \(fresh.tracks.count) items")
     } catch {
-      log.line("SIGHUP: catalog not reloaded, the running one stays: \(error)")
+      log.line("SIGHUP: catalog not reloaded, the running one stays: \(error)", severity: .error)
     }
   }
 
@@ -164,6 +195,8 @@ final class Monitor: @unchecked Sendable {
   /// - Returns: what is not in the play log; empty after a clean stop.
   @discardableResult
   func stop() -> PlayLogWriter.Leftover {
+    lifecycle.withLock { $0.stopped = true }  // waits for a reload that is under way
+    let configuration = self.configuration
     jack?.stop()
     for pipeline in pipelines { pipeline.input.stop() }
     workers?.stop()
@@ -172,14 +205,14 @@ final class Monitor: @unchecked Sendable {
     if leftover.spooled > 0 {
       log.line(
         "play log \(configuration.databasePath) could not be written: \(leftover.spooled) writes are kept in the "
-          + "spool \(writer.spoolPath), and the next start replays them into the play log")
+          + "spool \(writer.spoolPath), and the next start replays them into the play log", severity: .warning)
     }
     if !leftover.unspooled.isEmpty {
       let message =
         "PLAYS NOT SAVED: play log \(configuration.databasePath) could not be written, and neither could the spool "
         + "\(writer.spoolPath) (\(leftover.spoolError ?? "")): \(leftover.unspooled.count) writes follow on standard "
         + "error, one per line, for a person to keep"
-      log.line(message)
+      log.line(message, severity: .error)
       var text = ""
       for line in leftover.unspooled { text += "unwritten: \(line)\n" }
       FileHandle.standardError.write(Data(text.utf8))

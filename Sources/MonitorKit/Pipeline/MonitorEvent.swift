@@ -38,10 +38,25 @@ struct MonitorEvent: Sendable, Equatable {
   var message: String
   /// Per-event data, in the order they are written (see above).
   var fields: [(String, Value)] = []
+  /// How much it matters: its kind's severity unless the event says otherwise (a notice about a problem).
+  var severity: LogSeverity
+
+  init(
+    time: Date, channel: String?, name: EventKind, message: String, fields: [(String, Value)] = [],
+    severity: LogSeverity? = nil
+  ) {
+    self.time = time
+    self.channel = channel
+    self.name = name
+    self.message = message
+    self.fields = fields
+    self.severity = severity ?? name.severity
+  }
 
   static func == (a: MonitorEvent, b: MonitorEvent) -> Bool {
     a.time == b.time && a.channel == b.channel && a.name == b.name && a.message == b.message
       && a.fields.map(\.0) == b.fields.map(\.0) && a.fields.map(\.1) == b.fields.map(\.1)
+      && a.severity == b.severity
   }
 
   /// The value of field `key`, if the event has it.
@@ -52,5 +67,11 @@ struct MonitorEvent: Sendable, Equatable {
   /// sequence in a title cannot forge a line or command the terminal.
   var textLine: String {
     DisplayWidth.printable(ISO8601Millis.format(time) + (channel.map { " [\($0)] " } ?? " ") + message)
+  }
+
+  /// The line for the systemd journal: `<4>[channel] message`, the syslog priority of its severity first (journald
+  /// takes it as the line's priority and removes it) and no time (the journal stamps every line itself).
+  var journalLine: String {
+    "<\(severity.syslogPriority)>" + DisplayWidth.printable((channel.map { "[\($0)] " } ?? "") + message)
   }
 }

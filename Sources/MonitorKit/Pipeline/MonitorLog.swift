@@ -3,8 +3,9 @@ import Reports
 import Synchronization
 
 /// The daemon's log: one line per event (plays, gaps, reconnects, overruns, store errors). As text (the default),
-/// each line starts with the UTC time to the millisecond and the channel, so that `grep` and `journalctl` read it;
-/// as JSON (`run --json`), each line is one object with the fields `MonitorEvent` documents.
+/// each line starts with the UTC time to the millisecond and the channel, so that `grep` reads it; for the systemd
+/// journal (`journalFormat(environment:)`), each line starts with its syslog priority instead of a time, which the
+/// journal keeps itself; as JSON (`run --json`), each line is one object with the fields `MonitorEvent` documents.
 ///
 /// The recent events are also kept in memory, for the console and the tests. While the console owns the terminal,
 /// `holdOutput()` keeps lines off it (they are still kept in memory); `releaseOutput()` writes the newest of them
@@ -14,7 +15,16 @@ import Synchronization
 final class MonitorLog: Sendable {
   enum Format: Sendable {
     case text
+    /// Text for the systemd journal: `<6>[channel] message` (`MonitorEvent.journalLine`).
+    case journal
     case json
+  }
+
+  /// The text format for a process started with `environment`: `journal` under systemd, whose service manager sets
+  /// `JOURNAL_STREAM` when standard error goes to the journal, and `INVOCATION_ID` for every service it runs;
+  /// `text` otherwise.
+  static func textFormat(environment: [String: String]) -> Format {
+    environment["JOURNAL_STREAM"] != nil || environment["INVOCATION_ID"] != nil ? .journal : .text
   }
 
   let format: Format
@@ -36,9 +46,10 @@ final class MonitorLog: Sendable {
     self.write = write
   }
 
-  /// Writes a notice for a person: `2026-11-30T00:41:12.345Z [channel] message`.
-  func line(_ message: String, channel: String? = nil, at time: Date = Date()) {
-    record(MonitorEvent(time: time, channel: channel, name: .notice, message: message))
+  /// Writes a notice for a person: `2026-11-30T00:41:12.345Z [channel] message`. `severity`: `.warning` or
+  /// `.error` for a notice about a problem.
+  func line(_ message: String, channel: String? = nil, at time: Date = Date(), severity: LogSeverity = .info) {
+    record(MonitorEvent(time: time, channel: channel, name: .notice, message: message, severity: severity))
   }
 
   /// Writes `event` as a line in the log's format and keeps it among the recent events.
@@ -50,7 +61,7 @@ final class MonitorLog: Sendable {
       if isHeld { $0.heldCount += 1 }
     }
     guard !isHeld else { return }
-    let text = format == .json ? event.jsonLine : event.textLine
+    let text = formatted(event)
     lock.withLock { _ in write(text + "\n") }
   }
 
@@ -72,9 +83,18 @@ final class MonitorLog: Sendable {
           time: Date(), channel: nil, name: .notice,
           message: "\(count - events.count) earlier events while the console was shown are not repeated here "
             + "(plays and events are in the play log)")
-        write((format == .json ? note.jsonLine : note.textLine) + "\n")
+        write(formatted(note) + "\n")
       }
-      for event in events { write((format == .json ? event.jsonLine : event.textLine) + "\n") }
+      for event in events { write(formatted(event) + "\n") }
+    }
+  }
+
+  /// `event` as a line in the log's format.
+  func formatted(_ event: MonitorEvent) -> String {
+    switch format {
+    case .text: event.textLine
+    case .journal: event.journalLine
+    case .json: event.jsonLine
     }
   }
 

@@ -157,7 +157,7 @@ final class PlayLogWriter: @unchecked Sendable {
       do {
         try applier.apply(entry, retrying: true)
       } catch let error as PlayLogError {
-        log.line("play spool \(spool.path): a command the play log refuses is skipped: \(error)")
+        log.line("play spool \(spool.path): a command the play log refuses is skipped: \(error)", severity: .warning)
       }
     }
     if let damage = contents.damage {
@@ -165,7 +165,7 @@ final class PlayLogWriter: @unchecked Sendable {
         log.line(
           "play spool \(spool.path): its last record was cut off at byte \(damage.offset) (\(damage.reason)), by a "
             + "crash while it was written; that record had not been reported as kept and is dropped; the "
-            + "\(contents.entries.count) records before it were replayed")
+            + "\(contents.entries.count) records before it were replayed", severity: .warning)
       } else {
         let kept = spool.path + ".damaged"
         _ = try? FileManager.default.removeItem(atPath: kept)
@@ -174,7 +174,7 @@ final class PlayLogWriter: @unchecked Sendable {
           "play spool \(spool.path) is damaged at byte \(damage.offset): \(damage.reason). The "
             + "\(contents.entries.count) records before it were replayed; the rest cannot be read"
             + (moved ? " and is kept in \(kept) for inspection" : "")
-            + ". Compare the play log with the air for the time of the last stop.")
+            + ". Compare the play log with the air for the time of the last stop.", severity: .error)
       }
     }
     try spool.remove()
@@ -250,7 +250,8 @@ final class PlayLogWriter: @unchecked Sendable {
           log.line(
             "play log \(applier.store.path) cannot be written at start: \(message). The monitor listens; its plays "
               + "wait in memory until the play log takes the last run's spool and recovery first (free disk space, "
-              + "fix permissions, or stop the other program holding the lock); a stop leaves them in the spool.")
+              + "fix permissions, or stop the other program holding the lock); a stop leaves them in the spool.",
+            severity: .error)
         }
       }
       let retryAt = DispatchTime.now() + retrySeconds
@@ -283,7 +284,8 @@ final class PlayLogWriter: @unchecked Sendable {
         lastSpoolError = message
         log.line(
           "PLAYS AT RISK: \(message). Plays the play log cannot take now wait in memory only: a stop now prints "
-            + "them on standard error, and a crash loses them. Free disk space or fix the spool's folder.")
+            + "them on standard error, and a crash loses them. Free disk space or fix the spool's folder.",
+          severity: .error)
       }
     }
   }
@@ -308,7 +310,7 @@ final class PlayLogWriter: @unchecked Sendable {
       }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.
-      log.line("play log refused a write and skipped it: \(error)")
+      log.line("play log refused a write and skipped it: \(error)", severity: .error)
       return true
     } catch {
       var message = "\(error)"
@@ -321,7 +323,7 @@ final class PlayLogWriter: @unchecked Sendable {
             + (lastSpoolError == nil
               ? "in the spool \(spool.path)" : "in memory only (the spool is not writable either, see above)")
             + " and are written as soon as it can be (free disk space, fix permissions, or stop the other program "
-            + "holding the lock); a stop leaves them there for the next start.")
+            + "holding the lock); a stop leaves them there for the next start.", severity: .error)
       }
       failing.store(true, ordering: .relaxed)
       return false

@@ -256,6 +256,69 @@ struct ConsoleLayoutTests {
     }
   }
 
+  @Test("below 140 columns the second line of each channel has its own labels, under the heading")
+  func twoLineLabels() throws {
+    let lines = ConsoleLayout.lines(Self.snapshot([Self.channel("fm")]), ConsoleSelection(), width: 80, height: 24)
+    let heading = try #require(lines.firstIndex { $0.text.contains("CHANNEL") })
+    for label in ["NOW PLAYING", "ON AIR", "REF", "SPEED", "CONF"] {
+      #expect(lines[heading + 1].text.contains(label), "\(label) in \(lines[heading + 1].text)")
+    }
+    #expect(lines[heading + 1].style == .heading)
+    #expect(lines[heading + 2].text.hasPrefix("> fm"))
+  }
+
+  @Test("at 160 columns channel names are shown in full, here and in the plays panel")
+  func fullNames() throws {
+    let name = "Radio Nordlicht Klassik HD"
+    var channel = Self.channel(name)
+    channel.recentPlays = [.init(id: 1, channel: name, title: "Armygeddon", artist: "", start: Self.now)]
+    let lines = ConsoleLayout.lines(Self.snapshot([channel]), ConsoleSelection(), width: 160, height: 24)
+    #expect(lines.contains { $0.text.hasPrefix("> \(name) ") }, "\(text(lines))")
+    #expect(lines.contains { !$0.text.hasPrefix(">") && $0.text.contains(name + " ") }, "\(text(lines))")
+  }
+
+  @Test("digital silence reads -inf, and a level above full scale reads 0.0 with a full meter")
+  func levels() {
+    #expect(ConsoleLayout.levelText(-.infinity) == "-inf")
+    #expect(ConsoleLayout.levelText(0.8) == "0.0")
+    #expect(ConsoleLayout.levelText(-0.04) == "0.0", "never -0.0")
+    #expect(ConsoleLayout.levelText(-12.34) == "-12.3")
+    #expect(ConsoleLayout.meter(0.8, width: 6) == "[||||]")
+  }
+
+  @Test("the state cell has its colour: matching green, reconnecting red, lagging yellow, idle none")
+  func stateColours() throws {
+    var web = Self.channel("web", state: .reconnecting)
+    web.current = []
+    var night = Self.channel("night")
+    night.laggingSince = Self.now
+    night.lagSeconds = 4
+    var idle = Self.channel("am")
+    idle.matcher = .idle
+    let lines = ConsoleLayout.lines(
+      Self.snapshot([Self.channel("fm"), web, night, idle]), ConsoleSelection(), width: 160, height: 24)
+    func row(_ name: String) throws -> ConsoleLayout.Line {
+      try #require(lines.first { $0.text.dropFirst(2).hasPrefix(name + " ") })
+    }
+    func colour(_ line: ConsoleLayout.Line, _ word: String) -> ConsoleLayout.Line.Colour? {
+      line.accents.first { accent in
+        let characters = Array(line.text)
+        return String(characters[accent.column..<(accent.column + accent.width)]).hasPrefix(word)
+      }?.colour
+    }
+    #expect(colour(try row("fm"), "matching") == .green)
+    #expect(colour(try row("web"), "reconnecting") == .red)
+    #expect(colour(try row("night"), "behind") == .yellow)
+    #expect(try row("am").accents.isEmpty)
+  }
+
+  @Test("colours unless NO_COLOR is set to something (an empty NO_COLOR is as if it were not set)")
+  func noColor() {
+    #expect(ConsoleView.showsColours(environment: [:]))
+    #expect(ConsoleView.showsColours(environment: ["NO_COLOR": ""]))
+    #expect(!ConsoleView.showsColours(environment: ["NO_COLOR": "1"]))
+  }
+
   @Test("a tiny terminal still gets exactly its size")
   func tiny() {
     for (width, height) in [(1, 1), (10, 3), (20, 5)] {

@@ -34,4 +34,14 @@ struct TerminalFrameTests {
     #expect(out.contains("\u{1B}[7m> fm   \u{1B}[0m"))
     #expect(out.contains("\u{1B}[1mgap") && !out.contains("33m"))
   }
+
+  @Test("a coloured cell is written in its colour, and the line's own style comes back after it; none without colour")
+  func accents() {
+    let line = Line(text: "> fm matching  ", style: .selected, accents: [.init(column: 5, width: 8, colour: .green)])
+    var frame = TerminalFrame(colors: true)
+    let out = frame.update(to: [line])
+    #expect(out.contains("\u{1B}[7m> fm \u{1B}[32mmatching\u{1B}[0m\u{1B}[7m  \u{1B}[0m"), "\(out.debugDescription)")
+    var plain = TerminalFrame(colors: false)
+    #expect(!plain.update(to: [line]).contains("32m"))
+  }
 }

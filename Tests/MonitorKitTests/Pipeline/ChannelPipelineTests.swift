@@ -77,6 +77,24 @@ final class ChannelPipelineTests {
     }
   }
 
+  @Test("the item on air switches to the next one as soon as its play starts, not when the matcher ends the last")
+  func onAirSwitchesAtTheNextStart() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    _ = try run(input) { pipeline, _ in
+      while pipeline.status.playCount < 2 && pipeline.pump() {}
+      let status = pipeline.status
+      #expect(status.playCount == 2)
+      #expect(status.current.first?.title == "Chaos God", "\(status.current.map(\.title))")
+      #expect(!status.current.contains { $0.title == "Armygeddon" }, "the finished item is not on air")
+      // Nor in the last plays: it shows as ended at its last match, before the matcher closes it.
+      let finished = try #require(status.recentPlays.first { $0.title == "Armygeddon" })
+      let next = try #require(status.recentPlays.first { $0.title == "Chaos God" })
+      #expect(next.end == nil)
+      let end = try #require(finished.end, "the finished item is not shown on air in the last plays")
+      #expect(end <= next.start.addingTimeInterval(1), "\(end) \(next.start)")
+    }
+  }
+
   @Test("the run's closing summary counts every play of a run, however many events the log has had since")
   func summaryCountsEveryPlay() throws {
     let log = MonitorLog(write: { _ in })

@@ -29,6 +29,31 @@ struct MonitorLogTests {
     #expect(text.all[1].hasSuffix("Z [fm] gap: gone\n"))
   }
 
+  @Test("under systemd a line has no time of its own and starts with the syslog priority of its event's kind")
+  func journalFormat() {
+    let lines = Lines()
+    let log = MonitorLog(format: .journal, write: { line in lines.lines.withLock { $0.append(line) } })
+    log.line("listening to scripted", channel: "fm")
+    log.record(MonitorEvent(time: Date(), channel: "fm", name: .gap, message: "gap: gone"))
+    log.record(MonitorEvent(time: Date(), channel: "fm", name: .lagging, message: "lagging: 4.2 s behind"))
+    log.record(MonitorEvent(time: Date(), channel: "fm", name: .playStarted, message: "play started: \"Armygeddon\""))
+    log.line("PLAYS NOT SAVED: the spool cannot be written", severity: .error)
+    #expect(
+      lines.all == [
+        "<6>[fm] listening to scripted\n", "<4>[fm] gap: gone\n", "<4>[fm] lagging: 4.2 s behind\n",
+        "<6>[fm] play started: \"Armygeddon\"\n", "<3>PLAYS NOT SAVED: the spool cannot be written\n",
+      ])
+  }
+
+  @Test("the journal format is chosen under systemd (JOURNAL_STREAM or INVOCATION_ID), the timed text otherwise")
+  func journalDetection() {
+    #expect(MonitorLog.textFormat(environment: ["JOURNAL_STREAM": "8:12345"]) == .journal)
+    #expect(MonitorLog.textFormat(environment: ["INVOCATION_ID": "0123456789abcdef"]) == .journal)
+    #expect(MonitorLog.textFormat(environment: ["TERM": "xterm"]) == .text)
+    let line = MonitorEvent(time: Date(timeIntervalSince1970: 0), channel: "fm", name: .gap, message: "gap: gone")
+    #expect(line.textLine == "1970-01-01T00:00:00.000Z [fm] gap: gone")
+  }
+
   @Test("held output is kept in memory only and flows again when released")
   func holding() {
     let written = Lines()

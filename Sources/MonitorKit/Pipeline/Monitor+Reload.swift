@@ -1,0 +1,85 @@
+import Foundation
+import Matcher
+
+/// SIGHUP: the whole configuration read again and applied to the running monitor (`ConfigurationReload` says what
+/// changes): channels removed stop, channels changed stop and start again, channels added start, each on its own
+/// (their running plays end at the last audio heard, as at a stop), while every other channel runs on untouched, its
+/// pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
+/// does on its own: running plays are kept. A configuration that cannot be read or is not valid changes nothing but
+/// the catalog: the running configuration stays, and the log says why.
+extension Monitor {
+  /// Reads the configuration with `load` and applies it. Any thread, while the monitor runs (it waits for a
+  /// reload under way; after `stop()` it does nothing).
+  func reload(loading load: () throws -> MonitorConfiguration) {
+    lifecycle.withLock { state in
+      guard !state.stopped, workers != nil else { return }
+      let read: MonitorConfiguration
+      do {
+        read = try load()
+      } catch {
+        log.line("SIGHUP: configuration not reloaded, the running one stays: \(error)", severity: .error)
+        reloadCatalog()
+        return
+      }
+      apply(ConfigurationReload(from: configuration, to: read))
+    }
+  }
+
+  /// Applies `change`. Inside `lifecycle`'s lock.
+  private func apply(_ change: ConfigurationReload) {
+    var applied = change.applied
+    let running = self.running.withLock { $0 }
+    var catalog = running.catalog
+    var catalogLoaded = false
+    do {
+      catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath))
+      catalogLoaded = true
+    } catch {
+      log.line(
+        "SIGHUP: catalog \(applied.catalogPath) not reloaded, the running one stays: \(error)", severity: .error)
+      applied.catalogPath = running.configuration.catalogPath
+    }
+    for note in change.deferred { log.line("SIGHUP: \(note)", severity: .warning) }
+
+    var pipelines = Dictionary(running.pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for name in change.removed + change.changed.map(\.name) {
+      guard let pipeline = pipelines.removeValue(forKey: name) else { continue }
+      pipeline.input.stop()
+      workers?.remove(pipeline)
+      log.line(
+        change.removed.contains(name)
+          ? "removed from the configuration: stopped; its running plays ended at the last audio heard"
+          : "changed in the configuration: stopped, starting again with the new settings",
+        channel: name)
+    }
+    if catalogLoaded { for pipeline in pipelines.values { pipeline.reload(catalog: catalog) } }
+    var failed: Set<String> = []
+    for channel in change.added + change.changed {
+      do {
+        let pipeline = try Self.makePipeline(
+          channel, configuration: applied, catalog: catalog, jack: jack, writer: writer, log: log)
+        try pipeline.input.start()
+        workers?.add(pipeline)
+        pipelines[channel.name] = pipeline
+        log.line("listening to \(pipeline.input.sourceDescription)", channel: channel.name)
+      } catch {
+        log.line(
+          "not started: \(error); fix the channel and send SIGHUP again", channel: channel.name, severity: .error)
+        failed.insert(channel.name)
+      }
+    }
+    // A channel that could not start is left out, so that the next reload tries it again.
+    applied.channels.removeAll { failed.contains($0.name) }
+    let ordered = applied.channels.compactMap { pipelines[$0.name] }
+    self.running.withLock { $0 = (applied, catalog, ordered) }
+    catalogInfo.withLock { $0 = catalog.info() }
+
+    func names(_ list: [String]) -> String { list.isEmpty ? "" : " (\(list.joined(separator: ", ")))" }
+    log.line(
+      "SIGHUP: configuration reloaded: \(change.added.count) channels added\(names(change.added.map(\.name))), "
+        + "\(change.removed.count) removed\(names(change.removed)), "
+        + "\(change.changed.count) changed\(names(change.changed.map(\.name))), "
+        + "\(change.unchanged.count) untouched; catalog \(applied.catalogPath)"
+        + (catalogLoaded ? " reloaded: \(catalog.tracks.count) items" : " kept"))
+  }
+}
