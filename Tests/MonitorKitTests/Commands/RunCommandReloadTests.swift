@@ -3,7 +3,7 @@ import Reports
 import TestSupport
 import Testing
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 /// SIGHUP reads the whole configuration file again: `broadcast-monitor run --config FILE` in the background, the
 /// file rewritten, the signal sent, and the play log read back.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 /// The console's overview at 80 and 160 columns against golden files (`Tests/Fixtures/golden/console/`), for a set
 /// of channels that covers what a screen must get right: a long channel name, digital silence, a level above full

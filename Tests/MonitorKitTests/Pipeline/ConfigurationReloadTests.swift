@@ -2,7 +2,7 @@ import Foundation
 import Matcher
 import Testing
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 @Suite("ConfigurationReload")
 struct ConfigurationReloadTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BroadcastMonitor
+@testable import MonitorKit
 
 @Suite("LevelMeter")
 struct LevelMeterTests {
