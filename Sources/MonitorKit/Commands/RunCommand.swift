@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `broadcast-monitor run`: the daemon. Runs until SIGINT or SIGTERM (or `q` in the console), then ends every running
 /// play at the last audio heard and exits 0 (74 when the play log could not take them all: they wait in the spool
@@ -29,37 +30,26 @@ enum RunCommand {
     // play log is already logged) stops it as it should, instead of killing the process.
     let stop = DispatchSemaphore(value: 0)
     let console = ConsoleHolder()
-    var stopping = false  // touched only on the `signals` queue
-    var running: Monitor?  // touched only on the `signals` queue
-    let signals = DispatchQueue(label: "signals")
-    var sources: [DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM, SIGHUP] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
-      source.setEventHandler {
-        if number == SIGHUP {
-          running?.reload {
-            try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory)
-          }
-        } else if !stopping {
-          stopping = true
-          log.line("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping; running plays end at the last audio heard")
-          console.view?.requestStop()
-          stop.signal()
-        }
-      }
-      source.resume()
-      sources.append(source)
+    let signals = TerminationSignals(hangUp: true)
+    let stopping = Atomic(false)
+    signals.onSignal {
+      guard !stopping.exchange(true, ordering: .relaxed) else { return }
+      log.line(
+        "\(TerminationSignals.name(signals.received ?? SIGTERM)): stopping; running plays end at the last audio heard")
+      console.view?.requestStop()
+      stop.signal()
     }
     let monitor = try Monitor(configuration: configuration, log: log)
     try monitor.start()
-    signals.sync { running = monitor }
+    signals.onHangUp {
+      monitor.reload { try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory) }
+    }
     if wantsConsole {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }
     stop.wait()
     let leftover = monitor.stop()
-    for source in sources { source.cancel() }
+    withExtendedLifetime(signals) {}
     if wantsConsole {
       printError(stoppedSummary(monitor.statuses, playLog: configuration.databasePath))
     }

@@ -2,16 +2,17 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM taken through dispatch sources instead of ending the process, so that a command can stop
-/// cleanly: the action runs on a private serial dispatch queue, never on a JACK thread and never in a signal
-/// context.
+/// SIGINT and SIGTERM (and, for the daemon, SIGHUP) taken through dispatch sources instead of ending the process, so
+/// that a command can stop cleanly and `run` can reload: the actions run on a private serial dispatch queue, never on
+/// a JACK thread and never in a signal context. The one place the package takes signals (the console's SIGWINCH,
+/// a window size and not a request, is the console's own).
 ///
 /// Threads: create it on the main thread before any other thread starts (before opening a JACK client or starting a
 /// subprocess): it blocks both signals in the calling thread, the threads started afterwards inherit that, and the
-/// dispatch sources then receive the signals whichever thread they were sent to. `onSignal(_:)` and `received` are
-/// for any thread. Keep the value alive for as long as the signals should be taken.
+/// dispatch sources then receive the signals whichever thread they were sent to. `onSignal(_:)`, `onHangUp(_:)` and
+/// `received` are for any thread. Keep the value alive for as long as the signals should be taken.
 final class TerminationSignals: @unchecked Sendable {
-  /// The signals taken.
+  /// The signals that stop a command.
   static let taken: [Int32] = [SIGINT, SIGTERM]
 
   /// What the sources' handlers share with the rest: the first signal's number (0 while none arrived) and the
@@ -19,22 +20,29 @@ final class TerminationSignals: @unchecked Sendable {
   private final class Shared: Sendable {
     let first = Atomic<Int32>(0)
     let action = Mutex<(@Sendable () -> Void)?>(nil)
+    let hangUpAction = Mutex<(@Sendable () -> Void)?>(nil)
   }
 
   private let sources: [DispatchSourceSignal]
   private let shared = Shared()
 
-  /// Blocks SIGINT and SIGTERM on this thread and starts taking them.
-  init() {
+  /// Blocks SIGINT and SIGTERM (and SIGHUP with `hangUp`) on this thread and starts taking them. A SIGHUP before
+  /// `onHangUp(_:)` is set is dropped: there is nothing to reload yet.
+  init(hangUp: Bool = false) {
+    let signals = Self.taken + (hangUp ? [SIGHUP] : [])
     var blocked = sigset_t()
     sigemptyset(&blocked)
-    for signal in Self.taken { sigaddset(&blocked, signal) }
+    for signal in signals { sigaddset(&blocked, signal) }
     pthread_sigmask(SIG_BLOCK, &blocked, nil)
     let queue = DispatchQueue(label: "broadcast-monitor.signals")
     let shared = self.shared
-    sources = Self.taken.map { signal in
+    sources = signals.map { signal in
       let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
       source.setEventHandler {
+        if signal == SIGHUP {
+          shared.hangUpAction.withLock { $0 }?()
+          return
+        }
         _ = shared.first.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
         shared.action.withLock { $0 }?()
       }
@@ -51,6 +59,11 @@ final class TerminationSignals: @unchecked Sendable {
   func onSignal(_ action: @escaping @Sendable () -> Void) {
     shared.action.withLock { $0 = action }
     if received != nil { action() }
+  }
+
+  /// Runs `action` on the signal queue at each SIGHUP from now on (only with `init(hangUp: true)`).
+  func onHangUp(_ action: @escaping @Sendable () -> Void) {
+    shared.hangUpAction.withLock { $0 = action }
   }
 
   /// The first signal that arrived, or `nil` while none did.
