@@ -63,6 +63,8 @@ final class ChannelPipeline: @unchecked Sendable {
   /// The level meter (see `meterReading`). Worker thread.
   private var meterDB: Float = -.infinity
   private var meterTime: UInt64 = 0
+  /// The level second by second (see `LevelHistory`). Worker thread.
+  private var levels = LevelHistory()
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -143,7 +145,9 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      level = max(level, Self.peakDB(samples))
+      let peak = Self.peakDB(samples)
+      level = max(level, peak)
+      levels.add(peakDB: peak, at: chunk.startTime)
       if var old = retiring {
         feed(&old, samples, chunk)
         retiring = old.sink.hasOpenPlays ? old : nil
@@ -325,6 +329,7 @@ final class ChannelPipeline: @unchecked Sendable {
     let matcherState = lane.matcher.state
     let started = history.startedCount
     let recentPlays = history.recent
+    let levels = self.levels
     let reading = level.map { $0 == -.infinity && input.status == .ended ? $0 : meterReading($0) }
     snapshot.withLock {
       $0.input = inputStatus
@@ -336,6 +341,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
       $0.playCount = started
       $0.recentPlays = recentPlays
+      $0.levelSeconds = levels
     }
   }
 }
