@@ -23,6 +23,8 @@ final class AlertWatcher: @unchecked Sendable {
   private let evaluator: Mutex<AlertEvaluator>
   private let activeAlerts = Mutex<[String?: [ActiveAlert]]>([:])
   private let stopping = Atomic<Bool>(false)
+  /// Set by the first `stop()`: a second one returns at once.
+  private let stopped = Atomic<Bool>(false)
   private let wake = DispatchSemaphore(value: 0)
   private let finished = DispatchSemaphore(value: 0)
   private var thread: Thread?
@@ -58,8 +60,10 @@ final class AlertWatcher: @unchecked Sendable {
   }
 
   /// Stops the timer thread, closes every open alert now (written to the play log before the writer stops), and
-  /// lets the deliveries send for up to `deliveryStopSeconds`. Control thread; before `PlayLogWriter.stop()`.
+  /// lets the deliveries send for up to `deliveryStopSeconds`. Control thread; before `PlayLogWriter.stop()`; a
+  /// second call returns at once.
   func stop() {
+    guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
     if thread != nil {
       stopping.store(true, ordering: .releasing)
       wake.signal()
