@@ -101,9 +101,10 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
     wake.signal()
   }
 
+  /// Waits up to `seconds` for the queue to empty (an alert that is failing keeps its backoff), then ends the
+  /// thread, cancelling a POST under way.
   func stop(waitingSeconds seconds: Double) -> Int {
     let deadline = DispatchTime.now() + seconds
-    wake.signal()  // a receiver in its backoff is tried once more now
     while DispatchTime.now() < deadline, queue.withLock({ !$0.pending.isEmpty }) {
       Thread.sleep(forTimeInterval: 0.05)
     }
