@@ -34,23 +34,44 @@ struct AlertEvaluator {
   ///   - conditions: each channel's, by name.
   ///   - monitor: the monitor's own (`playLogUnwritableForSeconds` and `holdSeconds`).
   init(conditions: [String: AlertConditions], monitor: AlertConditions, startedAt: Date = Date()) {
-    channels = conditions.mapValues { conditions in
-      var channel = Channel(conditions: conditions)
-      func track(_ kind: AlertKind, _ forSeconds: Double?) {
-        if let forSeconds {
-          channel.trackers[kind] = AlertTracker(forSeconds: forSeconds, holdSeconds: conditions.holdSeconds)
-        }
-      }
-      track(.silence, conditions.silence?.forSeconds)
-      track(.sourceDown, conditions.sourceDownForSeconds)
-      track(.lagging, conditions.lagging?.forSeconds)
-      track(.noCatalog, conditions.noCatalogSeconds)
-      return channel
-    }
+    channels = conditions.mapValues(Self.channel)
     monitorTracker = monitor.playLogUnwritableForSeconds.map {
       AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds)
     }
     self.startedAt = startedAt
+  }
+
+  private static func channel(_ conditions: AlertConditions) -> Channel {
+    var channel = Channel(conditions: conditions)
+    func track(_ kind: AlertKind, _ forSeconds: Double?) {
+      if let forSeconds {
+        channel.trackers[kind] = AlertTracker(forSeconds: forSeconds, holdSeconds: conditions.holdSeconds)
+      }
+    }
+    track(.silence, conditions.silence?.forSeconds)
+    track(.sourceDown, conditions.sourceDownForSeconds)
+    track(.lagging, conditions.lagging?.forSeconds)
+    track(.noCatalog, conditions.noCatalogSeconds)
+    return channel
+  }
+
+  /// Takes a new set of channels (a configuration read again): a channel removed, or whose conditions changed, has
+  /// its open alerts closed at `now` (a changed one starts afresh on its new conditions); a channel added starts
+  /// with none; the others keep their state. Returns the alerts that closed.
+  mutating func update(conditions: [String: AlertConditions], now: Date = Date()) -> [AlertEvent] {
+    var events: [AlertEvent] = []
+    for name in channels.keys.sorted() where conditions[name] != channels[name]?.conditions {
+      guard var channel = channels[name] else { continue }
+      for kind in AlertKind.allCases {
+        let at = time(kind, now, channel)
+        if let change = channel.trackers[kind]?.finish(at: at) {
+          events.append(event(change, channel: name, kind: kind, detail: channel.details[kind] ?? "", now: now))
+        }
+      }
+      channels[name] = nil
+    }
+    for (name, conditions) in conditions where channels[name] == nil { channels[name] = Self.channel(conditions) }
+    return events
   }
 
   /// Evaluates every condition at `now`; returns the alerts that opened or closed, in the order they did.

@@ -80,6 +80,20 @@ final class AlertWatcher: @unchecked Sendable {
     }
   }
 
+  /// Takes the channels of a configuration read again (SIGHUP): alerts of a channel removed or changed close now,
+  /// a channel added is watched from now (`AlertEvaluator.update`). The webhooks and the command stay as they
+  /// started. Any thread.
+  func update(configuration: MonitorConfiguration) {
+    publish(evaluator.withLock { $0.update(conditions: Self.conditions(configuration)) })
+  }
+
+  /// Each channel's conditions in `configuration`, by name.
+  static func conditions(_ configuration: MonitorConfiguration) -> [String: AlertConditions] {
+    var conditions: [String: AlertConditions] = [:]
+    for channel in configuration.channels { conditions[channel.name] = configuration.alerts.conditions(for: channel) }
+    return conditions
+  }
+
   private func publish(_ events: [AlertEvent]) {
     guard !events.isEmpty else { return }
     let active = evaluator.withLock { $0.active }
@@ -96,14 +110,13 @@ extension AlertWatcher {
   /// The watcher of a monitor's configuration: each channel's conditions, the webhooks and the command.
   convenience init(configuration: MonitorConfiguration, writer: PlayLogWriter, log: MonitorLog) {
     let settings = configuration.alerts
-    var conditions: [String: AlertConditions] = [:]
-    for channel in configuration.channels { conditions[channel.name] = settings.conditions(for: channel) }
     var deliveries: [any AlertDelivery] = settings.webhooks.map { AlertWebhook(settings: $0, log: log) }
     if let command = settings.command {
       deliveries.append(AlertCommand(command: command, timeoutSeconds: settings.commandTimeoutSeconds, log: log))
     }
     self.init(
-      evaluator: AlertEvaluator(conditions: conditions, monitor: settings.conditions), writer: writer, log: log,
+      evaluator: AlertEvaluator(conditions: Self.conditions(configuration), monitor: settings.conditions),
+      writer: writer, log: log,
       deliveries: deliveries)
   }
 }

@@ -88,6 +88,37 @@ struct AlertEvaluatorTests {
     #expect(evaluator.active.isEmpty)
   }
 
+  @Test("a configuration read again closes the alerts of a channel removed or changed, and watches one added")
+  func update() {
+    var evaluator = AlertEvaluator(
+      conditions: ["a": Self.conditions(), "b": Self.conditions()], monitor: Self.conditions(), startedAt: Self.t0)
+    let down = ["a", "b", "c"].map { ChannelStatus(name: $0, source: "jack", input: .reconnecting) }
+    var opened: [String?] = []
+    for second in 0...10 {
+      opened += evaluator.evaluate(
+        statuses: down, overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(second))
+      ).map(\.channel)
+    }
+    #expect(opened == ["a", "b"], "c is not configured yet")
+    let closed = evaluator.update(
+      conditions: [
+        "a": Self.conditions(), "b": Self.conditions { $0.sourceDownForSeconds = 20 }, "c": Self.conditions(),
+      ],
+      now: Self.t0.addingTimeInterval(11))
+    #expect(closed.map(\.channel) == ["b"] && closed.allSatisfy { !$0.opened })
+    #expect(closed.first?.end == Self.t0.addingTimeInterval(11))
+    #expect(evaluator.active.keys.map { $0 ?? "-" }.sorted() == ["a"], "a kept its open alert")
+    var later: [String?] = []
+    for second in 11...40 {
+      later += evaluator.evaluate(
+        statuses: down, overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(second))
+      ).map(\.channel)
+    }
+    #expect(later == ["c", "b"], "c after 10 s from its start, b after its new 20 s")
+    #expect(evaluator.update(conditions: [:], now: Self.t0.addingTimeInterval(41)).count == 3)
+    #expect(evaluator.active.isEmpty)
+  }
+
   @Test("a condition turned off opens nothing; nothing from the catalog is off by default")
   func off() {
     var evaluator = AlertEvaluator(
