@@ -13,7 +13,8 @@ let package = Package(
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
 
-    // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place.
+    // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place,
+    // the subprocess launcher (ffmpeg, ffprobe, alert commands).
     .target(name: "Common"),
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
@@ -31,6 +32,7 @@ let package = Package(
       name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
       path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Common", "Matcher", "TestSupport"]),
+    .testTarget(name: "CommonTests", dependencies: ["Common", "TestSupport"]),
     .testTarget(name: "ReportsTests", dependencies: ["Common", "Reports"]),
     .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Common", "Matcher", "TestSupport"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Decodes an audio file into float samples, in chunks, without holding the whole file in memory.

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Tags read from an audio file with ffprobe (title, artist, album, ISRC, label), for a catalog without a metadata

@@ -164,6 +164,10 @@ enum CommandTable {
           .value("tolerance", "SECONDS", "how far from its scheduled time a spot still counts as aired"),
           .value("kind", "KIND", "the item kind reconciled (default: reports.proofOfPlay.kind, else ad)"),
         ]),
+      CommandSpec(
+        ["report", "alerts"],
+        "every alert (silence, source_down, lagging, play_log_unwritable, no_catalog) with its start, end and "
+          + "detail"),
     ],
     subcommandsAreKinds: true)
 

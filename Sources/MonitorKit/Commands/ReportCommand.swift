@@ -77,6 +77,8 @@ enum ReportCommand {
       }
       try QuotaReport(scope: scope, rules: rules, grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
+    case "alerts":
+      try AlertsReport(scope: scope).write(from: reader, to: output.sink)
     case "reconcile":
       try ReconcileReport(
         scope: scope,

@@ -19,6 +19,8 @@ struct ChannelConfiguration: Codable, Sendable, Equatable {
   var timeZone: String = TimeZone.current.identifier
   /// Matcher settings this channel changes over the global ones (JSON key `matcher`). Default: none.
   var matcherOverrides = MatcherOverrides()
+  /// Alert conditions this channel changes over the `alerts` section (JSON key `alerts`). Default: none.
+  var alertOverrides = AlertOverrides()
 
   /// What makes `name` unusable as a channel and JACK port name, with the fix; nil when it is usable.
   static func nameProblem(_ name: String) -> String? {
@@ -37,6 +39,7 @@ struct ChannelConfiguration: Codable, Sendable, Equatable {
     case source
     case timeZone
     case matcherOverrides = "matcher"
+    case alertOverrides = "alerts"
   }
 
   init(
@@ -56,5 +59,6 @@ struct ChannelConfiguration: Codable, Sendable, Equatable {
     source = try c.decode(ChannelSource.self, forKey: .source)
     timeZone = try c.value(.timeZone, or: TimeZone.current.identifier)
     matcherOverrides = try c.value(.matcherOverrides, or: MatcherOverrides())
+    alertOverrides = try c.value(.alertOverrides, or: AlertOverrides())
   }
 }

@@ -81,6 +81,7 @@ extension MonitorConfiguration {
 
     try validateMemory(origin: origin, memoryBytes: memoryBytes)
     try reports.validate(origin: origin)
+    try alerts.validate(origin: origin, channels: channels)
     try validateFiles(origin: origin, checks: checks)
   }
 

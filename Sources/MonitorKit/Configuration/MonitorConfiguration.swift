@@ -29,6 +29,8 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   /// The settings of `broadcast-monitor report` (SoundExchange, proof of play, quota rules). Optional section; see
   /// `ReportSettings` for its defaults.
   var reports = ReportSettings()
+  /// The alert conditions' defaults and where alerts are delivered. Optional section; see `AlertSettings`.
+  var alerts = AlertSettings()
 
   /// The allowed number of worker threads.
   static let workerThreadRange = 1...64
@@ -54,6 +56,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case matcher
     case channels
     case reports
+    case alerts
   }
 
   /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
@@ -94,5 +97,6 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     }
     channels = try required(.channels, or: [])
     reports = try c.value(.reports, or: ReportSettings())
+    alerts = try c.value(.alerts, or: AlertSettings())
   }
 }

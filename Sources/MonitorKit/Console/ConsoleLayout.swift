@@ -14,7 +14,7 @@ enum ConsoleLayout {
   /// One line of the screen, and how it is shown.
   struct Line: Equatable, Sendable {
     enum Style: Sendable {
-      case plain, title, heading, selected, warning, dim
+      case plain, title, heading, selected, warning, alert, dim
     }
     /// A colour for part of a line (a channel's state), shown when the terminal takes colours.
     enum Colour: Sendable {
@@ -94,7 +94,8 @@ enum ConsoleLayout {
       let status = channels[index]
       let selected = index == selection.channel
       let marker = selected ? "> " : "  "
-      let style: Line.Style = selected ? .selected : (needsAttention(status) ? .warning : .plain)
+      let style: Line.Style =
+        selected ? .selected : !status.alerts.isEmpty ? .alert : needsAttention(status) ? .warning : .plain
       var accents: [Line.Accent] = []
       if let stateColumn, let colour = stateColour(status) {
         let width = min(DisplayWidth.of(stateText(status)), stateWidth)
@@ -253,9 +254,13 @@ enum ConsoleLayout {
     play.referenceOffsetSeconds + play.end.timeIntervalSince(play.start) * play.speed
   }
 
-  /// The input's state, the matcher's while audio flows, or how far a lagging channel is behind: `behind 3.4 s`.
+  /// The channel's oldest open alert (`silence`, `source_down +1` with another one; the row is red), else the
+  /// input's state, the matcher's while audio flows, or how far a lagging channel is behind: `behind 3.4 s`.
   static func stateText(_ status: ChannelStatus) -> String {
-    switch status.input {
+    if let first = status.alerts.first {
+      return first.kind.rawValue + (status.alerts.count > 1 ? " +\(status.alerts.count - 1)" : "")
+    }
+    return switch status.input {
     case .starting: "starting"
     case .reconnecting: "reconnecting"
     case .ended: "ended"

@@ -5,7 +5,8 @@
 /// Threads: the console's thread only.
 struct TerminalFrame {
   private var previous: [ConsoleLayout.Line]?
-  /// Colours off: warnings in bold instead of yellow, states without their colours (the `NO_COLOR` convention).
+  /// Colours off: warnings in bold instead of yellow, alerts bold and underlined instead of red, states without their
+  /// colours (the `NO_COLOR` convention).
   let colors: Bool
 
   init(colors: Bool = true) {
@@ -75,6 +76,7 @@ struct TerminalFrame {
     case .heading: "\u{1B}[1m"
     case .selected: "\u{1B}[7m"
     case .warning: colors ? "\u{1B}[1;33m" : "\u{1B}[1m"
+    case .alert: colors ? "\u{1B}[1;31m" : "\u{1B}[1;4m"
     case .dim: "\u{1B}[2m"
     }
   }

@@ -1,6 +1,6 @@
+import Common
 import Dispatch
 import Foundation
-import Matcher
 import RingBuffer
 
 /// A channel's audio from a network stream (any URL ffmpeg opens) or from a file played at real-time pace, once or

@@ -1,5 +1,5 @@
+import Common
 import Foundation
-import Matcher
 import RingBuffer
 
 /// The reader thread of a `StreamInput`: runs ffmpeg on the source, turns its output into samples in the ring, and

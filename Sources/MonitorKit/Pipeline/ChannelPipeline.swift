@@ -62,6 +62,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private let lag = Mutex(LagTracker())
   /// The level meter. Worker thread.
   private var meter = LevelMeter()
+  /// The level second by second (see `LevelHistory`). Worker thread.
+  private var levels = LevelHistory()
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -142,7 +144,9 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      level = max(level, Self.peakDB(samples))
+      let peak = Self.peakDB(samples)
+      level = max(level, peak)
+      levels.add(peakDB: peak, at: chunk.startTime)
       if var old = retiring {
         feed(&old, samples, chunk)
         retiring = old.sink.hasOpenPlays ? old : nil
@@ -330,6 +334,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0 == -.infinity && input.status == .ended
         ? $0 : meter.reading(peakDB: $0, atNanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
+    let levels = self.levels
     snapshot.withLock {
       $0.input = inputStatus
       $0.sourceSampleRate = sourceRate
@@ -340,6 +345,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
       $0.playCount = started
       $0.recentPlays = recentPlays
+      $0.levelSeconds = levels
     }
   }
 }

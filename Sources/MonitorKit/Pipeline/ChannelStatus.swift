@@ -32,6 +32,10 @@ struct ChannelStatus: Sendable, Equatable {
   /// The newest plays recognized on the channel (at most `PlayHistory.kept`), oldest start first; withdrawn plays
   /// left out.
   var recentPlays: [RecentPlay] = []
+  /// The level second by second over the last couple of minutes (the alerts' silence reads it).
+  var levelSeconds = LevelHistory()
+  /// The channel's open alerts (silence, source down, lagging, nothing from the catalog), oldest first.
+  var alerts: [ActiveAlert] = []
 
   struct CurrentPlay: Sendable, Equatable {
     var title: String

@@ -12,6 +12,10 @@ extension EventKind {
   static let playWithdrawn: EventKind = "play_withdrawn"
   /// A lagging channel is analysing its audio as it comes again.
   static let caughtUp: EventKind = "caught_up"
+  /// An alert opened: a condition (silence, a source down, …) held long enough (`AlertEvent`).
+  static let alertOpened: EventKind = "alert_opened"
+  /// An alert closed: its condition was clear long enough.
+  static let alertClosed: EventKind = "alert_closed"
   /// Anything else, for a person to read (start-up, JACK server lost and back, play-log trouble, signals).
   static let notice: EventKind = "notice"
 

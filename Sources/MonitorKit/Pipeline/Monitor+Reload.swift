@@ -73,6 +73,7 @@ extension Monitor {
     let ordered = applied.channels.compactMap { pipelines[$0.name] }
     self.running.withLock { $0 = (applied, catalog, ordered) }
     catalogInfo.withLock { $0 = catalog.info() }
+    alerts.update(configuration: applied)
 
     func names(_ list: [String]) -> String { list.isEmpty ? "" : " (\(list.joined(separator: ", ")))" }
     log.line(

@@ -10,6 +10,7 @@ import Synchronization
 ///     JACK ports ─┐ (real-time callback → one lock-free ring per port: JackInput, RingBuffer)
 ///     streams ────┼─→ ChannelInput ─→ ChannelPipeline (StreamMatcher per channel) ─→ PlayLogWriter ─→ SQLite
 ///     files ──────┘        ↑ drained by a fixed WorkerPool                       ↘ MonitorLog (stderr)
+///     statuses ─→ AlertWatcher (its timer thread) ─→ PlayLogWriter, MonitorLog, webhooks, alerts.command
 ///
 /// `init` checks everything that can be checked before anything starts (catalog, play log, sources): a monitor
 /// never starts half-configured. `start()` starts the sources and the workers; `stop()` ends every running play at
@@ -27,6 +28,7 @@ final class Monitor: @unchecked Sendable {
   /// Held for the monitor's lifetime (and released by the kernel however the process ends).
   private let playLogLock: PlayLogLock
   var workers: WorkerPool?
+  let alerts: AlertWatcher
   let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
   /// The configuration, catalog and channels running now: a reload replaces them.
@@ -68,6 +70,7 @@ final class Monitor: @unchecked Sendable {
     let startupWrites = { [log] in
       try PlayLogWriter.replay(spool, into: store, log: log)
       let recovered = try store.recoverOpenPlays()
+      try store.recoverOpenAlerts(at: Date())
       try store.recordEvent(
         channel: nil, kind: .restart, start: Date(),
         detail: "broadcast-monitor started with \(configuration.channels.count) channels"
@@ -103,6 +106,7 @@ final class Monitor: @unchecked Sendable {
     running = Mutex((configuration, catalog, pipelines))
     let info = catalog.info()
     catalogInfo = Mutex(info)
+    alerts = AlertWatcher(configuration: configuration, writer: writer, log: log)
     log.line(
       String(
         format: "catalog %@: %d items, %.1f min of audio; play log %@; %d channels on %d worker threads",
@@ -143,6 +147,7 @@ final class Monitor: @unchecked Sendable {
       for pipeline in pipelines { try pipeline.input.start() }
     } catch {
       for pipeline in pipelines { pipeline.input.stop() }
+      alerts.stop()
       _ = writer.stop()
       throw error
     }
@@ -152,6 +157,7 @@ final class Monitor: @unchecked Sendable {
       log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
     }
     workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines)
+    alerts.start { [self] in (pipelines.map(\.status), overview(alerts: false)) }
   }
 
   /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file the old
@@ -170,10 +176,18 @@ final class Monitor: @unchecked Sendable {
   }
 
   /// What every channel is doing. Any thread.
-  var statuses: [ChannelStatus] { pipelines.map(\.status) }
+  var statuses: [ChannelStatus] {
+    pipelines.map { pipeline in
+      var status = pipeline.status
+      status.alerts = alerts.active(channel: pipeline.name)
+      return status
+    }
+  }
 
-  /// The monitor as a whole: uptime, catalog, play log, JACK. Any thread.
-  var overview: MonitorOverview {
+  /// The monitor as a whole: uptime, catalog, play log, JACK, its own alerts. Any thread.
+  var overview: MonitorOverview { overview(alerts: true) }
+
+  private func overview(alerts withAlerts: Bool) -> MonitorOverview {
     let info = catalogInfo.withLock { $0 }
     let capture = jack?.current?.capture
     return MonitorOverview(
@@ -185,7 +199,7 @@ final class Monitor: @unchecked Sendable {
           serverName: session.settings.serverName, clientName: capture?.clientName ?? session.settings.clientName,
           connected: capture != nil, sampleRateHz: capture?.sampleRate, bufferFrames: capture?.bufferSize,
           xruns: capture?.xruns ?? 0)
-      })
+      }, alerts: withAlerts ? alerts.active(channel: nil) : [])
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
@@ -201,6 +215,7 @@ final class Monitor: @unchecked Sendable {
     for pipeline in pipelines { pipeline.input.stop() }
     workers?.stop()
     workers = nil
+    alerts.stop()  // closes the open alerts, before the writer stops
     let leftover = writer.stop()
     if leftover.spooled > 0 {
       log.line(

@@ -18,6 +18,8 @@ struct MonitorOverview: Sendable, Equatable {
   var storeFailing: Bool
   /// The JACK server, nil when no channel uses JACK.
   var jack: Jack?
+  /// The monitor's own open alerts (the play log cannot be written); the channels' are in `ChannelStatus.alerts`.
+  var alerts: [ActiveAlert] = []
 
   struct Jack: Sendable, Equatable {
     /// The server's name, nil for the default server.

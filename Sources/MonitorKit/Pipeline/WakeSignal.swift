@@ -1,5 +1,5 @@
+import Common
 import Foundation
-import Matcher
 
 /// A pipe (a socket pair) that one thread polls (`pollDescriptor`) and another writes to (`signal()`) to wake it from `poll(2)`, so
 /// that `StreamInput.stop()` interrupts its reader thread at once, whether it is waiting for ffmpeg's output or

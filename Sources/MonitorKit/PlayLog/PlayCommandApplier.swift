@@ -26,7 +26,7 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event: return PlaySpool.Entry(command: command)
+    case .start, .event, .alertOpened, .alertClosed: return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
     return PlaySpool.Entry(command: command, row: target.row, continues: target.continues)
@@ -86,6 +86,10 @@ struct PlayCommandApplier {
         return nil
       }
       try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
+    case .alertOpened(let channel, let kind, let start, let detail):
+      try store.openAlert(channel: channel, kind: kind, start: start, detail: detail)
+    case .alertClosed(let channel, let kind, let start, let end, let detail):
+      try store.closeAlert(channel: channel, kind: kind, start: start, end: end, detail: detail)
     }
     return nil
   }

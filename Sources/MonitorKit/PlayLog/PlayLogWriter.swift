@@ -29,6 +29,11 @@ final class PlayLogWriter: @unchecked Sendable {
       token: UInt64, start: Date, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
     case retract(token: UInt64)
     case event(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String)
+    /// An alert opened (`AlertEvent`); `kind` is an `AlertKind`'s raw value. Written once however often it is
+    /// retried or replayed: an alert is its channel, kind and start.
+    case alertOpened(channel: String?, kind: String, start: Date, detail: String)
+    /// The alert that opened at `start` closed at `end`.
+    case alertClosed(channel: String?, kind: String, start: Date, end: Date, detail: String)
   }
 
   /// What `stop` could not write to the play log.

@@ -52,6 +52,23 @@ struct ReportCommandTests {
     try CLI.run(["report"] + arguments, in: folder.url)
   }
 
+  @Test("report alerts lists the play log's alerts as CSV, in the channel's time zone")
+  func alerts() throws {
+    let store = try PlayLogStore(path: database)
+    let start = try #require(ISO8601Millis.parse("2026-01-13T05:00:00Z"))
+    try store.closeAlert(
+      channel: "ckua", kind: "silence", start: start, end: start.addingTimeInterval(31.5), detail: "quiet")
+    try store.close()
+    let result = try report(["alerts", "--db", database, "--config", "monitor.json5", "--from", "2026-01-13"])
+    #expect(result.status == 0, "\(result)")
+    #expect(
+      Self.records(result.stdout) == [
+        "channel,kind,start,end,duration_s,detail",
+        "ckua,silence,2026-01-13T00:00:00.000-05:00,2026-01-13T00:00:31.500-05:00,31.500,quiet",
+      ])
+    #expect(result.stderr.contains("report alerts: 1 rows written to stdout"), "\(result)")
+  }
+
   @Test("plays to a file in the channel's time zone from --config; the summary on stderr")
   func playsToFile() throws {
     let out = folder.file("plays.csv").path

@@ -136,6 +136,39 @@ struct MonitorConfigurationTests {
     #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
   }
 
+  @Test("The alerts section sets every channel's conditions, and a channel's own section changes them key by key")
+  func alertConditions() throws {
+    try folder.write("audio", to: "demo.ogg")
+    let configuration = try folder.load(
+      """
+      {
+        catalogPath: "catalog.bmcat", databasePath: "plays.sqlite",
+        alerts: {silence: {belowDBFS: -45}, lagging: {enabled: false}, holdSeconds: 5,
+          webhooks: [{url: "https://hooks.example.org/radio", kinds: ["silence", "source_down"]}],
+          command: "/usr/local/bin/page"},
+        channels: [
+          {name: "a", source: "jack"},
+          {name: "talk", source: "jack", alerts: {silence: {forSeconds: 30}, noCatalog: {minutes: 20}}},
+        ],
+      }
+      """)
+    var expected = AlertConditions.defaults
+    expected.silence = .init(belowDBFS: -45, forSeconds: 15)
+    expected.lagging = nil
+    expected.holdSeconds = 5
+    #expect(configuration.alerts.conditions(for: configuration.channels[0]) == expected)
+    expected.silence = .init(belowDBFS: -45, forSeconds: 30)
+    expected.noCatalogSeconds = 1200
+    #expect(configuration.alerts.conditions(for: configuration.channels[1]) == expected)
+    #expect(
+      configuration.alerts.webhooks == [.init(url: "https://hooks.example.org/radio", kinds: [.silence, .sourceDown])])
+    #expect(configuration.alerts.command == "/usr/local/bin/page")
+    let data = try JSONEncoder().encode(configuration)
+    #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
+    #expect(MonitorConfiguration(catalogPath: "c", databasePath: "d", channels: []).alerts.conditions == .defaults)
+    #expect(AlertConditions.defaults.noCatalogSeconds == nil, "off by default")
+  }
+
   // MARK: Rejections
 
   /// A file with `channels` and `extra` top-level keys (the catalog and play log are valid).
@@ -149,8 +182,34 @@ struct MonitorConfigurationTests {
       // Unknown keys, anywhere, with the known keys listed.
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
-        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, "
-          + "jack, matcher, reports, spoolDirectory, workerThreads)"
+        "unknown key `catalogpath`; correct or remove it (known keys here: alerts, catalogPath, channels, "
+          + "databasePath, jack, matcher, reports, spoolDirectory, workerThreads)"
+      ),
+      // The alerts section and a channel's.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "alerts: {silence: {belowDb: -40}},"),
+        "alerts.silence.belowDb", "belowDBFS, enabled, forSeconds"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "alerts: {silence: {belowDBFS: 3}},"),
+        "alerts.silence.belowDBFS", "is not a level in dBFS below 0"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", alerts: {playLogUnwritable: {forSeconds: 5}}}"),
+        "channels[0].alerts.playLogUnwritable", "unknown key `playLogUnwritable`"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\", alerts: {noCatalog: {minutes: 0}}}"),
+        "channels[0].alerts.noCatalog.minutes", "is not a number of minutes"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "alerts: {webhooks: [{url: \"hooks.example.org\"}]},"),
+        "alerts.webhooks[0].url", "is not an http:// or https:// URL"
+      ),
+      (
+        file(
+          channels: "{name: \"a\", source: \"jack\"}", "alerts: {webhooks: [{url: \"http://x\", kinds: [\"quiet\"]}]},"),
+        "alerts.webhooks[0].kinds[0]", "quiet"
       ),
       (
         file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",

@@ -69,6 +69,20 @@ struct ConsoleLayoutTests {
     }
   }
 
+  @Test("a channel with open alerts names them in its state and shows in the alert colour (red)")
+  func alertRow() throws {
+    var silent = Self.channel("fm")
+    silent.alerts = [ActiveAlert(kind: .silence, since: Self.now.addingTimeInterval(-20), detail: "quiet")]
+    let snapshot = Self.snapshot([Self.channel("am"), silent])
+    let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 200, height: 24)
+    let row = try #require(lines.first { $0.text.hasPrefix("  fm") })
+    #expect(row.style == .alert)
+    #expect(row.text.contains(" silence "))
+    #expect(lines.first { $0.text.hasPrefix("> am") }?.text.contains("silence") == false)
+    var frame = TerminalFrame()
+    #expect(frame.update(to: [row]).contains("\u{1B}[1;31m"))
+  }
+
   @Test("at 200 columns a channel is one row with every field")
   func wideRow() throws {
     let lines = ConsoleLayout.lines(Self.snapshot([Self.channel("fm")]), ConsoleSelection(), width: 200, height: 24)

@@ -181,6 +181,42 @@ struct PlayLogWriterSpoolTests {
     #expect(events.stdout == "gap|dropped\n", "the event once: \(events)")
   }
 
+  @Test(
+    "alerts opened and closed while the play log is locked go to the spool; replayed twice they are one row each",
+    .timeLimit(.minutes(1)))
+  func alertsGoThroughTheSpool() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-alerts")
+    let path = folder.file("plays.sqlite").path
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log, retrySeconds: 0.2)
+    let start = Date(timeIntervalSince1970: 2000)
+    let end = Date(timeIntervalSince1970: 2030)
+    writer.submit(.alertOpened(channel: "fm", kind: "silence", start: start, detail: "quiet"))
+    Self.waitUntil { writer.backlog == 0 }
+
+    let locker = try Locker(path)
+    writer.submit(.alertOpened(channel: nil, kind: "play_log_unwritable", start: start, detail: "locked"))
+    writer.submit(.alertClosed(channel: "fm", kind: "silence", start: start, end: end, detail: "quiet"))
+    writer.submit(.alertClosed(channel: nil, kind: "play_log_unwritable", start: start, end: end, detail: "locked"))
+    Self.waitUntil { writer.isFailing && writer.spooled == 3 }
+    let spool = PlaySpool(playLogPath: path)
+    let copy = folder.file("copy.spool").path
+    try FileManager.default.copyItem(atPath: spool.path, toPath: copy)
+    let leftover = writer.stop()
+    #expect(leftover.spooled == 3 && leftover.unspooled.isEmpty, "\(leftover)")
+    locker.release()
+
+    let store = try PlayLogStore(path: path)
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 3)
+    try FileManager.default.copyItem(atPath: copy, toPath: spool.path)
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 3, "the same writes again")
+    let rows = try Subprocess.run(
+      "/usr/bin/sqlite3", [path, "SELECT coalesce(channel_id, '-'), kind, start_ms, end_ms, detail FROM alerts"])
+    #expect(
+      rows.stdout == "1|silence|2000000|2030000|quiet\n-|play_log_unwritable|2000000|2030000|locked\n",
+      "each alert once, closed: \(rows)")
+  }
+
   @Test("a stop waits for a long backlog that is being written: its timeout counts only time without progress")
   func stopWaitsForProgress() throws {
     let folder = try TemporaryDirectory(prefix: "writer-backlog")

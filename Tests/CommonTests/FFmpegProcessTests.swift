@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Matcher
+@testable import Common
 
 @Suite("FFmpegProcess (with /bin/sh standing in for ffmpeg)")
 struct FFmpegProcessTests {

@@ -1,0 +1,66 @@
+import Common
+import Foundation
+import Matcher
+
+/// The checks the `alerts` section and the channels' `alerts` sections pass before anything starts.
+extension AlertSettings {
+  /// Throws the first problem, naming where it was written (`origin`) and how to fix it.
+  func validate(origin: ConfigurationOrigin, channels: [ChannelConfiguration]) throws(ConfigurationError) {
+    try Self.validate(overrides, place: { origin.place(of: "alerts.\($0)") })
+    for (i, channel) in channels.enumerated() {
+      try Self.validate(channel.alertOverrides, place: { origin.place(ofChannel: i, "alerts.\($0)") })
+    }
+    for (i, webhook) in webhooks.enumerated() {
+      let url = URL(string: webhook.url)
+      if !(url?.scheme == "http" || url?.scheme == "https") || url?.host == nil {
+        throw ConfigurationError(
+          keyPath: origin.place(of: "alerts.webhooks[\(i)].url"),
+          reason: "`\(webhook.url)` is not an http:// or https:// URL; write the whole URL, such as "
+            + "https://hooks.example.org/radio")
+      }
+    }
+    if command?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "alerts.command"),
+        reason: "is empty; name a command such as /usr/local/bin/page-engineer, or leave the key out")
+    }
+    if !(commandTimeoutSeconds > 0 && commandTimeoutSeconds <= Self.maxCommandTimeoutSeconds) {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "alerts.commandTimeoutSeconds"),
+        reason: "\(commandTimeoutSeconds) is out of range; use seconds in (0, \(Int(Self.maxCommandTimeoutSeconds))], "
+          + "such as 10 (the default)")
+    }
+  }
+
+  /// The longest a command may run: alerts wait behind it, one at a time.
+  static let maxCommandTimeoutSeconds = 300.0
+
+  private static func validate(
+    _ overrides: AlertOverrides, place: (String) -> String
+  ) throws(ConfigurationError) {
+    func seconds(_ value: Double?, _ key: String, allowZero: Bool = true) throws(ConfigurationError) {
+      guard let value else { return }
+      if !(value.isFinite && (allowZero ? value >= 0 : value > 0) && value <= 86_400) {
+        throw ConfigurationError(
+          keyPath: place(key),
+          reason: "\(value) is not a number of seconds in \(allowZero ? "[0" : "(0"), 86400]; use for example 10")
+      }
+    }
+    try seconds(overrides.silence.forSeconds, "silence.forSeconds")
+    if let level = overrides.silence.belowDBFS, !(level.isFinite && level < 0 && level >= -150) {
+      throw ConfigurationError(
+        keyPath: place("silence.belowDBFS"),
+        reason: "\(level) is not a level in dBFS below 0 (and above -150); use for example -50 (the default)")
+    }
+    try seconds(overrides.sourceDown.forSeconds, "sourceDown.forSeconds")
+    try seconds(overrides.lagging.overSeconds, "lagging.overSeconds", allowZero: false)
+    try seconds(overrides.lagging.forSeconds, "lagging.forSeconds")
+    try seconds(overrides.playLogUnwritable.forSeconds, "playLogUnwritable.forSeconds")
+    try seconds(overrides.holdSeconds, "holdSeconds")
+    if let minutes = overrides.noCatalog.minutes, !(minutes.isFinite && minutes > 0 && minutes <= 1440) {
+      throw ConfigurationError(
+        keyPath: place("noCatalog.minutes"),
+        reason: "\(minutes) is not a number of minutes in (0, 1440]; use for example 30")
+    }
+  }
+}

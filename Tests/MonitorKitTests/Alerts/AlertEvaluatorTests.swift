@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import MonitorKit
+
+@Suite("AlertEvaluator")
+struct AlertEvaluatorTests {
+  static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+  static func overview(failing: Bool = false) -> MonitorOverview {
+    MonitorOverview(
+      startedAt: t0, catalogPath: "c.bmcat", catalogItems: 3, catalogHours: 0.1, databasePath: "plays.sqlite",
+      storeBacklog: failing ? 4 : 0, storeFailing: failing, jack: nil)
+  }
+
+  static func conditions(_ change: (inout AlertConditions) -> Void = { _ in }) -> AlertConditions {
+    var conditions = AlertConditions.defaults
+    change(&conditions)
+    return conditions
+  }
+
+  @Test("a silent stretch opens one silence alert at its first silent second and closes it at the first loud one")
+  func silence() {
+    var evaluator = AlertEvaluator(
+      conditions: ["fm": Self.conditions()], monitor: Self.conditions(), startedAt: Self.t0)
+    var status = ChannelStatus(name: "fm", source: "file:x.wav", input: .running)
+    // 10 s of music, 30 s of hiss at −60 dBFS, 20 s of music; a second of audio comes every second.
+    let levels: [Float] =
+      Array(repeating: -6, count: 10) + Array(repeating: -60, count: 30) + Array(repeating: -8, count: 20)
+    var events: [(Int, AlertEvent)] = []
+    for (i, level) in levels.enumerated() {
+      status.levelSeconds.add(peakDB: level, at: Self.t0.timeIntervalSince1970 + Double(i))
+      let now = Self.t0.addingTimeInterval(Double(i) + 1)
+      for event in evaluator.evaluate(statuses: [status], overview: Self.overview(), now: now) {
+        events.append((i, event))
+      }
+      if i == 30 { #expect(evaluator.active["fm"]?.map(\.kind) == [.silence]) }
+    }
+    #expect(events.map(\.1.opened) == [true, false])
+    #expect(events.map(\.1.kind) == [.silence, .silence])
+    #expect(events.first?.1.start == Self.t0.addingTimeInterval(10))
+    #expect(events.first?.0 == 26, "opened once the 15th silent second was whole")
+    #expect(events.last?.1.end == Self.t0.addingTimeInterval(40))
+    #expect(events.last?.1.detail == "the level stayed below -50.0 dBFS for 15 s")
+    #expect(evaluator.active.isEmpty)
+  }
+
+  @Test("a source that stays down opens source_down after 10 s, from the last audio heard; its return closes it")
+  func sourceDown() {
+    var evaluator = AlertEvaluator(
+      conditions: ["am": Self.conditions()], monitor: Self.conditions(), startedAt: Self.t0)
+    var status = ChannelStatus(name: "am", source: "http://127.0.0.1:9/x", input: .starting)
+    var opened: [Double] = []
+    var closed: [AlertEvent] = []
+    for tenth in 0...400 {
+      let seconds = Double(tenth) / 10
+      if seconds == 25 { status.input = .running }
+      for event in evaluator.evaluate(
+        statuses: [status], overview: Self.overview(), now: Self.t0.addingTimeInterval(seconds))
+      {
+        if event.opened { opened.append(seconds) } else { closed.append(event) }
+      }
+    }
+    #expect(opened == [10])
+    #expect(closed.count == 1)
+    #expect(closed.first?.start == Self.t0 && closed.first?.end == Self.t0.addingTimeInterval(25))
+    #expect(closed.first?.detail == "no audio from http://127.0.0.1:9/x for 10 s (starting)")
+  }
+
+  @Test("the play log failing opens the monitor's alert, without a channel; a stop closes what is open")
+  func playLogAndStop() {
+    var evaluator = AlertEvaluator(
+      conditions: ["fm": Self.conditions { $0.noCatalogSeconds = 60 }], monitor: Self.conditions(), startedAt: Self.t0)
+    let status = ChannelStatus(name: "fm", source: "jack", input: .running)
+    var events: [AlertEvent] = []
+    for second in 0...70 {
+      events += evaluator.evaluate(
+        statuses: [status], overview: Self.overview(failing: second >= 5),
+        now: Self.t0.addingTimeInterval(Double(second)))
+    }
+    #expect(events.map(\.kind) == [.playLogUnwritable, .noCatalog])
+    #expect(events.map(\.channel) == [nil, "fm"])
+    #expect(events.first?.start == Self.t0.addingTimeInterval(5))
+    #expect(evaluator.active[nil]?.map(\.kind) == [.playLogUnwritable])
+    let closed = evaluator.finish(now: Self.t0.addingTimeInterval(80))
+    #expect(closed.map(\.kind) == [.noCatalog, .playLogUnwritable])
+    #expect(closed.allSatisfy { !$0.opened && $0.end == Self.t0.addingTimeInterval(80) })
+    #expect(evaluator.active.isEmpty)
+  }
+
+  @Test("a configuration read again closes the alerts of a channel removed or changed, and watches one added")
+  func update() {
+    var evaluator = AlertEvaluator(
+      conditions: ["a": Self.conditions(), "b": Self.conditions()], monitor: Self.conditions(), startedAt: Self.t0)
+    let down = ["a", "b", "c"].map { ChannelStatus(name: $0, source: "jack", input: .reconnecting) }
+    var opened: [String?] = []
+    for second in 0...10 {
+      opened += evaluator.evaluate(
+        statuses: down, overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(second))
+      ).map(\.channel)
+    }
+    #expect(opened == ["a", "b"], "c is not configured yet")
+    let closed = evaluator.update(
+      conditions: [
+        "a": Self.conditions(), "b": Self.conditions { $0.sourceDownForSeconds = 20 }, "c": Self.conditions(),
+      ],
+      now: Self.t0.addingTimeInterval(11))
+    #expect(closed.map(\.channel) == ["b"] && closed.allSatisfy { !$0.opened })
+    #expect(closed.first?.end == Self.t0.addingTimeInterval(11))
+    #expect(evaluator.active.keys.map { $0 ?? "-" }.sorted() == ["a"], "a kept its open alert")
+    var later: [String?] = []
+    for second in 11...40 {
+      later += evaluator.evaluate(
+        statuses: down, overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(second))
+      ).map(\.channel)
+    }
+    #expect(later == ["c", "b"], "c after 10 s from its start, b after its new 20 s")
+    #expect(evaluator.update(conditions: [:], now: Self.t0.addingTimeInterval(41)).count == 3)
+    #expect(evaluator.active.isEmpty)
+  }
+
+  @Test("a condition turned off opens nothing; nothing from the catalog is off by default")
+  func off() {
+    var evaluator = AlertEvaluator(
+      conditions: ["fm": Self.conditions { $0.sourceDownForSeconds = nil }], monitor: Self.conditions(),
+      startedAt: Self.t0)
+    let status = ChannelStatus(name: "fm", source: "jack", input: .reconnecting)
+    var events: [AlertEvent] = []
+    for minute in 0...120 {
+      events += evaluator.evaluate(
+        statuses: [status], overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(minute) * 60))
+    }
+    #expect(events.isEmpty)
+  }
+}

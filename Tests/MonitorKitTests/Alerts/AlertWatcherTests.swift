@@ -1,0 +1,179 @@
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+/// The alerts in a running monitor (`Monitor`, in this process): real inputs, the timer thread, the play log.
+@Suite(
+  "AlertWatcher", .serialized, .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct AlertWatcherTests {
+  let folder: TemporaryDirectory
+  var catalog: URL { folder.file("music.bmcat") }
+  var db: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "alerts")
+    try CLI.makeCatalog(at: catalog)
+  }
+
+  func configuration(_ channels: [ChannelConfiguration], alerts: AlertSettings = AlertSettings())
+    -> MonitorConfiguration
+  {
+    var configuration = MonitorConfiguration(
+      catalogPath: catalog.path, databasePath: db, workerThreads: 2, channels: channels)
+    configuration.alerts = alerts
+    return configuration
+  }
+
+  /// Waits for the first event of `kind` (and `alert`) in `log`.
+  @discardableResult
+  func waitFor(
+    _ name: EventKind, alert: AlertKind? = nil, in log: MonitorLog, seconds: Double = 60
+  ) throws -> MonitorEvent {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let event = log.recentEvents.first(where: {
+        $0.name == name && (alert == nil || $0.field("kind") == .string(alert!.rawValue))
+      }) {
+        return event
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Issue.record("no \(name.rawValue) within \(seconds) s:\n\(log.recentLines.joined(separator: "\n"))")
+    throw CancellationError()
+  }
+
+  func alertRows() throws -> [AlertRecord] {
+    try PlayLogReader(path: db).alerts(fromMilliseconds: .min, toMilliseconds: .max)
+  }
+
+  @Test("a file channel with a silent stretch opens one silence alert and closes it, with the stretch's times")
+  func silenceOnAFile() throws {
+    // 5 s of tone, 8 s of digital silence, 7 s of tone.
+    let rate = 8000
+    let tone = (0..<(5 * rate)).map { Float(0.5 * sin(Double($0) * 2 * .pi * 440 / Double(rate))) }
+    let samples = tone + [Float](repeating: 0, count: 8 * rate) + tone + tone.prefix(2 * rate)
+    let file = folder.file("silence.wav")
+    try WAVWriter.write(samples, sampleRate: rate, to: file)
+    var channel = ChannelConfiguration(name: "demo", source: .file(path: file.path, loop: false))
+    channel.alertOverrides.silence.forSeconds = 3
+    channel.alertOverrides.holdSeconds = 2
+    let log = MonitorLog(write: { _ in })
+    let monitor = try Monitor(configuration: configuration([channel]), log: log)
+    try monitor.start()
+    let started = Date()
+    let opened = try waitFor(.alertOpened, alert: .silence, in: log)
+    #expect(monitor.statuses[0].alerts.map(\.kind) == [.silence], "the console and the API see it")
+    let closed = try waitFor(.alertClosed, alert: .silence, in: log)
+    monitor.stop()
+
+    guard case .time(let start)? = opened.field("start"), case .time(let end)? = closed.field("end") else {
+      Issue.record("no start or end: \(opened) \(closed)")
+      return
+    }
+    // The file's audio starts when ffmpeg delivers it, a moment after the start.
+    let silenceStart = start.timeIntervalSince(started)
+    #expect(silenceStart > 4 && silenceStart < 7.5, "\(silenceStart)")
+    #expect(abs(end.timeIntervalSince(start) - 8) <= 1.01, "\(end.timeIntervalSince(start))")
+    #expect(opened.time.timeIntervalSince(start) >= 3, "opened once it had held for 3 s")
+    let rows = try alertRows()
+    #expect(rows.count == 1, "\(rows)")
+    #expect(rows.first?.kind == "silence" && rows.first?.channel == "demo")
+    #expect(rows.first?.start == start && rows.first?.end == end)
+    #expect(log.recentEvents.filter { $0.name == .alertOpened || $0.name == .alertClosed }.count == 2)
+  }
+
+  @Test("a dead stream opens source_down after 10 s; the stop closes it; the rows survive a restart")
+  func deadStream() throws {
+    let port = try LocalTCP.freePort()
+    let channel = ChannelConfiguration(name: "am", source: .stream(url: "http://127.0.0.1:\(port)/live"))
+    do {  // the monitor, and its lock on the play log, end with this scope
+      let log = MonitorLog(write: { _ in })
+      let monitor = try Monitor(configuration: configuration([channel]), log: log)
+      let launched = Date()
+      try monitor.start()
+      let opened = try waitFor(.alertOpened, alert: .sourceDown, in: log, seconds: 30)
+      let after = opened.time.timeIntervalSince(launched)
+      #expect(after >= 10 && after < 12, "opened \(after) s after the start")
+      #expect(try alertRowsSoon(count: 1).first?.end == nil, "in the play log while open")
+      monitor.stop()
+    }
+    let rows = try alertRows()
+    #expect(rows.count == 1 && rows.first?.kind == "source_down" && rows.first?.end != nil, "\(rows)")
+
+    // A second run on the same play log keeps the row, and adds none of its own in 2 s.
+    let second = try Monitor(configuration: configuration([channel]), log: MonitorLog(write: { _ in }))
+    try second.start()
+    Thread.sleep(forTimeInterval: 2)
+    second.stop()
+    #expect(try alertRows() == rows)
+  }
+
+  @Test("an alert a killed monitor left open is closed at the next start, once")
+  func openAlertRecovered() throws {
+    do {
+      let store = try PlayLogStore(path: db)
+      try store.openAlert(channel: "fm", kind: "silence", start: Date(timeIntervalSinceNow: -60), detail: "quiet")
+      try store.close()
+    }
+    let file = Fixtures.music("catalog-a.ogg").path
+    let monitor = try Monitor(
+      configuration: configuration([ChannelConfiguration(name: "fm", source: .file(path: file, loop: false))]),
+      log: MonitorLog(write: { _ in }))
+    try monitor.start()
+    monitor.stop()
+    let rows = try alertRows()
+    #expect(rows.count == 1 && rows.first?.end != nil, "\(rows)")
+    #expect(rows.first?.detail.hasSuffix("closed at its next start") == true)
+  }
+
+  @Test(
+    "with a slow, a failing-then-working and a dead webhook, the plays are the same and the deliveries are retried")
+  func webhooksDoNotDisturbThePlays() throws {
+    let slow = try WebhookReceiver { _ in (200, 3) }
+    let flaky = try WebhookReceiver { index in (index == 0 ? 500 : 200, 0) }
+    let deadPort = try LocalTCP.freePort()
+    var alerts = AlertSettings()
+    alerts.webhooks = [
+      AlertWebhookSettings(url: slow.url), AlertWebhookSettings(url: flaky.url),
+      AlertWebhookSettings(url: "http://127.0.0.1:\(deadPort)/hook"),
+    ]
+    alerts.overrides.sourceDown.forSeconds = 1
+    let refused = try LocalTCP.freePort()
+    let channels = [
+      ChannelConfiguration(name: "music", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: false)),
+      ChannelConfiguration(name: "down", source: .stream(url: "http://127.0.0.1:\(refused)/live")),
+    ]
+    let log = MonitorLog(write: { _ in })
+    let monitor = try Monitor(configuration: configuration(channels, alerts: alerts), log: log)
+    try monitor.start()
+    try waitFor(.alertOpened, alert: .sourceDown, in: log, seconds: 20)
+    #expect(flaky.wait(forRequests: 2, seconds: 20), "the 500 is retried")
+    #expect(slow.wait(forRequests: 1, seconds: 20))
+    try waitFor(.playEnded, in: log, seconds: 60)
+    let retries = log.recentLines.filter { $0.contains("webhook http://127.0.0.1:\(deadPort)/hook failed") }
+    monitor.stop()
+
+    #expect(retries.count == 1, "the dead receiver's failure is logged once, and retried quietly")
+    let plays = try PlayLogStore(path: db).plays()
+    try #require(plays.count == 1, "\(plays)")
+    #expect(plays[0].title == "Armygeddon" && plays[0].status == .closed)
+    #expect(abs(plays[0].durationSeconds - 30) < 1.5, "\(plays[0].durationSeconds)")
+    #expect(flaky.received.count >= 2 && flaky.received[0] == flaky.received[1])
+    #expect(flaky.received[0].contains(#""event":"alert_opened""#))
+  }
+
+  /// The alert rows once there are `count` (the writer writes them on its own thread).
+  func alertRowsSoon(count: Int) throws -> [AlertRecord] {
+    let deadline = Date().addingTimeInterval(10)
+    var rows = try alertRows()
+    while rows.count < count && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.05)
+      rows = try alertRows()
+    }
+    return rows
+  }
+}
