@@ -12,6 +12,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
 
     // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place,
     // the subprocess launcher (ffmpeg, ffprobe, alert commands).
@@ -22,7 +24,9 @@ let package = Package(
     .target(name: "Reports", dependencies: ["Common", "CSQLite"]),
     // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
     // it, so that the tests link the same code the product runs.
-    .target(name: "MonitorKit", dependencies: ["Common", "Matcher", "Reports", "JackInput", "RingBuffer"]),
+    .target(
+      name: "MonitorKit",
+      dependencies: ["Common", "Matcher", "Reports", "JackInput", "RingBuffer", "CMicroHTTPD", "CSystemd"]),
     .executableTarget(name: "BroadcastMonitor", dependencies: ["MonitorKit"]),
     .executableTarget(
       name: "Benchmarks", dependencies: ["Common", "Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),

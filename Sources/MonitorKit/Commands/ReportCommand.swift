@@ -24,73 +24,20 @@ enum ReportCommand {
     guard let database = a.value("db") ?? configuration?.databasePath, !database.isEmpty else {
       throw UsageError("--db is required (or --config with databasePath)")
     }
-    var scope = ReportScope(
-      channelName: a.value("channel"), from: try bound(a, "from"), to: try bound(a, "to"),
-      timeZoneOverride: try a.value("tz").map(timeZone), defaultTimeZone: .current)
-    for channel in configuration?.channels ?? [] {
-      scope.channelTimeZones[channel.name] = TimeZone(identifier: channel.timeZone)
-    }
-    if scope.timeZoneOverride == nil && configuration == nil {
-      printError(
-        "report: times in the machine's time zone, \(TimeZone.current.identifier); pass --config (the channels' "
-          + "timeZone) or --tz ZONE for another")
-    }
-    let grouping = try a.value("group").map { text throws(UsageError) -> ReportGrouping in
-      guard let grouping = ReportGrouping(rawValue: text) else {
-        throw UsageError("--group \(text): use day, week or month")
-      }
-      return grouping
-    }
-    let settings = configuration?.reports ?? ReportSettings()
-
+    try checkValues(a)  // before the play log is opened: a mistyped option is named first
     let reader = try PlayLogReader(path: database)
     let started = Date()
     let progress = ProgressReporter()
     if kind == "soundexchange" {
-      try writeSoundExchange(a, scope: scope, settings: settings, reader: reader, progress: progress)
+      try writeSoundExchange(
+        a, scope: try scope(a, configuration: configuration, note: printError),
+        settings: configuration?.reports ?? ReportSettings(), reader: reader, progress: progress)
       return 0
     }
     let output = try ReportOutput(path: a.value("out"), pipeDelimited: false)
-    let report = { (fraction: Double) in
+    try write(kind, a, configuration: configuration, reader: reader, to: output.sink, note: printError) { fraction in
       progress.update(
         String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
-    }
-    switch kind {
-    case "plays":
-      try PlaysReport(scope: scope).write(from: reader, to: output.sink, progress: report)
-    case "airplay":
-      try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
-        .write(from: reader, to: output.sink, progress: report)
-    case "quota":
-      let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
-      guard !rules.isEmpty else {
-        throw ReportError.missingSetting(
-          key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
-      }
-      let known = Set(try reader.channels().values)
-      for rule in rules {
-        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
-          printError(
-            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
-              + "check reports.quotaRules[].channels")
-        }
-      }
-      try QuotaReport(scope: scope, rules: rules, grouping: grouping)
-        .write(from: reader, to: output.sink, progress: report)
-    case "alerts":
-      try AlertsReport(scope: scope).write(from: reader, to: output.sink)
-    case "reconcile":
-      try ReconcileReport(
-        scope: scope,
-        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
-        kind: a.value("kind") ?? settings.proofOfPlay.kind,
-        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
-      ).write(from: reader, to: output.sink, progress: report)
-    default:
-      try ProofOfPlayReport(
-        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
-        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
-      ).write(from: reader, to: output.sink, progress: report)
     }
     try output.finish()
     progress.finish()
@@ -101,8 +48,89 @@ enum ReportCommand {
     return 0
   }
 
+  /// Writes report `kind` (any but soundexchange) as `a` describes it, from `reader` to `sink`. `run` writes to a
+  /// file or standard output, the HTTP API (`ReportEndpoint`) to memory. Notes for a person go to `note`.
+  static func write(
+    _ kind: String, _ a: CommandLineArguments, configuration: MonitorConfiguration?, reader: PlayLogReader,
+    to sink: CountingRowSink, note: (String) -> Void, progress report: @escaping (Double) -> Void = { _ in }
+  ) throws {
+    let scope = try scope(a, configuration: configuration, note: note)
+    let grouping = try a.value("group").map { text throws(UsageError) -> ReportGrouping in
+      guard let grouping = ReportGrouping(rawValue: text) else {
+        throw UsageError("--group \(text): use day, week or month")
+      }
+      return grouping
+    }
+    let settings = configuration?.reports ?? ReportSettings()
+    switch kind {
+    case "plays":
+      try PlaysReport(scope: scope).write(from: reader, to: sink, progress: report)
+    case "airplay":
+      try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
+        .write(from: reader, to: sink, progress: report)
+    case "quota":
+      let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
+      guard !rules.isEmpty else {
+        throw ReportError.missingSetting(
+          key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
+      }
+      let known = Set(try reader.channels().values)
+      for rule in rules {
+        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
+          note(
+            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
+              + "check reports.quotaRules[].channels")
+        }
+      }
+      try QuotaReport(scope: scope, rules: rules, grouping: grouping)
+        .write(from: reader, to: sink, progress: report)
+    case "alerts":
+      try AlertsReport(scope: scope).write(from: reader, to: sink)
+    case "reconcile":
+      try ReconcileReport(
+        scope: scope,
+        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
+        kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: sink, progress: report)
+    default:
+      try ProofOfPlayReport(
+        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: sink, progress: report)
+    }
+  }
+
+  /// The channels, period and time zones `a` and `configuration` select.
+  private static func scope(
+    _ a: CommandLineArguments, configuration: MonitorConfiguration?, note: (String) -> Void
+  ) throws -> ReportScope {
+    var scope = ReportScope(
+      channelName: a.value("channel"), from: try bound(a, "from"), to: try bound(a, "to"),
+      timeZoneOverride: try a.value("tz").map(timeZone), defaultTimeZone: .current)
+    for channel in configuration?.channels ?? [] {
+      scope.channelTimeZones[channel.name] = TimeZone(identifier: channel.timeZone)
+    }
+    if scope.timeZoneOverride == nil && configuration == nil {
+      note(
+        "report: times in the machine's time zone, \(TimeZone.current.identifier); pass --config (the channels' "
+          + "timeZone) or --tz ZONE for another")
+    }
+    return scope
+  }
+
+  /// Refuses a period, time zone or grouping that cannot be read.
+  static func checkValues(_ a: CommandLineArguments) throws(UsageError) {
+    _ = try bound(a, "from")
+    _ = try bound(a, "to")
+    _ = try a.value("tz").map(timeZone)
+    if let text = a.value("group"), ReportGrouping(rawValue: text) == nil {
+      throw UsageError("--group \(text): use day, week or month")
+    }
+  }
+
   /// Refuses options that the report kind does not take.
-  private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
+  static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
     // Each kind's own options, from its declaration.
     var only: [String: Set<String>] = [:]
     for kindSpec in CommandTable.report.subcommands {
@@ -146,8 +174,22 @@ enum ReportCommand {
         "--\(option) \(text): use a date YYYY-MM-DD (local midnight) or an ISO 8601 time with its zone such as "
           + "2026-03-01T06:00:00-05:00")
     }
+    let milliseconds: Int64
+    switch bound {
+    case .localDay(let day): milliseconds = day * 86_400_000
+    case .instant(let instant): milliseconds = instant
+    }
+    guard boundMilliseconds.contains(milliseconds) else {
+      throw UsageError(
+        "--\(option) \(text): give a time in the years 1900 to 2199 (leave --\(option) out for no bound); no play "
+          + "log holds plays outside them")
+    }
     return bound
   }
+
+  /// The times a bound may name, 1900-01-01 to 2200-01-01 UTC: the report's calendar reads the time zone's offsets
+  /// hour by hour across its span, so a bound thousands of years away took minutes (`--from 9513-11-29`: 16 s).
+  static let boundMilliseconds: ClosedRange<Int64> = -2_208_988_800_000...7_258_118_400_000
 
   private static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
     guard let zone = TimeZone(identifier: name) else {

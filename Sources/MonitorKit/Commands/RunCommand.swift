@@ -6,6 +6,9 @@ import Synchronization
 /// for the next start); SIGHUP reads the configuration again (`Monitor+Reload.swift`) and reloads the catalog without
 /// losing running plays.
 ///
+/// Unless `--http off`, it also serves the HTTP API, `/metrics` and `/healthz` (`HTTPService`); under systemd it
+/// reports ready, watchdog and stopping through `sd_notify` (`SystemdNotifier`).
+///
 /// What it shows is chosen here, once: on a terminal, the live console (`ConsoleView`); when standard output is not
 /// a terminal, or with `--log`, one line per event on standard error; with `--json`, one JSON object per event on
 /// standard output.
@@ -39,15 +42,21 @@ enum RunCommand {
       console.view?.requestStop()
       stop.signal()
     }
+    let http = try HTTPService.bind(configuration.http, log: log)  // a port in use stops the start here
     let monitor = try Monitor(configuration: configuration, log: log)
     try monitor.start()
     signals.onHangUp {
       monitor.reload { try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory) }
     }
+    try http?.start(readings: monitor, configuration: configuration, log: log)
+    let systemd = SystemdNotifier()
+    systemd?.ready(status: "monitoring \(configuration.channels.count) channels")
     if wantsConsole {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }
     stop.wait()
+    systemd?.stopping()
+    http?.stop()
     let leftover = monitor.stop()
     withExtendedLifetime(signals) {}
     if wantsConsole {

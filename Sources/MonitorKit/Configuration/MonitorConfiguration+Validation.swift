@@ -82,6 +82,7 @@ extension MonitorConfiguration {
     try validateMemory(origin: origin, memoryBytes: memoryBytes)
     try reports.validate(origin: origin)
     try alerts.validate(origin: origin, channels: channels)
+    try http.validate(origin: origin)
     try validateFiles(origin: origin, checks: checks)
   }
 

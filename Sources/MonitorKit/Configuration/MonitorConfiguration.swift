@@ -31,6 +31,8 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   var reports = ReportSettings()
   /// The alert conditions' defaults and where alerts are delivered. Optional section; see `AlertSettings`.
   var alerts = AlertSettings()
+  /// The HTTP API, metrics and health server. Optional section; see `HTTPSettings` (on by default, loopback only).
+  var http = HTTPSettings()
 
   /// The allowed number of worker threads.
   static let workerThreadRange = 1...64
@@ -57,6 +59,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case channels
     case reports
     case alerts
+    case http
   }
 
   /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
@@ -98,5 +101,6 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     channels = try required(.channels, or: [])
     reports = try c.value(.reports, or: ReportSettings())
     alerts = try c.value(.alerts, or: AlertSettings())
+    http = try c.value(.http, or: HTTPSettings())
   }
 }

@@ -184,6 +184,9 @@ final class Monitor: @unchecked Sendable {
     }
   }
 
+  /// How long the play log's writes took so far. Any thread.
+  var playLogWriteLatency: LatencyHistogram.Snapshot { writer.writeLatency.snapshot }
+
   /// The monitor as a whole: uptime, catalog, play log, JACK, its own alerts. Any thread.
   var overview: MonitorOverview { overview(alerts: true) }
 
