@@ -69,6 +69,11 @@ final class Monitor: @unchecked Sendable {
     } catch let error as SQLiteError where !error.isUnusableFile {
       deferred = startupWrites
     }
+    // Unknown music: the clusters of earlier runs, from their fingerprints in the play log (after the spool's replay).
+    let clusters = UnknownClusters(parameters: catalog.parameters)
+    if deferred == nil, let restored = try? AirStretchRecorder.restoreClusters(clusters, from: store), restored > 0 {
+      log.line("unknown music: \(restored) earlier segments restored into their clusters")
+    }
     let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)
     self.writer = writer
 
@@ -95,7 +100,7 @@ final class Monitor: @unchecked Sendable {
       }
       return ChannelPipeline(
         name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
-        writer: writer, log: log)
+        writer: writer, log: log, clusters: clusters)
     }
     let info = catalog.info()
     catalogInfo = Mutex(info)

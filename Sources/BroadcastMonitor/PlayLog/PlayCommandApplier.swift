@@ -26,7 +26,7 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event: return PlaySpool.Entry(command: command)
+    case .start, .event, .stretch: return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
     return PlaySpool.Entry(command: command, row: target.row, continues: target.continues)
@@ -86,6 +86,8 @@ struct PlayCommandApplier {
         return nil
       }
       try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
+    case .stretch(let stretch):
+      try store.record(stretch)  // a stretch already there (same channel and start) is left as it is
     }
     return nil
   }

@@ -28,6 +28,8 @@ final class PlayLogWriter: @unchecked Sendable {
       token: UInt64, start: Date, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
     case retract(token: UInt64)
     case event(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String)
+    /// A labelled stretch of the air, with its unknown segment (`AirStretchRecorder`).
+    case stretch(AirStretchRecord)
   }
 
   /// What `stop` could not write to the play log.
