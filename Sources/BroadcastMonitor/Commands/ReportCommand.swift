@@ -57,6 +57,10 @@ enum ReportCommand {
     switch kind {
     case "plays":
       try PlaysReport(scope: scope).write(from: reader, to: output.sink, progress: report)
+    case "segments":
+      try SegmentsReport(scope: scope).write(from: reader, to: output.sink)
+    case "unknown":
+      try UnknownReport(scope: scope).write(from: reader, to: output.sink)
     case "airplay":
       try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
         .write(from: reader, to: output.sink, progress: report)
