@@ -15,7 +15,6 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
   private let envelopeFrames = ClassifierTuning.envelopeFrames
   private let framesPerSecond: Double
   private var amplitude: [Float]
-  private var previousAmplitude: [Float]
   private var centred: [Float]
   /// Level of the last `envelopeFrames` frames in dB, a ring indexed by frame.
   private var envelope: [Float]
@@ -29,6 +28,9 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
   private var sumFlux: Double = 0
   private var sumHarmonicity: Double = 0
   private var peaksInWindow = 0
+  /// Frames of the current window whose flatness and harmonicity were measured, and whose flux was.
+  private var sampledFrames = 0
+  private var fluxFrames = 0
   private weak var consumer: (any AirFeaturesConsumer)?
 
   init(parameters p: FingerprintParameters, firstBin: Int, binCount: Int, consumer: any AirFeaturesConsumer) {
@@ -39,7 +41,6 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
     maxLag = max(minLag, Int((ClassifierTuning.maxFundamentalHz / binHz).rounded()))
     framesPerSecond = p.framesPerSecond
     amplitude = [Float](repeating: 0, count: binCount)
-    previousAmplitude = [Float](repeating: 0, count: binCount)
     centred = [Float](repeating: 0, count: binCount)
     envelope = [Float](repeating: -120, count: envelopeFrames)
     var cosines: [Float] = []
@@ -63,34 +64,78 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
   func notePeaks(_ count: Int) { peaksInWindow += count }
 
   func consume(frame: Int, power: UnsafeBufferPointer<Float>) {
-    var sum: Float = 0
-    var sumLog: Float = 0
-    var sumAmplitude: Float = 0
-    var rise: Float = 0
     let floor = ClassifierTuning.powerFloor
-    amplitude.withUnsafeMutableBufferPointer { a in
-      previousAmplitude.withUnsafeMutableBufferPointer { previous in
-        for k in 0..<binCount {
-          let v = max(power[k], floor)
-          sum += v
-          sumLog += log(v)
-          let amp = v.squareRoot()
-          a[k] = amp
-          sumAmplitude += amp
-          rise += max(0, amp - previous[k])
-          previous[k] = amp
-        }
-      }
-    }
-    let mean = sum / Float(binCount)
+    let sum = max(Self.sum(power), floor)
     let level = 10 * log10(sum)
     envelope[frames % envelopeFrames] = level
     sumLevel += Double(level)
-    sumFlatness += Double(exp(sumLog / Float(binCount)) / mean)
-    sumFlux += frames == 0 ? 0 : Double(rise / sumAmplitude)
-    sumHarmonicity += Double(harmonicity())
+    // Flux compares amplitude spectra `fluxFrameStride` frames apart, on every such frame; flatness and harmonicity
+    // (a logarithm per bin, a comb of lags) are measured on every `sampledFrameStride`-th frame. The level, which
+    // the syllable modulation needs at the full frame rate, is measured on every frame.
+    if frames % ClassifierTuning.fluxFrameStride == 0 {
+      let (amplitudeSum, rise) = updateAmplitude(power)
+      if frames > 0 && amplitudeSum > 0 {
+        sumFlux += Double(rise / amplitudeSum)
+        fluxFrames += 1
+      }
+    }
+    if frames % ClassifierTuning.sampledFrameStride == 0 {
+      var sumLog: Float = 0
+      for k in 0..<binCount { sumLog += log(max(power[k], floor)) }
+      sumFlatness += Double(exp(sumLog / Float(binCount)) / (sum / Float(binCount)))
+      sumHarmonicity += Double(harmonicity())
+      sampledFrames += 1
+    }
     frames += 1
     if frames - windowStart == windowFrames { emitWindow() }
+  }
+
+  /// Σ power, eight bins at a time (SIMD): a plain loop would add one bin after the other.
+  private static func sum(_ power: UnsafeBufferPointer<Float>) -> Float {
+    let p = UnsafeRawPointer(power.baseAddress!)
+    var sums = SIMD8<Float>()
+    var k = 0
+    while k + 8 <= power.count {
+      sums += p.loadUnaligned(fromByteOffset: k * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+      k += 8
+    }
+    var total = sums.sum()
+    while k < power.count {
+      total += power[k]
+      k += 1
+    }
+    return total
+  }
+
+  /// The amplitude spectrum (kept for harmonicity and the next flux) and, against the last one, the sum of its
+  /// rises; returns the amplitudes' sum and the rise.
+  private func updateAmplitude(_ power: UnsafeBufferPointer<Float>) -> (sum: Float, rise: Float) {
+    amplitude.withUnsafeMutableBufferPointer { a in
+      let p = UnsafeRawPointer(power.baseAddress!)
+      let out = UnsafeMutableRawPointer(a.baseAddress!)
+      var amplitudes = SIMD8<Float>()
+      var rises = SIMD8<Float>()
+      var k = 0
+      while k + 8 <= binCount {
+        let offset = k * MemoryLayout<Float>.stride
+        let amp = p.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self).squareRoot()
+        amplitudes += amp
+        let change = amp - out.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+        rises += change.replacing(with: 0, where: change .< 0)
+        out.storeBytes(of: amp, toByteOffset: offset, as: SIMD8<Float>.self)
+        k += 8
+      }
+      var total = amplitudes.sum()
+      var rise = rises.sum()
+      while k < binCount {
+        let amp = power[k].squareRoot()
+        total += amp
+        rise += max(0, amp - a[k])
+        a[k] = amp
+        k += 1
+      }
+      return (total, rise)
+    }
   }
 
   func flush() {
@@ -114,14 +159,35 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
           energy += x[k] * x[k]
         }
         guard energy > 0 else { return }
+        let base = UnsafePointer(x.baseAddress!)
         for lag in minLag...maxLag {
-          var r: Float = 0
-          for k in 0..<(n - lag) { r += x[k] * x[k + lag] }
-          best = max(best, r / energy)
+          best = max(best, Self.dot(base, base + lag, n - lag) / energy)
         }
       }
     }
     return best
+  }
+
+  /// Σ a[k]·b[k] for k < count, eight at a time.
+  @inline(__always)
+  private static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    let ra = UnsafeRawPointer(a)
+    let rb = UnsafeRawPointer(b)
+    var acc = SIMD8<Float>()
+    var k = 0
+    while k + 8 <= count {
+      let offset = k * MemoryLayout<Float>.stride
+      acc +=
+        ra.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+        * rb.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+      k += 8
+    }
+    var r = acc.sum()
+    while k < count {
+      r += a[k] * b[k]
+      k += 1
+    }
+    return r
   }
 
   private func emitWindow() {
@@ -159,16 +225,19 @@ final class AirFeatureExtractor: SpectrumFrameConsumer {
       modulation = Double((2 * power).squareRoot() / Float(n))
     }
     let c = Double(count)
+    let sampled = Double(max(1, sampledFrames))
     consumer?.consume(
       AirFeatures(
         startFrame: windowStart, frameCount: count, levelDB: sumLevel / c, lowEnergyShare: Double(low) / c,
-        syllableModulationDB: modulation, flatness: sumFlatness / c, flux: sumFlux / c,
-        harmonicity: sumHarmonicity / c, peaksPerSecond: Double(peaksInWindow) * framesPerSecond / c))
+        syllableModulationDB: modulation, flatness: sumFlatness / sampled, flux: sumFlux / Double(max(1, fluxFrames)),
+        harmonicity: sumHarmonicity / sampled, peaksPerSecond: Double(peaksInWindow) * framesPerSecond / c))
     windowStart = frames
     sumLevel = 0
     sumFlatness = 0
     sumFlux = 0
     sumHarmonicity = 0
+    sampledFrames = 0
+    fluxFrames = 0
     peaksInWindow = 0
   }
 }
