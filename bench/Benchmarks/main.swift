@@ -6,6 +6,8 @@ import Matcher
 // process (getrusage), so the ratios are "× real time on one core"; each figure is the median of several runs.
 //
 //   Benchmarks scan CATALOG RECORDING [RUNS]     decode + stream matcher, as `scan` runs it
+//   Benchmarks air-features CATALOG RECORDING      the air classifier's features per window (AirBench.swift)
+//   Benchmarks air-cost CATALOG RECORDING [RUNS]   the air watch's share of the matcher's CPU time
 //   Benchmarks import FILE... [--runs N]         reference fingerprinting (decode + signature), as `catalog add`
 //   Benchmarks catalog-load HOURS [RUNS]         write and load a synthetic catalog of HOURS hours of audio
 //   Benchmarks catalog-edit HOURS TRACKS [KEEP]  add TRACKS tracks to an empty catalog and to one of HOURS hours
@@ -148,6 +150,10 @@ do {
   switch args.first {
   case "scan" where args.count >= 3:
     try benchScan(catalogPath: args[1], recording: args[2], runs: args.count > 3 ? Int(args[3]) ?? 3 : 3)
+  case "air-features" where args.count >= 3:
+    try dumpAirFeatures(catalogPath: args[1], recording: args[2])
+  case "air-cost" where args.count >= 3:
+    try benchAirCost(catalogPath: args[1], recording: args[2], runs: args.count > 3 ? Int(args[3]) ?? 3 : 3)
   case "import" where args.count >= 2:
     try benchImport(files: Array(args.dropFirst()), runs: 3)
   case "catalog-load" where args.count >= 2:
@@ -165,7 +171,8 @@ do {
       seconds: args.count > 5 ? Double(args[5]) : nil)
   default:
     print(
-      "usage: Benchmarks scan CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
+      "usage: Benchmarks scan CATALOG RECORDING [RUNS] | air-features CATALOG RECORDING"
+        + " | air-cost CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
         + " | catalog-edit HOURS TRACKS [KEEP]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
         + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]"

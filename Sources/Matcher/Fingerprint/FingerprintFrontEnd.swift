@@ -2,13 +2,16 @@ import Foundation
 
 /// The chain from raw audio to peaks, assembled here and nowhere else:
 /// interleaved samples → downmix → `Resampler` (to the fingerprint rate) → `SpectrumAnalyzer` → `PeakExtractor` →
-/// the consumer (a signature collector, or a stream matcher).
+/// the consumer (a signature collector, or a stream matcher). An optional spectrum tap (the air classifier's feature
+/// extractor) receives the same spectra beside the peak extractor.
 ///
 /// Also measures the audible span on the way. One thread at a time.
 final class FingerprintFrontEnd {
   let parameters: FingerprintParameters
   private let analyzer: SpectrumAnalyzer
   private let extractor: PeakExtractor
+  /// Hands each spectrum to the peak extractor and the tap, when there is a tap.
+  private let tee: SpectrumFrameTee?
   private var resampler: Resampler?
   private var mono: [Float] = []
   /// Samples delivered at the fingerprint rate.
@@ -20,13 +23,18 @@ final class FingerprintFrontEnd {
   private var hopFill = 0
   private let audibleEnergy: Float
 
-  init(parameters: FingerprintParameters, peaksPerBlock: Int, consumer: any PeakConsumer) {
+  init(
+    parameters: FingerprintParameters, peaksPerBlock: Int, consumer: any PeakConsumer,
+    spectrumTap: (any SpectrumFrameConsumer)? = nil
+  ) {
     self.parameters = parameters
     let bins = SpectrumAnalyzer.binRange(parameters)
     extractor = PeakExtractor(
       parameters: parameters, firstBin: bins.first, binCount: bins.count, peaksPerBlock: peaksPerBlock,
       consumer: consumer)
-    analyzer = SpectrumAnalyzer(parameters: parameters, consumer: extractor)
+    let peaks = extractor
+    tee = spectrumTap.map { SpectrumFrameTee(first: peaks, second: $0) }
+    analyzer = SpectrumAnalyzer(parameters: parameters, consumer: tee ?? peaks)
     // -60 dBFS RMS over one hop.
     audibleEnergy = Float(parameters.hopSizeSamples) * 1e-6
   }

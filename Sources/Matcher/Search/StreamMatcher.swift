@@ -34,6 +34,9 @@ public final class StreamMatcher {
   private var frontEnd: FingerprintFrontEnd!
   private let relay = PeakRelay()
   weak var sink: (any MatchEventSink)?
+  /// Labels the air from the same spectra and peaks (see `AirWatch`); it receives the events first and passes them
+  /// on to the sink.
+  public let air: AirWatch?
 
   // Time.
   private var originSeconds: Double?
@@ -90,7 +93,12 @@ public final class StreamMatcher {
   ///   - catalog: the catalog to match against; its fingerprint parameters are used.
   ///   - settings: search and segmentation settings (per-channel overrides).
   ///   - sink: receives the events; held weakly.
-  public init(catalog: Catalog, settings: MatcherSettings = MatcherSettings(), sink: (any MatchEventSink)?) {
+  ///   - air: when given, classifies the air from the matcher's own spectra and peaks, and sees the events on their
+  ///     way to `sink` (held by the matcher).
+  public init(
+    catalog: Catalog, settings: MatcherSettings = MatcherSettings(), sink: (any MatchEventSink)?,
+    air: AirWatch? = nil
+  ) {
     self.catalog = catalog
     self.settings = settings
     parameters = catalog.parameters
@@ -118,10 +126,18 @@ public final class StreamMatcher {
     playWindows.reserveCapacity(16)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
-    self.sink = sink
-    frontEnd = FingerprintFrontEnd(
-      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
+    self.air = air
+    air?.downstream = sink
+    self.sink = air ?? sink
     relay.matcher = self
+    makeFrontEnd()
+  }
+
+  private func makeFrontEnd() {
+    let bins = SpectrumAnalyzer.binRange(parameters)
+    frontEnd = FingerprintFrontEnd(
+      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay,
+      spectrumTap: air?.startStream(firstBin: bins.first, binCount: bins.count))
   }
 
   deinit {
@@ -149,6 +165,7 @@ public final class StreamMatcher {
   ) throws(AudioError) {
     if originSeconds == nil {
       originSeconds = time ?? 0
+      air?.originSeconds = originSeconds!
       lastNoMatchSeconds = originSeconds!
       state = .prerecording
     }
@@ -162,12 +179,12 @@ public final class StreamMatcher {
     for play in ending { end(play) }
     active.removeAll()
     state = .idle
+    air?.finish()
   }
 
   /// Forgets everything (plays are dropped without events): ready for a new stream.
   public func reset() {
-    frontEnd = FingerprintFrontEnd(
-      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay)
+    makeFrontEnd()
     originSeconds = nil
     signatureSamples = 0
     peakFrames.removeAll()
@@ -349,6 +366,7 @@ public final class StreamMatcher {
 final class PeakRelay: PeakConsumer {
   weak var matcher: StreamMatcher?
   func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
+    matcher?.air?.note(peaks: peaks)
     matcher?.consume(peaks: peaks, throughFrame: throughFrame)
   }
   func flush() {}

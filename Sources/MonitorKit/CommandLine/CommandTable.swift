@@ -140,6 +140,11 @@ enum CommandTable {
     subcommands: [
       CommandSpec(["report", "plays"], "every play in air order (the scan --csv columns, then status)"),
       CommandSpec(
+        ["report", "segments"],
+        "the labelled timeline: channel,start,end,label,item,cluster (catalog, unknown-music, speech, silence, mixed)"),
+      CommandSpec(
+        ["report", "unknown"], "one row per cluster of unknown music: first and last aired, airings, seconds, channels"),
+      CommandSpec(
         ["report", "airplay"], "plays, seconds aired, first and last air time per item",
         options: [
           .flag("by-channel", "one row per item and channel"),

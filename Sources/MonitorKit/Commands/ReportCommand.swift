@@ -65,6 +65,10 @@ enum ReportCommand {
     switch kind {
     case "plays":
       try PlaysReport(scope: scope).write(from: reader, to: sink, progress: report)
+    case "segments":
+      try SegmentsReport(scope: scope).write(from: reader, to: sink)
+    case "unknown":
+      try UnknownReport(scope: scope).write(from: reader, to: sink)
     case "airplay":
       try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
         .write(from: reader, to: sink, progress: report)

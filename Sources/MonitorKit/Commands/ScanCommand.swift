@@ -43,10 +43,13 @@ enum ScanCommand {
     defer { lock?.release() }
     // The play log's writer, as the monitor's: a play log that cannot be written keeps the plays in its spool, which
     // the next `run` or `scan --db` on it replays first.
+    // Unknown music joins the clusters of the segments already in the play log (any channel, any day).
+    let clusters = UnknownClusters(parameters: catalog.parameters)
     let writer = try a.value("db").map { path in
       let store = try PlayLogStore(path: path)
       let spool = PlaySpool(playLogPath: path)
       try PlayLogWriter.replay(spool, into: store, log: MonitorLog())
+      _ = try AirStretchRecorder.restoreClusters(clusters, from: store)
       return PlayLogWriter(store: store, spool: spool, log: MonitorLog())
     }
     let collector = PlayCollector()
@@ -56,7 +59,12 @@ enum ScanCommand {
         .start(token: writer.makeToken(), play: PlayRecord(play, channel: channel, origin: origin, status: .closed)))
     }
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
-    let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)
+    let recorder = AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, keepsRecords: true) {
+      origin.addingTimeInterval($0)
+    }
+    let air = AirWatch(parameters: catalog.parameters, stretches: recorder)
+    let matcher = StreamMatcher(
+      catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector, air: air)
     let progress = ProgressReporter()
     let started = Date()
     var seconds = 0.0
@@ -99,10 +107,12 @@ enum ScanCommand {
       try writeCSV(records, to: csvPath)
     }
     let elapsed = Date().timeIntervalSince(started)
+    let unknown = recorder.recorded.compactMap(\.unknown)
     printError(
       String(
-        format: "scan %@: %d plays in %.0f s of audio (%.1f s, %.0f× real time)", channel, plays.count, seconds,
-        elapsed, elapsed > 0 ? seconds / elapsed : 0))
+        format: "scan %@: %d plays in %.0f s of audio (%.1f s, %.0f× real time); %d unknown music segments in %d "
+          + "clusters", channel, plays.count, seconds, elapsed, elapsed > 0 ? seconds / elapsed : 0, unknown.count,
+        Set(unknown.map(\.cluster)).count))
     if a.value("csv") == nil && a.value("db") == nil {
       let out = CSVWriter()
       try writeRows(records, with: out)

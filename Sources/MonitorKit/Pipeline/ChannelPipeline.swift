@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Stages: `ChannelInput` (JACK rings, a stream, a file) → `StreamMatcher` (resampling to the fingerprint rate with
 /// libsoxr, peaks, hashes, votes, plays) → `PlayEventSink` (plays to commands, stream time to wall-clock time) →
-/// `PlayLogWriter` (SQLite).
+/// `PlayLogWriter` (SQLite). Beside the matcher, its `AirWatch` labels the air and an `AirStretchRecorder` logs the
+/// stretches and the unknown music (clustered across channels by the monitor's `UnknownClusters`).
 ///
 /// A channel whose matcher falls behind real time is reported at once: a `lagging` event when the audio waiting in
 /// its input has stayed above a threshold, a `caught_up` event when it is analysed again as it comes (`LagTracker`
@@ -30,6 +31,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private struct Lane {
     var matcher: StreamMatcher
     var sink: PlayEventSink
+    /// Logs the stretches the matcher's air watch closes (nil without unknown-music clustering).
+    var recorder: AirStretchRecorder?
     var streamSeconds: Double = 0
   }
 
@@ -38,6 +41,7 @@ final class ChannelPipeline: @unchecked Sendable {
   let settings: MatcherSettings
   private let writer: PlayLogWriter
   private let log: MonitorLog
+  private let clusters: UnknownClusters?
   private var lane: Lane
   private var retiring: Lane?
   private let buffer: UnsafeMutableBufferPointer<Float>
@@ -67,15 +71,17 @@ final class ChannelPipeline: @unchecked Sendable {
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
-    log: MonitorLog, bufferFrames: Int = 8192
+    log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil
   ) {
     self.name = name
     self.input = input
     self.settings = settings
     self.writer = writer
     self.log = log
+    self.clusters = clusters
     lane = Self.makeLane(
-      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history)
+      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
+      clusters: clusters)
     buffer = .allocate(capacity: bufferFrames)
     chunkFrames = bufferFrames
     buffer.initialize(repeating: 0)
@@ -86,11 +92,19 @@ final class ChannelPipeline: @unchecked Sendable {
 
   private static func makeLane(
     channel: String, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter, log: MonitorLog,
-    history: PlayHistory
+    history: PlayHistory, clusters: UnknownClusters?
   ) -> Lane {
     let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
     sink.history = history
-    return Lane(matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink), sink: sink)
+    let recorder = clusters.map { clusters in
+      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer) { [unowned sink] in
+        sink.clock.date(atStream: $0)
+      }
+    }
+    let air = recorder.map { AirWatch(parameters: catalog.parameters, stretches: $0) }
+    return Lane(
+      matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink, air: air), sink: sink,
+      recorder: recorder)
   }
 
   /// The channel as it is now. Any thread.
@@ -258,7 +272,8 @@ final class ChannelPipeline: @unchecked Sendable {
     let old = lane
     old.sink.acceptsNewPlays = false
     var fresh = Self.makeLane(
-      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history)
+      channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
+      clusters: clusters)
     fresh.sink.suppress = {
       [weak oldMatcher = old.matcher, weak oldSink = old.sink, weak freshSink = fresh.sink] play in
       // A play the retiring matcher still reports: the same item, overlapping in time.

@@ -29,6 +29,8 @@ final class Monitor: @unchecked Sendable {
   private let playLogLock: PlayLogLock
   var workers: WorkerPool?
   let alerts: AlertWatcher
+  /// The unknown-music segments of every channel, clustered (one index shared by all channels).
+  let clusters: UnknownClusters
   let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
   /// The configuration, catalog and channels running now: a reload replaces them.
@@ -87,6 +89,12 @@ final class Monitor: @unchecked Sendable {
     } catch let error as SQLiteError where !error.isUnusableFile {
       deferred = startupWrites
     }
+    // Unknown music: the clusters of earlier runs, from their fingerprints in the play log (after the spool's replay).
+    let clusters = UnknownClusters(parameters: catalog.parameters)
+    self.clusters = clusters
+    if deferred == nil, let restored = try? AirStretchRecorder.restoreClusters(clusters, from: store), restored > 0 {
+      log.line("unknown music: \(restored) earlier segments restored into their clusters")
+    }
     let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)
     self.writer = writer
 
@@ -101,7 +109,8 @@ final class Monitor: @unchecked Sendable {
     self.jack = jack
     let pipelines = try configuration.channels.map { channel in
       try Self.makePipeline(
-        channel, configuration: configuration, catalog: catalog, jack: jack, writer: writer, log: log)
+        channel, configuration: configuration, catalog: catalog, jack: jack, writer: writer, log: log,
+        clusters: clusters)
     }
     running = Mutex((configuration, catalog, pipelines))
     let info = catalog.info()
@@ -117,7 +126,7 @@ final class Monitor: @unchecked Sendable {
   /// A channel's pipeline, with its input (not started yet).
   static func makePipeline(
     _ channel: ChannelConfiguration, configuration: MonitorConfiguration, catalog: Catalog, jack: JackSession?,
-    writer: PlayLogWriter, log: MonitorLog
+    writer: PlayLogWriter, log: MonitorLog, clusters: UnknownClusters
   ) throws -> ChannelPipeline {
     let rate = catalog.parameters.sampleRateHz
     let input: any ChannelInput
@@ -131,7 +140,7 @@ final class Monitor: @unchecked Sendable {
     }
     return ChannelPipeline(
       name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
-      writer: writer, log: log)
+      writer: writer, log: log, clusters: clusters)
   }
 
   /// Starts the sources and the workers. Control thread.

@@ -26,7 +26,7 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event, .alertOpened, .alertClosed: return PlaySpool.Entry(command: command)
+    case .start, .event, .alertOpened, .alertClosed, .stretch: return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
     return PlaySpool.Entry(command: command, row: target.row, continues: target.continues)
@@ -90,6 +90,8 @@ struct PlayCommandApplier {
       try store.openAlert(channel: channel, kind: kind, start: start, detail: detail)
     case .alertClosed(let channel, let kind, let start, let end, let detail):
       try store.closeAlert(channel: channel, kind: kind, start: start, end: end, detail: detail)
+    case .stretch(let stretch):
+      try store.record(stretch)  // a stretch already there (same channel and start) is left as it is
     }
     return nil
   }

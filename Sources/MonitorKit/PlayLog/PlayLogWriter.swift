@@ -34,6 +34,8 @@ final class PlayLogWriter: @unchecked Sendable {
     case alertOpened(channel: String?, kind: String, start: Date, detail: String)
     /// The alert that opened at `start` closed at `end`.
     case alertClosed(channel: String?, kind: String, start: Date, end: Date, detail: String)
+    /// A labelled stretch of the air, with its unknown segment (`AirStretchRecorder`).
+    case stretch(AirStretchRecord)
   }
 
   /// What `stop` could not write to the play log.

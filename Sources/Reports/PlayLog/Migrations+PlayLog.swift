@@ -6,6 +6,7 @@ extension Migrations {
     Migration(id: "002_report_index", sql: reportIndex),
     trafficSchedule,
     alerts,
+    unknownMusic,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

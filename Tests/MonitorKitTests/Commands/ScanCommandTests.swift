@@ -57,6 +57,39 @@ struct ScanCommandTests {
     #expect(try PlayLogStore(path: db).plays().count == 2)
   }
 
+  @Test("--db logs the unknown music; a second scan's repeat of it joins its cluster, and the reports show them")
+  func unknownMusic() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    // a (catalog), synthetic talk, then the unknown excerpt twice: 40 s of music the catalog does not have.
+    let unknown = try CLI.decode("unknown.ogg")
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    try WAVWriter.write(try CLI.decode("catalog-a.ogg") + talk + unknown + unknown, sampleRate: 8000, to: recording)
+    let db = folder.file("plays.sqlite").path
+    for channel in ["test-fm", "test-am"] {
+      let result = try CLI.run([
+        "scan", "--catalog", catalogURL.path, "--channel", channel, "--start", "2026-01-01T00:00:00Z", "--db", db,
+        recording.path,
+      ])
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stderr.contains("1 unknown music segments in 1 clusters"), "\(result)")
+    }
+    let segments = try CLI.run(["report", "segments", "--db", db, "--tz", "UTC"])
+    let rows = segments.stdout.split(separator: "\r\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    #expect(rows.first?.joined(separator: ",") == "channel,start,end,label,item,cluster")
+    let unknownRows = rows.filter { $0.count == 6 && $0[3] == "unknown-music" }
+    #expect(unknownRows.map { String($0[0]) } == ["test-am", "test-fm"], "\(segments.stdout)")
+    #expect(unknownRows.allSatisfy { $0[5] == "1" }, "one cluster: \(segments.stdout)")
+    #expect(rows.contains { $0.count == 6 && $0[3] == "catalog" && $0[0] == "test-fm" })
+    #expect(rows.contains { $0.count == 6 && $0[3] == "speech" && $0[0] == "test-fm" })
+    let report = try CLI.run(["report", "unknown", "--db", db, "--tz", "UTC"])
+    let lines = report.stdout.split(separator: "\r\n")
+    #expect(lines.count == 2, "\(report.stdout)")
+    #expect(lines.last?.hasPrefix("1,2026-01-01T00:00:5") == true, "\(report.stdout)")
+    #expect(lines.last?.contains(",2,") == true && lines.last?.contains("test-am;test-fm") == true, "\(report.stdout)")
+  }
+
   @Test("--db writes the plays a stopped monitor left in the play log's spool first, once")
   func replaysSpool() throws {
     try CLI.makeCatalog(at: catalogURL)

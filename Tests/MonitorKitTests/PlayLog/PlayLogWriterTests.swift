@@ -217,6 +217,42 @@ struct PlayLogWriterSpoolTests {
       "each alert once, closed: \(rows)")
   }
 
+  @Test(
+    "stretches and unknown segments written while the play log is locked wait in the spool and are written once",
+    .timeLimit(.minutes(1)))
+  func stretchesAreSpooled() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-stretch")
+    let path = folder.file("plays.sqlite").path
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log, retrySeconds: 0.2)
+    let locker = try Locker(path)
+    let unknown = AirStretchRecord(
+      channel: "test-fm", start: Date(timeIntervalSince1970: 1000), end: Date(timeIntervalSince1970: 1200),
+      label: "unknown-music", musicConfidence: 0.9,
+      unknown: AirStretchRecord.Unknown(cluster: 4, clusterOffsetSeconds: 12.5, fingerprint: "QUJD"))
+    let talk = AirStretchRecord(
+      channel: "test-fm", start: Date(timeIntervalSince1970: 1200), end: Date(timeIntervalSince1970: 1230),
+      label: "speech", musicConfidence: 0.1)
+    writer.submit(.stretch(unknown))
+    writer.submit(.stretch(talk))
+    Self.waitUntil { writer.isFailing && writer.spooled == 2 }
+    #expect(writer.stop().spooled == 2)
+    locker.release()
+    let spool = PlaySpool(playLogPath: path)
+    let copy = folder.file("copy.spool").path
+    try FileManager.default.copyItem(atPath: spool.path, toPath: copy)
+    let store = try PlayLogStore(path: path)
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 2)
+    try FileManager.default.copyItem(atPath: copy, toPath: spool.path)
+    #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 2, "replayed again: adds nothing")
+    let rows = try Subprocess.run(
+      "/usr/bin/sqlite3", [path, "SELECT label, start_ms FROM air_stretches ORDER BY start_ms"])
+    #expect(rows.stdout == "unknown-music|1000000\nspeech|1200000\n", "\(rows)")
+    let segments = try Subprocess.run(
+      "/usr/bin/sqlite3", [path, "SELECT cluster, cluster_offset_ms, fingerprint FROM unknown_segments"])
+    #expect(segments.stdout == "4|12500|QUJD\n", "\(segments)")
+  }
+
   @Test("a stop waits for a long backlog that is being written: its timeout counts only time without progress")
   func stopWaitsForProgress() throws {
     let folder = try TemporaryDirectory(prefix: "writer-backlog")

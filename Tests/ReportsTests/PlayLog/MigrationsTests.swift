@@ -20,6 +20,7 @@ struct MigrationsTests {
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
+            "005_unknown_music",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -30,10 +31,12 @@ struct MigrationsTests {
           [.text("002_report_index"), .integer(1_767_225_600_000)],
           [.text("003_traffic_schedule"), .integer(1_767_225_600_000)],
           [.text("004_alerts"), .integer(1_767_225_600_000)],
+          [.text("005_unknown_music"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
-          "alerts", "catalog_items", "channels", "events", "plays", "schedule", "schema_migrations",
+          "air_stretches", "alerts", "catalog_items", "channels", "events", "plays", "schedule", "schema_migrations",
+          "unknown_segments",
         ])
     }
   }
@@ -101,12 +104,12 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 004_alerts). "
+          + "(unknown schema migrations: 999_future; this version knows up to 005_unknown_music). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
-          "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "999_future",
+          "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "999_future",
         ])
     }
   }

@@ -1,0 +1,100 @@
+/// Labels one channel's air, stretch by stretch: catalog play, other music, speech, silence or mixed. It rides on
+/// a `StreamMatcher` (`StreamMatcher(catalog:settings:sink:air:)`): its feature extractor taps the matcher's
+/// spectra, it counts and keeps the matcher's peaks, and it sees the matcher's events on their way to the sink, so
+/// that a catalog play claims its stretch. Closed stretches go to `stretches`; an `unknown-music` stretch carries its
+/// fingerprint.
+///
+/// Chain: spectra → `AirFeatureExtractor` → `AirClassifier` (a label per window) → `AirSegmenter` (smoothing, the
+/// catalog's plays, runs) → the stretch sink.
+///
+/// One thread at a time: the thread that feeds the matcher.
+public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
+  public let parameters: FingerprintParameters
+  /// Where the matcher's events go after the watch has seen them (set by the matcher; held weakly).
+  weak var downstream: (any MatchEventSink)?
+  private weak var stretches: (any AirStretchSink)?
+  /// Every window's features, as they are made (for tuning and benchmarks).
+  package var featureLog: ((AirFeatures, AirLabel, Double) -> Void)?
+  /// Stream time of the stream's first sample (set by the matcher).
+  var originSeconds: Double = 0
+  private var extractor: AirFeatureExtractor?
+  private let classifier = AirClassifier()
+  private var segmenter = AirSegmenter()
+  private let history: PeakHistory
+  /// The label of the newest window, smoothed by nothing: what is on the air now, for a console.
+  public private(set) var onAir: AirLabel = .silence
+  private var runningPlays = 0
+
+  public init(parameters: FingerprintParameters, stretches: any AirStretchSink) {
+    self.parameters = parameters
+    self.stretches = stretches
+    history = PeakHistory(parameters: parameters)
+    segmenter.emit = { [unowned self] in self.close($0) }
+  }
+
+  /// A new stream: a fresh feature extractor for the matcher's front end; what the last stream left undecided is
+  /// dropped.
+  func startStream(firstBin: Int, binCount: Int) -> AirFeatureExtractor {
+    let e = AirFeatureExtractor(parameters: parameters, firstBin: firstBin, binCount: binCount, consumer: self)
+    extractor = e
+    segmenter = AirSegmenter()
+    segmenter.emit = { [unowned self] in self.close($0) }
+    history.removeAll()
+    runningPlays = 0
+    return e
+  }
+
+  func note(peaks: ArraySlice<Peak>) {
+    extractor?.notePeaks(peaks.count)
+    history.append(peaks)
+  }
+
+  /// The stream ended: every window is decided and the last stretches close.
+  func finish() {
+    segmenter.decide(nowSeconds: .infinity, final: true)
+  }
+
+  public func receive(_ event: MatchEvent) {
+    switch event {
+    case .playStarted(let p), .playContinues(let p):
+      if case .playStarted = event { runningPlays += 1 }
+      segmenter.notePlay(id: p.id, startSeconds: p.startSeconds, endSeconds: p.endSeconds, item: p.track.key)
+    case .playEnded(let p):
+      runningPlays -= 1
+      segmenter.notePlay(id: p.id, startSeconds: p.startSeconds, endSeconds: p.endSeconds, item: p.track.key)
+    case .playRetracted(let p):
+      runningPlays -= 1
+      segmenter.retractPlay(id: p.id)
+    case .noMatch:
+      break
+    }
+    downstream?.receive(event)
+  }
+
+  public func consume(_ features: AirFeatures) {
+    let verdict = classifier.classify(features)
+    let start = originSeconds + Double(features.startFrame * parameters.hopSizeSamples) / rate
+    let end = start + Double(features.frameCount * parameters.hopSizeSamples) / rate
+    featureLog?(features, verdict.label, verdict.musicScore)
+    onAir = runningPlays > 0 && verdict.label != .silence ? .catalog : verdict.label
+    segmenter.add(
+      AirSegmenter.Window(startSeconds: start, endSeconds: end, label: verdict.label, musicScore: verdict.musicScore))
+    segmenter.decide(nowSeconds: end)
+  }
+
+  private var rate: Double { Double(parameters.sampleRateHz) }
+
+  private func close(_ stretch: AirStretch) {
+    var s = stretch
+    if s.label == .unknownMusic {
+      let from = Int32(((s.startSeconds - originSeconds) * rate / Double(parameters.hopSizeSamples)).rounded())
+      let to = Int32(((s.endSeconds - originSeconds) * rate / Double(parameters.hopSizeSamples)).rounded())
+      let peaks = history.peaks(from: from, to: to)
+      let samples = Int(to - from) * parameters.hopSizeSamples
+      s.signature = Signature(
+        parameters: parameters, sampleCount: samples, peaks: peaks, audibleStartSeconds: 0,
+        audibleEndSeconds: Double(samples) / rate)
+    }
+    stretches?.receive(s)
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Matcher
+import Reports
+
+/// A channel's labelled stretches into the play log: an unknown segment is first placed in its cluster
+/// (`UnknownClusters`, shared by every channel), then each stretch goes to the play log writer (spooled like the
+/// plays when the play log cannot be written).
+///
+/// Threads: `receive` from the channel's worker (the thread that feeds its matcher); the counts from the same thread.
+final class AirStretchRecorder: AirStretchSink {
+  let channel: String
+  private let clusters: UnknownClusters
+  private let writer: PlayLogWriter?
+  /// Stream seconds → wall-clock time.
+  private let time: (Double) -> Date
+  /// Every stretch recorded, for `scan`'s summary (run keeps none).
+  private(set) var recorded: [AirStretchRecord] = []
+  private let keepsRecords: Bool
+
+  init(
+    channel: String, clusters: UnknownClusters, writer: PlayLogWriter?, keepsRecords: Bool = false,
+    time: @escaping (Double) -> Date
+  ) {
+    self.channel = channel
+    self.clusters = clusters
+    self.writer = writer
+    self.keepsRecords = keepsRecords
+    self.time = time
+  }
+
+  func receive(_ stretch: AirStretch) {
+    var record = AirStretchRecord(
+      channel: channel, start: time(stretch.startSeconds), end: time(stretch.endSeconds),
+      label: stretch.label.rawValue, itemKey: stretch.item, musicConfidence: stretch.musicConfidence)
+    if stretch.label == .unknownMusic, let signature = stretch.signature {
+      let assignment = clusters.assign(signature)
+      let fingerprint = (try? assignment.reference.encoded())?.base64EncodedString() ?? ""
+      record.unknown = AirStretchRecord.Unknown(
+        cluster: assignment.cluster, clusterOffsetSeconds: assignment.offsetSeconds, fingerprint: fingerprint)
+    }
+    writer?.submit(.stretch(record))
+    if keepsRecords { recorded.append(record) }
+  }
+
+  /// Rebuilds the clusters from the unknown segments in the play log at `path` (their fingerprints); a fingerprint
+  /// that cannot be read is skipped.
+  static func restoreClusters(_ clusters: UnknownClusters, from store: PlayLogStore) throws -> Int {
+    var segments: [(reference: Signature, cluster: Int64, offsetSeconds: Double)] = []
+    for row in try store.unknownFingerprints() {
+      guard let data = Data(base64Encoded: row.fingerprint),
+        let signature = try? Signature(decoding: data, path: "unknown_segments.fingerprint")
+      else { continue }
+      segments.append((signature, row.cluster, row.clusterOffsetSeconds))
+    }
+    try clusters.restore(segments)
+    return segments.count
+  }
+}

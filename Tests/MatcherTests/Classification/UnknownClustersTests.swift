@@ -1,0 +1,86 @@
+import Foundation
+import Matcher
+import TestSupport
+import Testing
+
+@Suite("UnknownClusters")
+struct UnknownClustersTests {
+  static let songA = SyntheticSong(seed: 11, seconds: 120).render()
+  static let songB = SyntheticSong(seed: 12, seconds: 120).render()
+
+  /// The query signature of `samples[from..<to]` (seconds), as the air watch makes it from the matcher's peaks.
+  static func query(_ samples: [Float], from: Double, to: Double) throws -> Signature {
+    let generator = SignatureGenerator(purpose: .query)
+    try generator.append(Array(samples[Int(from * 8000)..<Int(to * 8000)]), sampleRate: 8000)
+    return generator.signature()
+  }
+
+  @Test("A repeat joins its cluster at its offset; another recording starts a cluster")
+  func repeats() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let first = clusters.assign(try Self.query(Self.songA, from: 0, to: 60))
+    #expect(first.cluster == 1 && !first.joined && first.offsetSeconds == 0)
+    let again = clusters.assign(try Self.query(Self.songA, from: 30, to: 100))
+    #expect(again.cluster == 1 && again.joined)
+    #expect(abs(again.offsetSeconds - 30) < 0.5, "offset \(again.offsetSeconds)")
+    let other = clusters.assign(try Self.query(Self.songB, from: 10, to: 70))
+    #expect(other.cluster == 2 && !other.joined)
+    #expect(clusters.segmentCount == 3)
+  }
+
+  @Test("A repeat played 4 % fast or 5 % slow joins its cluster")
+  func speed() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    _ = clusters.assign(try Self.query(Self.songA, from: 0, to: 100))
+    for speed in [1.04, 0.95] {
+      let changed = SpeedChange.resample(Array(Self.songA[0..<(90 * 8000)]), speed: speed)
+      let assignment = clusters.assign(try Self.query(changed, from: 5, to: 60))
+      #expect(assignment.cluster == 1 && assignment.joined, "speed \(speed)")
+    }
+  }
+
+  @Test("A repeat joins the cluster of a later airing that overlaps it, at the offset in the first airing")
+  func chained() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    _ = clusters.assign(try Self.query(Self.songA, from: 0, to: 50))
+    let middle = clusters.assign(try Self.query(Self.songA, from: 30, to: 90))
+    let last = clusters.assign(try Self.query(Self.songA, from: 70, to: 115))
+    #expect(middle.cluster == 1 && last.cluster == 1)
+    #expect(abs(last.offsetSeconds - 70) < 0.5, "offset \(last.offsetSeconds)")
+  }
+
+  @Test("Clusters restored from the stored references take repeats as before, and new clusters follow the last")
+  func restore() throws {
+    let before = UnknownClusters(parameters: FingerprintParameters())
+    let a = before.assign(try Self.query(Self.songA, from: 0, to: 60))
+    let b = before.assign(try Self.query(Self.songB, from: 0, to: 60))
+    let stored = [a, b].map { ($0.reference, $0.cluster, $0.offsetSeconds) }
+    let after = UnknownClusters(parameters: FingerprintParameters())
+    try after.restore(stored)
+    #expect(after.segmentCount == 2)
+    let repeatB = after.assign(try Self.query(Self.songB, from: 20, to: 80))
+    #expect(repeatB.cluster == b.cluster && repeatB.joined)
+    let fresh = after.assign(try Self.query(SyntheticSong(seed: 13, seconds: 60).render(), from: 0, to: 50))
+    #expect(fresh.cluster == 3 && !fresh.joined)
+  }
+
+  @Test("Property: over random excerpts of three songs, clusters are pure and complete")
+  func property() throws {
+    let songs = [Self.songA, Self.songB, SyntheticSong(seed: 14, seconds: 120).render()]
+    var generator = SeededGenerator(seed: 5)
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    var clusterOfSong: [Int: Int64] = [:]
+    // Each song's first excerpt covers all of it, so that every later excerpt overlaps an earlier one.
+    for song in 0..<3 {
+      clusterOfSong[song] = clusters.assign(try Self.query(songs[song], from: 0, to: 119)).cluster
+    }
+    #expect(Set(clusterOfSong.values).count == 3)
+    for _ in 0..<9 {
+      let song = Int.random(in: 0..<3, using: &generator)
+      let start = Double.random(in: 0...80, using: &generator)
+      let assignment = clusters.assign(try Self.query(songs[song], from: start, to: start + 30))
+      #expect(assignment.cluster == clusterOfSong[song], "song \(song) from \(start) s")
+      #expect(abs(assignment.offsetSeconds - start) < 0.5)
+    }
+  }
+}
