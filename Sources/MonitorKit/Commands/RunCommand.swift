@@ -50,7 +50,12 @@ enum RunCommand {
     }
     try http?.start(readings: monitor, configuration: configuration, log: log)
     let systemd = SystemdNotifier()
-    systemd?.ready(status: "monitoring \(configuration.channels.count) channels")
+    // The watchdog is fed only while the monitor answers for its channels: their status is read under their locks,
+    // so a lock never released stops the pings and systemd restarts the service.
+    systemd?.ready(status: "monitoring \(configuration.channels.count) channels") {
+      _ = monitor.statuses
+      return true
+    }
     if wantsConsole {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }

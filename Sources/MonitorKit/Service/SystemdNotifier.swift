@@ -17,8 +17,9 @@ final class SystemdNotifier: @unchecked Sendable {
     guard environment["NOTIFY_SOCKET"]?.isEmpty == false else { return nil }
   }
 
-  /// Sends `READY=1` with a status line, then starts the watchdog's pings when systemd asked for them.
-  func ready(status: String) {
+  /// Sends `READY=1` with a status line, then starts the watchdog's pings when systemd asked for them. A ping is sent
+  /// only when `alive()` returns true, so a monitor that stops answering (a lock never released) is restarted.
+  func ready(status: String, alive: @escaping @Sendable () -> Bool = { true }) {
     send("READY=1\nSTATUS=\(status)")
     var microseconds: UInt64 = 0
     guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return }
@@ -26,7 +27,9 @@ final class SystemdNotifier: @unchecked Sendable {
     pingIntervalSeconds = interval
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "systemd-watchdog"))
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(Int(interval * 100)))
-    timer.setEventHandler { [weak self] in self?.send("WATCHDOG=1") }
+    timer.setEventHandler { [weak self] in
+      if alive() { self?.send("WATCHDOG=1") }
+    }
     timer.resume()
     watchdog = timer
   }

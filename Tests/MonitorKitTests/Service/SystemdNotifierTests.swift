@@ -1,6 +1,9 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import MonitorKit
 
 /// `run` under systemd's notify protocol, with a Unix datagram socket standing in for systemd.
 @Suite(
@@ -74,6 +77,30 @@ struct SystemdNotifierTests {
     monitor.process.send(SIGTERM)
     #expect(notify.receive(until: "STOPPING=1", seconds: 20) != nil)
     #expect(monitor.process.waitForExit(seconds: 20) == 0)
+  }
+
+  @Test("the watchdog is fed only while the monitor answers: no WATCHDOG=1 while alive() is false")
+  func watchdogNeedsAnAnswer() throws {
+    let folder = try TemporaryDirectory(prefix: "notify-alive")
+    let notify = try NotifySocket(path: folder.file("notify.sock").path)
+    // sd_notify and sd_watchdog_enabled read the process's environment; no other test of this process sets these.
+    setenv("NOTIFY_SOCKET", notify.path, 1)
+    setenv("WATCHDOG_USEC", "200000", 1)
+    defer {
+      unsetenv("NOTIFY_SOCKET")
+      unsetenv("WATCHDOG_USEC")
+    }
+    let answering = Atomic(false)
+    let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": notify.path]))
+    notifier.ready(status: "test") { answering.load(ordering: .relaxed) }
+    #expect(notify.receive(until: "READY=1", seconds: 5) != nil)
+    var silent: [String] = []
+    let quietUntil = Date().addingTimeInterval(0.6)  // six ping intervals of 0.1 s
+    while Date() < quietUntil { if let message = notify.receive() { silent.append(message) } }
+    #expect(!silent.contains { $0.contains("WATCHDOG=1") }, "\(silent)")
+    answering.store(true, ordering: .relaxed)
+    #expect(notify.receive(until: "WATCHDOG=1", seconds: 5) != nil, "pings once it answers")
+    notifier.stopping()
   }
 
   @Test("without NOTIFY_SOCKET nothing is sent and run starts as before")
