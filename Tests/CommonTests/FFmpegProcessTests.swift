@@ -35,9 +35,13 @@ struct FFmpegProcessTests {
     #expect(Date().timeIntervalSince(started) < 1)
     #expect(!ProcessTable.isChildOfThisProcess(polite.processID))
 
+    let folder = try TemporaryDirectory(prefix: "ffmpeg-process-trap")
+    let trapped = folder.file("trapped")
     let stubborn = try FFmpegProcess(
-      executable: "/bin/sh", arguments: ["-c", "trap '' TERM; while :; do sleep 0.1; done"])
-    Thread.sleep(forTimeInterval: 0.2)  // let the shell install its trap
+      executable: "/bin/sh",
+      arguments: ["-c", "trap '' TERM; : > \"$0\"; while :; do sleep 0.1; done", trapped.path])
+    // The shell says when its trap is in place.
+    #expect(Wait.until(seconds: 10) { FileManager.default.fileExists(atPath: trapped.path) })
     let killedAt = Date()
     #expect(stubborn.terminate() == .signaled(SIGKILL))
     let waited = Date().timeIntervalSince(killedAt)

@@ -14,23 +14,27 @@ final class ScriptedInput: ChannelInput, @unchecked Sendable {
 
   let sampleRate: Double
   let chunkFrames: Int
-  private let state: Mutex<(segments: [Segment], index: Int, position: Int, notices: [InputNotice], held: Bool)>
+  private let state:
+    Mutex<
+      (segments: [Segment], index: Int, position: Int, notices: [InputNotice], held: Bool, stopped: Bool)
+    >
 
   /// - Parameter held: when true, `read` returns nothing until `release()`.
   init(segments: [Segment], sampleRate: Double = 8000, chunkFrames: Int = 1024) {
     self.sampleRate = sampleRate
     self.chunkFrames = chunkFrames
-    state = Mutex((segments, 0, 0, segments.first?.notices ?? [], false))
+    state = Mutex((segments, 0, 0, segments.first?.notices ?? [], false, false))
   }
 
   var sourceDescription: String { "scripted" }
 
   var status: InputStatus {
-    state.withLock { $0.index >= $0.segments.count ? .ended : .running }
+    state.withLock { $0.stopped || $0.index >= $0.segments.count ? .ended : .running }
   }
 
   func start() throws {}
-  func stop() {}
+  /// Ends the input for good, as `ChannelInput` says: `read` returns nil afterwards.
+  func stop() { state.withLock { $0.stopped = true } }
 
   /// Stops delivering audio until `release()`, so a test can look at the play log mid-stream.
   func hold() { state.withLock { $0.held = true } }
@@ -51,7 +55,7 @@ final class ScriptedInput: ChannelInput, @unchecked Sendable {
 
   func read(into buffer: UnsafeMutableBufferPointer<Float>) -> InputChunk? {
     state.withLock { s -> InputChunk? in
-      guard !s.held else { return nil }
+      guard !s.held && !s.stopped else { return nil }
       while s.index < s.segments.count && s.position >= s.segments[s.index].samples.count {
         s.index += 1
         s.position = 0

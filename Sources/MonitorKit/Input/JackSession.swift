@@ -86,10 +86,9 @@ final class JackSession: @unchecked Sendable {
     thread.start()
   }
 
-  /// Stops supervising and closes the client. Control thread.
+  /// Stops supervising and closes the client; a second call does nothing. Control thread.
   func stop() {
-    guard started else { return }
-    stopping.store(true, ordering: .releasing)
+    guard started, !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
     finished.wait()
   }
 

@@ -77,7 +77,11 @@ struct RunCommandTests {
     ]
     let first = try startMonitor(arguments, name: "first")
     try waitForLog(first, "play started: \"Chaos God\"")
-    Thread.sleep(forTimeInterval: 6)  // at least one progress update moves the end
+    // At least one progress update moves the end in the play log.
+    let moved = try Wait.until(seconds: 30, pollSeconds: 0.2) {
+      try PlayLogStore(path: db).plays().first.map { $0.durationSeconds >= 4 } ?? false
+    }
+    #expect(moved, "the end of the open play did not move")
     first.send(SIGKILL)
     _ = first.waitForExit(seconds: 10)
     let left = try PlayLogStore(path: db).plays()

@@ -149,7 +149,8 @@ struct StreamInputFileTests {
     Thread.sleep(forTimeInterval: 2)  // the ring fills after 0.5 s; the rest is dropped
     let first = try #require(recorder.read(frames: 1000))
     #expect(first.segment == 0 && first.frames == 1000)
-    Thread.sleep(forTimeInterval: 0.3)  // the reader puts new audio into the 1000 free frames: a new segment
+    // The reader puts new audio into the 1000 free frames: a new segment, and the ring is full again.
+    #expect(Wait.until(seconds: 10) { input.backlogSeconds * Double(Self.rate) >= Double(capacity) - 0.5 })
     // The ring now holds 3096 frames of segment 0, then segment 1: one read must not return both.
     let rest = try #require(recorder.read(frames: 8192))
     #expect(rest.segment == 0 && rest.frames == capacity - 1000)

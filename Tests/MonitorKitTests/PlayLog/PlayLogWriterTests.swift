@@ -57,8 +57,15 @@ struct PlayLogWriterTests {
     locker.standardInput = input
     locker.standardOutput = FileHandle.nullDevice
     try locker.run()
-    input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nINSERT INTO channels(name) VALUES('lock');\n".utf8))
-    Thread.sleep(forTimeInterval: 0.5)
+    // `.timeout`: the probe below may hold the lock for an instant when the locker asks for it.
+    input.fileHandleForWriting.write(
+      Data(".timeout 5000\nBEGIN EXCLUSIVE;\nINSERT INTO channels(name) VALUES('lock');\n".utf8))
+    // Wait until the locker holds the write lock: another writer is then refused at once.
+    let locked = try Wait.until(seconds: 10, pollSeconds: 0.05) {
+      let probe = try Subprocess.run("/usr/bin/sqlite3", [path, "BEGIN IMMEDIATE; ROLLBACK;"])
+      return probe.status != 0 && probe.stderr.contains("locked")
+    }
+    try #require(locked, "sqlite3 did not take the write lock")
 
     let token = writer.makeToken()
     writer.submit(.start(token: token, play: Self.play("held", start: 2000)))

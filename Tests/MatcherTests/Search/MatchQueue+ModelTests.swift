@@ -1,0 +1,86 @@
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+/// `MatchQueue` against a model (an array of the live matches with their cells): random appends (past the ring's
+/// capacity, so that it grows), expiries from the front, claims through the subscript and clears must leave every
+/// cell walk listing exactly the model's live matches of that cell, newest first.
+@Suite("MatchQueue against a model")
+struct MatchQueueModelTests {
+  struct Entry {
+    var absolute: UInt32
+    var cell: Int
+    var anchorFrame: Int32
+    var targetFrame: Int32
+    var reference: UInt32
+    var hypothesis: UInt8
+    var claimed = false
+  }
+
+  @Test("Random appends, expiries, claims and clears walk each cell as the model does, newest first")
+  func againstModel() {
+    let seed = PropertyCheck.seed
+    for index in 0..<PropertyCheck.cases(200) {
+      var random = PropertyCheck.generator(case: index, seed: seed)
+      let origin = PropertyCheck.origin(case: index, seed: seed)
+      let cells = [1, 4, 16].randomElement(using: &random)!
+      let queue = MatchQueue(cells: cells, capacity: [1, 4, 16].randomElement(using: &random)!)
+      var live: [Entry] = []
+      var frame: Int32 = 0
+      for step in 0..<400 {
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<11:  // a new match; cell numbers beyond `cells` share lists, as the matcher's do
+          frame += Int32.random(in: 0...3, using: &random)
+          let cell = Int.random(in: 0..<(cells * 2), using: &random)
+          let match = MatchQueue.Match(
+            anchorFrame: frame, targetFrame: Int32.random(in: 0...100_000, using: &random),
+            reference: UInt32.random(in: 0...9, using: &random), hypothesis: UInt8.random(in: 0...4, using: &random))
+          var absolute: UInt32 = 0
+          queue.append(match, cell: cell)
+          queue.forEachInCell(cell) { i, _ in if absolute == 0 { absolute = i } }  // the newest of its list: itself
+          live.append(
+            Entry(
+              absolute: absolute, cell: cell & (cells - 1), anchorFrame: match.anchorFrame,
+              targetFrame: match.targetFrame, reference: match.reference, hypothesis: match.hypothesis))
+        case 11..<16:  // expire the matches older than a random frame, oldest first
+          let before = frame - Int32.random(in: 0...20, using: &random)
+          while let popped = queue.popFirst(if: { $0.anchorFrame < before }) {
+            let expected = live.removeFirst()
+            #expect(
+              popped.anchorFrame == expected.anchorFrame && popped.targetFrame == expected.targetFrame
+                && popped.claimed == expected.claimed, "\(origin), step \(step): the oldest match pops")
+          }
+          #expect(live.first.map { $0.anchorFrame >= before } ?? true, "\(origin), step \(step): stops at a fresh one")
+        case 16..<19:  // a play claims a random live match
+          guard let pick = live.indices.randomElement(using: &random) else { break }
+          queue[live[pick].absolute].claimed = true
+          live[pick].claimed = true
+        default:
+          if Int.random(in: 0..<4, using: &random) == 0 {
+            queue.removeAll()
+            live.removeAll()
+          }
+        }
+        #expect(queue.count == live.count, "\(origin), step \(step): count")
+        for cell in 0..<cells {
+          var walked: [Entry] = []
+          queue.forEachInCell(cell + cells * Int.random(in: 0...1, using: &random)) { i, m in
+            walked.append(
+              Entry(
+                absolute: i, cell: cell, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame,
+                reference: m.reference, hypothesis: m.hypothesis, claimed: m.claimed))
+          }
+          let expected = live.filter { $0.cell == cell }.reversed()
+          #expect(
+            walked.map(\.absolute) == expected.map(\.absolute), "\(origin), step \(step): the walk of cell \(cell)")
+          #expect(
+            zip(walked, expected).allSatisfy {
+              $0.anchorFrame == $1.anchorFrame && $0.targetFrame == $1.targetFrame && $0.reference == $1.reference
+                && $0.hypothesis == $1.hypothesis && $0.claimed == $1.claimed
+            }, "\(origin), step \(step): the matches of cell \(cell)")
+        }
+      }
+    }
+  }
+}
