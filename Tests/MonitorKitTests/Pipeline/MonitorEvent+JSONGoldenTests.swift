@@ -72,6 +72,17 @@ struct MonitorEventJSONGoldenTests {
           ("start", .time(Self.date(490))), ("end", .time(Self.date(600))), ("lag_s", .number(0.2)),
           ("max_lag_s", .number(31.4)),
         ]))
+    // Alerts, as `AlertWatcher` logs them.
+    log.record(
+      AlertEvent(
+        time: Self.date(650), opened: true, channel: "fm", kind: .silence, start: Self.date(635), end: nil,
+        detail: "below -50 dBFS for 15 s"
+      ).monitorEvent)
+    log.record(
+      AlertEvent(
+        time: Self.date(690), opened: false, channel: nil, kind: .playLogUnwritable, start: Self.date(635),
+        end: Self.date(689.5), detail: "disk full"
+      ).monitorEvent)
     log.line("catalog reloaded: 3 items; no play running", channel: "fm", at: Self.date(700))
     log.line("play log unreachable", at: Self.date(800), severity: .error)
 
@@ -85,7 +96,7 @@ struct MonitorEventJSONGoldenTests {
       kinds
         == [
           "play_started", "play_ended", "play_withdrawn", "gap", "reconnect", "overrun", "xrun", "lagging",
-          "caught_up", "notice",
+          "caught_up", "alert_opened", "alert_closed", "notice",
         ], "every kind MonitorEvent documents")
     let mismatch = try Golden.mismatch(text, file: "events/json-lines.txt")
     #expect(mismatch == nil, "\(mismatch ?? "")")
