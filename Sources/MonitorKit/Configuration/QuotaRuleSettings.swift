@@ -2,8 +2,8 @@ import Common
 import Matcher
 import Reports
 
-/// One content quota of `reports.quotaRules`, as written in the configuration; `rule()` turns it into the
-/// `QuotaRule` the report checks (`QuotaRuleSettings+Validation.swift`).
+/// One content quota of `reports.quotaRules`, as written in the configuration; `ReportSettings.quotaRules(origin:)`
+/// (`ReportSettings+Validation.swift`) checks it and turns it into the `QuotaRule` the report applies.
 ///
 /// JSON: `{name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
 /// kinds: ["song"], targetPercent: 35, period: "week", weekStartsOn: "sun", channels: ["ckua"],
