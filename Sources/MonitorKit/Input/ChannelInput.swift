@@ -20,7 +20,9 @@ protocol ChannelInput: AnyObject, Sendable {
   /// (a file that does not exist). Control thread.
   func start() throws
 
-  /// Stops for good and releases threads, subprocesses and clients; `read` returns nil afterwards. Control thread.
+  /// Stops for good and releases threads, subprocesses and clients. Control thread. Afterwards a stream or file
+  /// input's `read` returns nil at once; a JACK input's returns what its rings already hold, then nil (its capture
+  /// stops with the JACK session, first, so that the workers read the last audio heard and end plays there).
   func stop()
 
   /// Copies up to `buffer.count` frames of mono audio that arrived since the last call into `buffer`, without
