@@ -19,7 +19,9 @@ let package = Package(
     .target(name: "Reports", dependencies: ["CSQLite"]),
     .executableTarget(
       name: "BroadcastMonitor",
-      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]
+      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"],
+      // The dashboard's files, compiled in through DashboardAssets+Files.swift (scripts/dashboard-assets.py).
+      exclude: ["Service/Dashboard/Static"]
     ),
     .executableTarget(
       name: "Benchmarks", dependencies: ["Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
