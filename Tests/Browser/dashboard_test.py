@@ -238,7 +238,9 @@ def run(binary, work):
 
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(ARTIFACTS / "dashboard.png"))
-        driver.set_window_size(390, 1600)
+        # A phone's viewport (headless Chromium's windows are at least 500 px wide, so emulate it).
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
         driver.save_screenshot(str(ARTIFACTS / "dashboard-phone.png"))
         overflow = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
         checks.append(("no sideways scrolling at phone width", not overflow, "the page is wider than 390 px"))

@@ -92,7 +92,8 @@ extension DashboardAssets {
     .alerts li { color: var(--alert); font-size: 0.85rem; font-weight: 600; overflow-wrap: anywhere; }
 
     .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-bottom: 0.5rem; }
-    .controls label { display: flex; gap: 0.35rem; align-items: center; font-size: 0.9rem; }
+    .controls label { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; font-size: 0.9rem; max-width: 100%; }
+    .controls select, .controls input { max-width: 100%; min-width: 0; }
     button, select, input, .button {
       font: inherit; font-size: 0.9rem; color: var(--text); background: var(--panel);
       border: 1px solid var(--line); border-radius: 0.3rem; padding: 0.3rem 0.6rem; min-height: 2.2rem;
