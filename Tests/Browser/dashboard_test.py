@@ -177,8 +177,8 @@ def run(binary, work):
         port = free_port()
         base = f"http://127.0.0.1:{port}/"
         monitor = processes.start(
-            [binary, "run", "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-client", CLIENT,
-             "--channel", f"{CHANNEL}=jack", "--http", f"127.0.0.1:{port}", "--json"],
+            [binary, "run", "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-server", server,
+             "--jack-client", CLIENT, "--channel", f"{CHANNEL}=jack", "--http", f"127.0.0.1:{port}", "--json"],
             stdout=subprocess.PIPE, stderr=open(work / "monitor.log", "w"), env=env, text=True)
         events = EventReader(monitor.stdout, open(work / "monitor.jsonl", "w"))
 
@@ -191,6 +191,9 @@ def run(binary, work):
             except OSError:
                 return False
 
+        # The monitor's ports can be connected once its client is active, which it says.
+        events.wait(lambda e: str(e.get("message")).startswith(f"JACK client '{CLIENT}'"),
+                    START_TIMEOUT_SECONDS, "the monitor's JACK client")
         wait_for(api_answers, START_TIMEOUT_SECONDS, f"the monitor's HTTP API answering on {base}")
 
         driver = start_browser(1280, 1000)
@@ -201,8 +204,8 @@ def run(binary, work):
             START_TIMEOUT_SECONDS, "the page showing the channel's tile and the live stream connected")
 
         feed = processes.start(
-            [binary, "feed", "--client", "bm-dashboard-feed", "--connect", f"{CLIENT}:{CHANNEL}_L,{CLIENT}:{CHANNEL}_R",
-             MUSIC / "catalog-b.ogg"],
+            [binary, "feed", "--server", server, "--client", "bm-dashboard-feed",
+             "--connect", f"{CLIENT}:{CHANNEL}_L,{CLIENT}:{CHANNEL}_R", MUSIC / "catalog-b.ogg"],
             stdout=subprocess.DEVNULL, stderr=open(work / "feed.log", "w"), env=env)
 
         event_at, event = events.wait(
@@ -223,7 +226,8 @@ def run(binary, work):
                        f"{delay:.3f} s"))
 
         tile = driver.find_element(By.CSS_SELECTOR, f'.tile[data-channel="{CHANNEL}"]')
-        injected = driver.execute_script("return window.__injected === 1 || document.querySelector('main img') !== null")
+        injected = driver.execute_script(
+            "return window.__injected === 1 || document.querySelector('main img') !== null")
         checks.append(("the title is text, not markup", not injected and not tile.find_elements(By.TAG_NAME, "b"),
                        "an element or script came from the title"))
 
