@@ -12,6 +12,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
 
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
@@ -19,7 +21,7 @@ let package = Package(
     .target(name: "Reports", dependencies: ["CSQLite"]),
     .executableTarget(
       name: "BroadcastMonitor",
-      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"],
+      dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer", "CMicroHTTPD", "CSystemd"],
       // The dashboard's files, compiled in through DashboardAssets+Files.swift (scripts/dashboard-assets.py).
       exclude: ["Service/Dashboard/Static"]
     ),

@@ -28,11 +28,15 @@ ROOT=$(pwd)
 #   icecast2            a private local stream server for the network-stream tests (its system service is
 #                       disabled right after the install: it would listen on port 8000 with a default password)
 #   tmux                the console view's tests run the monitor in a tmux pane and read its screen
+#   libmicrohttpd-dev   the HTTP server of `run` (API, /metrics, /healthz): an embedded C server on its own threads
+#   libsystemd-dev      sd_notify for systemd's Type=notify and watchdog
+#   prometheus          promtool, which the tests use to check /metrics (its system service is disabled right after
+#                       the install: the tests need only the tool)
 #   chromium, chromium-driver, python3-venv
 #                       the dashboard's browser test (Tests/Browser): headless Chromium driven by Selenium, which
 #                       comes from PyPI into .build/test-venv (below)
 PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
-  chromium chromium-driver python3-venv)
+  libmicrohttpd-dev libsystemd-dev prometheus chromium chromium-driver python3-venv)
 # Python packages from PyPI for the tests, in a virtual environment of the checkout's own (neither the system's
 # Python nor anyone's pyenv is changed): Selenium drives Debian's Chromium in the dashboard's browser test.
 TEST_VENV="$ROOT/.build/test-venv"
@@ -88,6 +92,15 @@ else
     else
       "${SUDO[@]}" update-rc.d icecast2 disable >/dev/null 2>&1 || true
       "${SUDO[@]}" invoke-rc.d icecast2 stop >/dev/null 2>&1 || true
+    fi
+  fi
+  if [[ " ${missing[*]} " == *" prometheus "* ]]; then
+    echo "+ disabling the prometheus system service (the tests use only promtool)"
+    if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
+      "${SUDO[@]}" systemctl disable --now prometheus || true
+    else
+      "${SUDO[@]}" update-rc.d prometheus disable >/dev/null 2>&1 || true
+      "${SUDO[@]}" invoke-rc.d prometheus stop >/dev/null 2>&1 || true
     fi
   fi
 fi

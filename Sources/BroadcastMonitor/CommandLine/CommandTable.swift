@@ -89,6 +89,10 @@ enum CommandTable {
       .value("workers", "N", "matcher threads, 1…64 (default: one per processor)"),
       .value("tz", "ZONE", "time zone of the --channel channels, such as Europe/Berlin (default: the machine's)"),
       .value("settings", "FILE", "global matcher settings (JSON5, as scan --settings)"),
+      .value(
+        "http", "ADDR:PORT|off",
+        "the HTTP API, /metrics and /healthz (default 127.0.0.1:8750; another address than loopback needs "
+          + "http.token in --config)"),
       .flag(
         "log",
         "one line per event on standard error, even on a terminal (default without a terminal; on a terminal run "

@@ -83,6 +83,10 @@ extension MonitorConfiguration {
         contentsOf: URL(fileURLWithPath: absolutePath(path, in: currentDirectory)))
       origin.options["matcher"] = "--settings \(path)"
     }
+    if let listen = arguments.value("http") {
+      configuration.http.listen = listen
+      origin.options["http.listen"] = "--http"
+    }
     if let zone = arguments.value("tz") {
       origin.timeZoneOption = "--tz \(zone)"
     }

@@ -23,71 +23,20 @@ enum ReportCommand {
     guard let database = a.value("db") ?? configuration?.databasePath, !database.isEmpty else {
       throw UsageError("--db is required (or --config with databasePath)")
     }
-    var scope = ReportScope(
-      channelName: a.value("channel"), from: try bound(a, "from"), to: try bound(a, "to"),
-      timeZoneOverride: try a.value("tz").map(timeZone), defaultTimeZone: .current)
-    for channel in configuration?.channels ?? [] {
-      scope.channelTimeZones[channel.name] = TimeZone(identifier: channel.timeZone)
-    }
-    if scope.timeZoneOverride == nil && configuration == nil {
-      printError(
-        "report: times in the machine's time zone, \(TimeZone.current.identifier); pass --config (the channels' "
-          + "timeZone) or --tz ZONE for another")
-    }
-    let grouping = try a.value("group").map { text throws(UsageError) -> ReportGrouping in
-      guard let grouping = ReportGrouping(rawValue: text) else {
-        throw UsageError("--group \(text): use day, week or month")
-      }
-      return grouping
-    }
-    let settings = configuration?.reports ?? ReportSettings()
-
+    try checkValues(a)  // before the play log is opened: a mistyped option is named first
     let reader = try PlayLogReader(path: database)
     let started = Date()
     let progress = ProgressReporter()
     if kind == "soundexchange" {
-      try writeSoundExchange(a, scope: scope, settings: settings, reader: reader, progress: progress)
+      try writeSoundExchange(
+        a, scope: try scope(a, configuration: configuration, note: printError),
+        settings: configuration?.reports ?? ReportSettings(), reader: reader, progress: progress)
       return 0
     }
     let output = try ReportOutput(path: a.value("out"), pipeDelimited: false)
-    let report = { (fraction: Double) in
+    try write(kind, a, configuration: configuration, reader: reader, to: output.sink, note: printError) { fraction in
       progress.update(
         String(format: "report %@: %.0f %% (%.0f s)", kind, fraction * 100, Date().timeIntervalSince(started)))
-    }
-    switch kind {
-    case "plays":
-      try PlaysReport(scope: scope).write(from: reader, to: output.sink, progress: report)
-    case "airplay":
-      try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
-        .write(from: reader, to: output.sink, progress: report)
-    case "quota":
-      let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
-      guard !rules.isEmpty else {
-        throw ReportError.missingSetting(
-          key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
-      }
-      let known = Set(try reader.channels().values)
-      for rule in rules {
-        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
-          printError(
-            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
-              + "check reports.quotaRules[].channels")
-        }
-      }
-      try QuotaReport(scope: scope, rules: rules, grouping: grouping)
-        .write(from: reader, to: output.sink, progress: report)
-    case "reconcile":
-      try ReconcileReport(
-        scope: scope,
-        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
-        kind: a.value("kind") ?? settings.proofOfPlay.kind,
-        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
-      ).write(from: reader, to: output.sink, progress: report)
-    default:
-      try ProofOfPlayReport(
-        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
-        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
-      ).write(from: reader, to: output.sink, progress: report)
     }
     try output.finish()
     progress.finish()
@@ -98,8 +47,87 @@ enum ReportCommand {
     return 0
   }
 
+  /// Writes report `kind` (any but soundexchange) as `a` describes it, from `reader` to `sink`. `run` writes to a
+  /// file or standard output, the HTTP API (`ReportEndpoint`) to memory. Notes for a person go to `note`.
+  static func write(
+    _ kind: String, _ a: CommandLineArguments, configuration: MonitorConfiguration?, reader: PlayLogReader,
+    to sink: CountingRowSink, note: (String) -> Void, progress report: @escaping (Double) -> Void = { _ in }
+  ) throws {
+    let scope = try scope(a, configuration: configuration, note: note)
+    let grouping = try a.value("group").map { text throws(UsageError) -> ReportGrouping in
+      guard let grouping = ReportGrouping(rawValue: text) else {
+        throw UsageError("--group \(text): use day, week or month")
+      }
+      return grouping
+    }
+    let settings = configuration?.reports ?? ReportSettings()
+    switch kind {
+    case "plays":
+      try PlaysReport(scope: scope).write(from: reader, to: sink, progress: report)
+    case "airplay":
+      try AirplayReport(scope: scope, byChannel: a.has("by-channel"), grouping: grouping)
+        .write(from: reader, to: sink, progress: report)
+    case "quota":
+      let rules = try settings.quotaRules(origin: ConfigurationOrigin(file: a.value("config")))
+      guard !rules.isEmpty else {
+        throw ReportError.missingSetting(
+          key: "reports.quotaRules", example: "quotaRules: [{name: \"CanCon\", attribute: \"mapl\", …}]")
+      }
+      let known = Set(try reader.channels().values)
+      for rule in rules {
+        for channel in (rule.channels ?? []).sorted() where !known.contains(channel) {
+          note(
+            "report quota: rule \"\(rule.name)\" names channel \"\(channel)\", which the play log does not have; "
+              + "check reports.quotaRules[].channels")
+        }
+      }
+      try QuotaReport(scope: scope, rules: rules, grouping: grouping)
+        .write(from: reader, to: sink, progress: report)
+    case "reconcile":
+      try ReconcileReport(
+        scope: scope,
+        toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
+        kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: sink, progress: report)
+    default:
+      try ProofOfPlayReport(
+        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        advertiserAttribute: settings.proofOfPlay.advertiserAttribute
+      ).write(from: reader, to: sink, progress: report)
+    }
+  }
+
+  /// The channels, period and time zones `a` and `configuration` select.
+  private static func scope(
+    _ a: CommandLineArguments, configuration: MonitorConfiguration?, note: (String) -> Void
+  ) throws -> ReportScope {
+    var scope = ReportScope(
+      channelName: a.value("channel"), from: try bound(a, "from"), to: try bound(a, "to"),
+      timeZoneOverride: try a.value("tz").map(timeZone), defaultTimeZone: .current)
+    for channel in configuration?.channels ?? [] {
+      scope.channelTimeZones[channel.name] = TimeZone(identifier: channel.timeZone)
+    }
+    if scope.timeZoneOverride == nil && configuration == nil {
+      note(
+        "report: times in the machine's time zone, \(TimeZone.current.identifier); pass --config (the channels' "
+          + "timeZone) or --tz ZONE for another")
+    }
+    return scope
+  }
+
+  /// Refuses a period, time zone or grouping that cannot be read.
+  static func checkValues(_ a: CommandLineArguments) throws(UsageError) {
+    _ = try bound(a, "from")
+    _ = try bound(a, "to")
+    _ = try a.value("tz").map(timeZone)
+    if let text = a.value("group"), ReportGrouping(rawValue: text) == nil {
+      throw UsageError("--group \(text): use day, week or month")
+    }
+  }
+
   /// Refuses options that the report kind does not take.
-  private static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
+  static func checkOptions(_ a: CommandLineArguments, kind: String) throws(UsageError) {
     // Each kind's own options, from its declaration.
     var only: [String: Set<String>] = [:]
     for kindSpec in CommandTable.report.subcommands {

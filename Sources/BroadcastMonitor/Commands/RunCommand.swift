@@ -4,6 +4,9 @@ import Foundation
 /// play at the last audio heard and exits 0 (74 when the play log could not take them all: they wait in the spool
 /// for the next start); SIGHUP reloads the catalog without losing running plays.
 ///
+/// Unless `--http off`, it also serves the HTTP API, `/metrics` and `/healthz` (`HTTPService`); under systemd it
+/// reports ready, watchdog and stopping through `sd_notify` (`SystemdNotifier`).
+///
 /// What it shows is chosen here, once: on a terminal, the live console (`ConsoleView`); when standard output is not
 /// a terminal, or with `--log`, one line per event on standard error; with `--json`, one JSON object per event on
 /// standard output.
@@ -47,13 +50,19 @@ enum RunCommand {
       source.resume()
       sources.append(source)
     }
+    let http = try HTTPService.bind(configuration.http, log: log)  // a port in use stops the start here
     let monitor = try Monitor(configuration: configuration, log: log)
     try monitor.start()
+    try http?.start(readings: monitor, configuration: configuration, log: log)
+    let systemd = SystemdNotifier()
+    systemd?.ready(status: "monitoring \(configuration.channels.count) channels")
     signals.sync { running = monitor }
     if wantsConsole {
       runConsole(monitor: monitor, log: log, holder: console, stop: stop)
     }
     stop.wait()
+    systemd?.stopping()
+    http?.stop()
     let leftover = monitor.stop()
     for source in sources { source.cancel() }
     if wantsConsole {

@@ -80,6 +80,7 @@ extension MonitorConfiguration {
 
     try validateMemory(origin: origin, memoryBytes: memoryBytes)
     try reports.validate(origin: origin)
+    try http.validate(origin: origin)
     try validateFiles(origin: origin, checks: checks)
   }
 

@@ -28,6 +28,8 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   /// The settings of `broadcast-monitor report` (SoundExchange, proof of play, quota rules). Optional section; see
   /// `ReportSettings` for its defaults.
   var reports = ReportSettings()
+  /// The HTTP API, metrics and health server. Optional section; see `HTTPSettings` (on by default, loopback only).
+  var http = HTTPSettings()
 
   /// The allowed number of worker threads.
   static let workerThreadRange = 1...64
@@ -53,6 +55,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case matcher
     case channels
     case reports
+    case http
   }
 
   /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
@@ -93,5 +96,6 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     }
     channels = try required(.channels, or: [])
     reports = try c.value(.reports, or: ReportSettings())
+    http = try c.value(.http, or: HTTPSettings())
   }
 }

@@ -307,6 +307,7 @@ final class ChannelPipeline: @unchecked Sendable {
       snapshot.withLock {
         if notice.kind == .gap { $0.gapCount += 1 }
         if notice.kind == .overrun { $0.overrunCount += 1 }
+        if notice.kind == .reconnect { $0.reconnectCount += 1 }
       }
     }
     return (!notices.isEmpty, notices.contains { $0.kind == .gap })
@@ -317,7 +318,8 @@ final class ChannelPipeline: @unchecked Sendable {
       ChannelStatus.CurrentPlay(
         title: play.track.metadata.title, artist: play.track.metadata.artist,
         start: lane.sink.clock.date(atStream: play.startSeconds), end: lane.sink.clock.date(atStream: play.endSeconds),
-        referenceOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence)
+        referenceOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence,
+        kind: play.track.metadata.kind.rawValue)
     }
     let inputStatus = input.status
     let sourceRate = input.sourceSampleRate

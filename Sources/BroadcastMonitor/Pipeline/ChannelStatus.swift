@@ -20,6 +20,8 @@ struct ChannelStatus: Sendable, Equatable {
   var playCount = 0
   var gapCount = 0
   var overrunCount = 0
+  /// Times the source came back after going away, since the start.
+  var reconnectCount = 0
   /// The source's own sample rate (JACK's, for a JACK channel), when known.
   var sourceSampleRate: Double?
   /// Xruns of the audio server since the start (JACK channels).
@@ -41,6 +43,8 @@ struct ChannelStatus: Sendable, Equatable {
     var referenceOffsetSeconds: Double
     var speed: Double
     var confidence: Double
+    /// The catalog item's kind (`song`, `ad`, `jingle`, `other`).
+    var kind = ""
   }
 
   /// A play recognized on the channel, on air or ended.

@@ -140,6 +140,9 @@ final class Monitor: @unchecked Sendable {
   /// What every channel is doing. Any thread.
   var statuses: [ChannelStatus] { pipelines.map(\.status) }
 
+  /// How long the play log's writes took so far. Any thread.
+  var playLogWriteLatency: LatencyHistogram.Snapshot { writer.writeLatency.snapshot }
+
   /// The monitor as a whole: uptime, catalog, play log, JACK. Any thread.
   var overview: MonitorOverview {
     let info = catalogInfo.withLock { $0 }

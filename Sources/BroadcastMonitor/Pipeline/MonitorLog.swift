@@ -23,6 +23,8 @@ final class MonitorLog: Sendable {
   private let recent = Mutex<(events: [MonitorEvent], heldCount: Int)>(([], 0))
   private let keep: Int
   private let held = Atomic<Bool>(false)
+  /// Receivers of every event (the HTTP API's event streams), by subscription number.
+  private let subscribers = Mutex<(next: Int, receivers: [Int: @Sendable (MonitorEvent) -> Void])>((0, [:]))
 
   /// - Parameters:
   ///   - keep: how many recent events stay in memory.
@@ -49,9 +51,26 @@ final class MonitorLog: Sendable {
       if $0.events.count > keep { $0.events.removeFirst($0.events.count - keep) }
       if isHeld { $0.heldCount += 1 }
     }
+    for receive in subscribers.withLock({ Array($0.receivers.values) }) { receive(event) }
     guard !isHeld else { return }
     let text = format == .json ? event.jsonLine : event.textLine
     lock.withLock { _ in write(text + "\n") }
+  }
+
+  /// Calls `receive` with every event recorded from now on, on the thread that records it, until `unsubscribe`:
+  /// `receive` must return at once (queue the event, never wait). Returns the subscription's number. Any thread.
+  func subscribe(_ receive: @escaping @Sendable (MonitorEvent) -> Void) -> Int {
+    subscribers.withLock {
+      $0.next += 1
+      $0.receivers[$0.next] = receive
+      return $0.next
+    }
+  }
+
+  /// Ends subscription `number`: no event recorded after this returns reaches its `receive` (one being recorded on
+  /// another thread at that moment may). Any thread.
+  func unsubscribe(_ number: Int) {
+    _ = subscribers.withLock { $0.receivers.removeValue(forKey: number) }
   }
 
   /// Keeps lines off the output until `releaseOutput()` (they are still recorded). Any thread.

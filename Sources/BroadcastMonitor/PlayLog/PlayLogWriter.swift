@@ -104,6 +104,9 @@ final class PlayLogWriter: @unchecked Sendable {
   /// Commands waiting to be written that are in the spool. Any thread.
   var spooled: Int { queue.withLock { $0.spooled } }
 
+  /// How long each write to the play log took. Any thread.
+  let writeLatency = LatencyHistogram()
+
   /// True while the last write failed and commands are waiting for the store. Any thread.
   var isFailing: Bool { failing.load(ordering: .relaxed) }
 
@@ -298,6 +301,11 @@ final class PlayLogWriter: @unchecked Sendable {
   /// Writes one command; false when the store failed. The waiting commands go to the spool before the failure is
   /// logged (once per distinct error) and `isFailing` says so.
   private func write(_ command: Command) -> Bool {
+    let began = ContinuousClock.now
+    defer {
+      let elapsed = ContinuousClock.now - began
+      writeLatency.record(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
     do {
       let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
       if let continued, case .start(_, let play) = command {

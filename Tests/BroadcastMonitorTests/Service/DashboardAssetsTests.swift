@@ -80,3 +80,38 @@ struct DashboardAssetsTests {
     }
   }
 }
+
+@Suite("APIRouter serves the dashboard")
+struct APIRouterDashboardTests {
+  struct NoReadings: MonitorReadings {
+    var statuses: [ChannelStatus] { [] }
+    var overview: MonitorOverview {
+      MonitorOverview(
+        startedAt: Date(timeIntervalSince1970: 0), catalogPath: "", catalogItems: 0, catalogHours: 0,
+        databasePath: "", storeBacklog: 0, storeFailing: false, jack: nil)
+    }
+    var playLogWriteLatency: LatencyHistogram.Snapshot { LatencyHistogram.Snapshot(counts: [], sumSeconds: 0) }
+  }
+
+  static let router = APIRouter(
+    readings: NoReadings(), configuration: MonitorConfiguration(catalogPath: "", databasePath: "", channels: []),
+    token: nil, log: nil)
+
+  @Test(
+    "GET / answers the page, and the page's files with their content types",
+    arguments: ["/", "/dashboard/dashboard.js"])
+  func servesTheDashboard(path: String) throws {
+    let response = Self.router.respond(to: HTTPRequest(method: "GET", path: path))
+    let asset = try #require(DashboardAssets.asset(path: path))
+    #expect(response.status == 200)
+    #expect(response.contentType == asset.contentType)
+    #expect(response.bodyText == String(decoding: asset.body, as: UTF8.self))
+  }
+
+  @Test("A path that is neither the API nor a dashboard file is still 404")
+  func unknownPathIs404() {
+    let response = Self.router.respond(to: HTTPRequest(method: "GET", path: "/dashboard/missing.js"))
+    #expect(response.status == 404)
+    #expect(response.bodyText.contains("the dashboard is /"))
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The `GET /api/v1/channels` document: every channel as the console sees it, and the catalog and play log.
+/// Also the `data` of the event stream's `channels` messages.
+enum ChannelsDocument {
+  /// A running channel whose peak level stays below this is `silent`: the default silence threshold.
+  static let silentBelowDBFS: Float = -50
+
+  static func make(_ readings: any MonitorReadings, now: Date = Date()) -> JSONValue {
+    let overview = readings.overview
+    return .object([
+      ("generatedAt", .time(now)),
+      ("startedAt", .time(overview.startedAt)),
+      (
+        "catalog",
+        .object([("items", .integer(Int64(overview.catalogItems))), ("hours", .number(overview.catalogHours))])
+      ),
+      (
+        "playLog",
+        .object([
+          ("path", .string(overview.databasePath)), ("writable", .bool(!overview.storeFailing)),
+          ("pendingWrites", .integer(Int64(overview.storeBacklog))),
+        ])
+      ),
+      ("channels", .array(readings.statuses.map(channel))),
+    ])
+  }
+
+  /// The channel's state in one word: `starting`, `listening`, `silent`, `lagging`, `reconnecting` or `stopped`.
+  static func state(_ status: ChannelStatus) -> String {
+    switch status.input {
+    case .starting: return "starting"
+    case .reconnecting: return "reconnecting"
+    case .ended: return "stopped"
+    case .running:
+      if status.laggingSince != nil { return "lagging" }
+      return status.peakLevelDB < silentBelowDBFS ? "silent" : "listening"
+    }
+  }
+
+  /// The peak level in dBFS, null for digital silence, never above 0.
+  static func level(_ status: ChannelStatus) -> JSONValue {
+    status.peakLevelDB.isFinite ? .number(Double(min(status.peakLevelDB, 0))) : .null
+  }
+
+  private static func channel(_ status: ChannelStatus) -> JSONValue {
+    let onAir = status.current.map { play -> JSONValue in
+      let token = status.recentPlays.last { $0.end == nil && $0.title == play.title && $0.artist == play.artist }?.id
+      return .object([
+        ("playId", .optional(token) { .integer(Int64(truncatingIfNeeded: $0)) }),
+        ("title", .string(play.title)), ("artist", .string(play.artist)), ("kind", .string(play.kind)),
+        ("start", .time(play.start)), ("offsetSeconds", .number(play.referenceOffsetSeconds)),
+        ("speed", .number(play.speed)), ("confidence", .number(play.confidence)),
+      ])
+    }
+    return .object([
+      ("name", .string(status.name)), ("source", .string(status.source)), ("state", .string(state(status))),
+      ("levelDBFS", level(status)), ("onAir", .array(onAir)), ("plays", .integer(Int64(status.playCount))),
+      ("overruns", .integer(Int64(status.overrunCount))), ("gaps", .integer(Int64(status.gapCount))),
+      ("reconnects", .integer(Int64(status.reconnectCount))), ("lagSeconds", .number(status.lagSeconds)),
+      ("alerts", .array([])),
+    ])
+  }
+}

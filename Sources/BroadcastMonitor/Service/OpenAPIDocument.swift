@@ -1,0 +1,186 @@
+/// `GET /api/v1/openapi.json`: an OpenAPI 3.1 description of the API. `OpenAPIDocumentTests` checks the real
+/// responses of every endpoint against its schemas (required fields and types), so a change to a response that
+/// this document does not follow fails there.
+enum OpenAPIDocument {
+  static let text = """
+    {
+      "openapi": "3.1.0",
+      "info": {
+        "title": "broadcast-monitor",
+        "version": "1",
+        "description": "Read-only API of `broadcast-monitor run`: channels, plays, events, reports, metrics. Times are ISO 8601 UTC with milliseconds. From other hosts than the monitor's, every request needs `Authorization: Bearer TOKEN` (http.token)."
+      },
+      "paths": {
+        "/api/v1/channels": {
+          "get": {
+            "summary": "Every channel as the console sees it",
+            "responses": {
+              "200": {"description": "The channels", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Channels"}}}},
+              "400": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/api/v1/plays": {
+          "get": {
+            "summary": "Plays from the play log, newest first, paged",
+            "parameters": [
+              {"$ref": "#/components/parameters/from"}, {"$ref": "#/components/parameters/to"},
+              {"$ref": "#/components/parameters/channel"}, {"$ref": "#/components/parameters/limit"},
+              {"$ref": "#/components/parameters/cursor"}
+            ],
+            "responses": {
+              "200": {"description": "A page of plays", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PlaysPage"}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "503": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/api/v1/events": {
+          "get": {
+            "summary": "Events from the play log (gaps, reconnects, overruns, restarts), newest first, paged",
+            "parameters": [
+              {"$ref": "#/components/parameters/from"}, {"$ref": "#/components/parameters/to"},
+              {"$ref": "#/components/parameters/channel"}, {"$ref": "#/components/parameters/limit"},
+              {"$ref": "#/components/parameters/cursor"}
+            ],
+            "responses": {
+              "200": {"description": "A page of events", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EventsPage"}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "503": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/api/v1/events/stream": {
+          "get": {
+            "summary": "The monitor's events as Server-Sent Events",
+            "description": "Each event as `event: KIND` (play_started, play_ended, play_withdrawn, gap, reconnect, overrun, lagging, caught_up, notice, ...), `id:` a sequence number and `data:` the JSON object `run --json` writes for it. Every second `event: channels` with the /api/v1/channels document; `: keepalive` comments when idle. A client that falls 1000 events behind is disconnected.",
+            "responses": {
+              "200": {"description": "The stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+              "503": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/api/v1/reports/{kind}.csv": {
+          "get": {
+            "summary": "A report as CSV, as `broadcast-monitor report KIND` writes it",
+            "description": "The options of `report KIND` as query parameters (by-channel=true for the switch); db, config, out, out-dir, icecast-log, audience and format are not taken.",
+            "parameters": [
+              {"name": "kind", "in": "path", "required": true, "schema": {"type": "string", "enum": ["plays", "airplay", "quota", "proof-of-play", "reconcile"]}},
+              {"name": "from", "in": "query", "schema": {"type": "string"}, "description": "YYYY-MM-DD (local midnight) or an ISO 8601 time with its zone"},
+              {"name": "to", "in": "query", "schema": {"type": "string"}, "description": "the end, excluded"},
+              {"name": "channel", "in": "query", "schema": {"type": "string"}},
+              {"name": "tz", "in": "query", "schema": {"type": "string"}},
+              {"name": "by-channel", "in": "query", "schema": {"type": "boolean"}},
+              {"name": "group", "in": "query", "schema": {"type": "string", "enum": ["day", "week", "month"]}},
+              {"name": "kind", "in": "query", "schema": {"type": "string"}},
+              {"name": "tolerance", "in": "query", "schema": {"type": "number"}}
+            ],
+            "responses": {
+              "200": {"description": "The report", "content": {"text/csv": {"schema": {"type": "string"}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "404": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/api/v1/openapi.json": {
+          "get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/metrics": {
+          "get": {"summary": "Prometheus metrics (text format 0.0.4)", "responses": {"200": {"description": "Metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+        },
+        "/healthz": {
+          "get": {
+            "summary": "ok when every channel has audio and the play log is writable",
+            "responses": {
+              "200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}},
+              "503": {"description": "One line per problem", "content": {"text/plain": {"schema": {"type": "string"}}}}
+            }
+          }
+        }
+      },
+      "components": {
+        "parameters": {
+          "from": {"name": "from", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the first start included (ISO 8601 with its zone)"},
+          "to": {"name": "to", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the first start excluded"},
+          "channel": {"name": "channel", "in": "query", "schema": {"type": "string"}},
+          "limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
+          "cursor": {"name": "cursor", "in": "query", "schema": {"type": "string"}, "description": "nextCursor of the previous page"}
+        },
+        "responses": {
+          "Error": {"description": "What is wrong and the fix", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        },
+        "schemas": {
+          "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+          "Channels": {
+            "type": "object",
+            "required": ["generatedAt", "startedAt", "catalog", "playLog", "channels"],
+            "properties": {
+              "generatedAt": {"type": "string", "format": "date-time"},
+              "startedAt": {"type": "string", "format": "date-time"},
+              "catalog": {"type": "object", "required": ["items", "hours"], "properties": {"items": {"type": "integer"}, "hours": {"type": "number"}}},
+              "playLog": {"type": "object", "required": ["path", "writable", "pendingWrites"], "properties": {"path": {"type": "string"}, "writable": {"type": "boolean"}, "pendingWrites": {"type": "integer"}}},
+              "channels": {"type": "array", "items": {"$ref": "#/components/schemas/Channel"}}
+            }
+          },
+          "Channel": {
+            "type": "object",
+            "required": ["name", "source", "state", "levelDBFS", "onAir", "plays", "overruns", "gaps", "reconnects", "lagSeconds", "alerts"],
+            "properties": {
+              "name": {"type": "string"},
+              "source": {"type": "string"},
+              "state": {"type": "string", "enum": ["listening", "silent", "reconnecting", "lagging", "starting", "down", "stopped"]},
+              "levelDBFS": {"type": ["number", "null"], "description": "peak level, null for digital silence; never above 0"},
+              "onAir": {"type": "array", "items": {"$ref": "#/components/schemas/OnAir"}},
+              "plays": {"type": "integer"},
+              "overruns": {"type": "integer"},
+              "gaps": {"type": "integer"},
+              "reconnects": {"type": "integer"},
+              "lagSeconds": {"type": "number"},
+              "alerts": {"type": "array", "items": {"type": "object", "required": ["kind", "since"], "properties": {"kind": {"type": "string"}, "since": {"type": "string"}, "detail": {"type": "string"}}}}
+            }
+          },
+          "OnAir": {
+            "type": "object",
+            "required": ["playId", "title", "artist", "kind", "start", "offsetSeconds", "speed", "confidence"],
+            "properties": {
+              "playId": {"type": ["integer", "null"], "description": "the play_id of its play_started event"},
+              "title": {"type": "string"}, "artist": {"type": "string"}, "kind": {"type": "string"},
+              "start": {"type": "string", "format": "date-time"},
+              "offsetSeconds": {"type": "number"}, "speed": {"type": "number"}, "confidence": {"type": "number"}
+            }
+          },
+          "PlaysPage": {
+            "type": "object",
+            "required": ["plays", "nextCursor"],
+            "properties": {"plays": {"type": "array", "items": {"$ref": "#/components/schemas/Play"}}, "nextCursor": {"type": ["string", "null"]}}
+          },
+          "Play": {
+            "type": "object",
+            "required": ["id", "channel", "title", "artist", "kind", "isrc", "start", "end", "status", "offsetSeconds", "speed", "confidence"],
+            "properties": {
+              "id": {"type": "integer"}, "channel": {"type": "string"}, "title": {"type": "string"}, "artist": {"type": "string"},
+              "kind": {"type": "string"}, "isrc": {"type": ["string", "null"]},
+              "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
+              "status": {"type": "string", "enum": ["open", "closed", "recovered"]},
+              "offsetSeconds": {"type": "number"}, "speed": {"type": "number"}, "confidence": {"type": "number"}
+            }
+          },
+          "EventsPage": {
+            "type": "object",
+            "required": ["events", "nextCursor"],
+            "properties": {"events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}, "nextCursor": {"type": ["string", "null"]}}
+          },
+          "Event": {
+            "type": "object",
+            "required": ["id", "channel", "kind", "start", "end", "detail"],
+            "properties": {
+              "id": {"type": "integer"}, "channel": {"type": ["string", "null"]}, "kind": {"type": "string"},
+              "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
+              "detail": {"type": "string"}
+            }
+          }
+        }
+      }
+    }
+    """
+}

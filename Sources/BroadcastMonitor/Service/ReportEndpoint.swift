@@ -1,0 +1,78 @@
+import Foundation
+import Matcher
+import Reports
+
+/// `GET /api/v1/reports/KIND.csv?from=&to=&...`: the same CSV as `report KIND`, through the report command's own
+/// code (`ReportCommand.write`), with its options as query parameters (`by-channel` as `by-channel=true`). The play
+/// log, the channels' time zones and the `reports` settings are the running monitor's. Options that name files on
+/// the server (`db`, `config`, `out`, `out-dir`, `icecast-log`, `audience`) are refused, and so is `soundexchange`,
+/// which writes one file per service: run `report soundexchange` for it.
+enum ReportEndpoint {
+  /// Options of `report` that are not query parameters: the server chooses the files.
+  static let refusedOptions: Set<String> = ["db", "config", "out", "out-dir", "icecast-log", "audience", "format"]
+
+  /// The report kinds served, in the order `report` lists them.
+  static var kinds: [String] { ReportCommand.kinds.filter { $0 != "soundexchange" } }
+
+  static func response(kind: String, query: [(name: String, value: String)], configuration: MonitorConfiguration)
+    -> HTTPResponse
+  {
+    guard kinds.contains(kind) else {
+      let reason =
+        kind == "soundexchange"
+        ? "the soundexchange report writes one file per service: run `broadcast-monitor report soundexchange`"
+        : "no report `\(kind)`"
+      return .error(404, "\(reason); the reports here are \(kinds.map { "\($0).csv" }.joined(separator: ", "))")
+    }
+    let options = CommandTable.report.parsedOptions
+    var words = [kind]
+    for (name, value) in query {
+      guard let option = options.first(where: { $0.name == name }), !refusedOptions.contains(name) else {
+        var allowed: [String] = []
+        for option in options where !refusedOptions.contains(option.name) && !allowed.contains(option.name) {
+          allowed.append(option.name)
+        }
+        return .error(400, "unknown query parameter `\(name)`; a report takes \(allowed.joined(separator: ", "))")
+      }
+      if option.valueName == nil {
+        guard ["", "true", "1"].contains(value) else {
+          return .error(400, "\(name)=\(value): a switch; give \(name)=true or leave it out")
+        }
+        words.append("--\(name)")
+      } else {
+        words.append("--\(name)=\(value)")
+      }
+    }
+    do {
+      let arguments = try CommandLineArguments(words[...], for: CommandTable.report)
+      try ReportCommand.checkOptions(arguments, kind: kind)
+      try ReportCommand.checkValues(arguments)
+      let reader = try PlayLogReader(path: configuration.databasePath)
+      defer { try? reader.close() }
+      let csv = CSVWriter()
+      try ReportCommand.write(
+        kind, arguments, configuration: configuration, reader: reader, to: CountingRowSink(csv), note: { _ in })
+      var response = HTTPResponse.text(csv.text, contentType: "text/csv; charset=utf-8")
+      response.headers = [("Content-Disposition", "attachment; filename=\"\(kind).csv\"")]
+      return response
+    } catch let error as UsageError {
+      return .error(400, queryWording(error.description))
+    } catch let error as ReportError {
+      return .error(400, "\(error)")
+    } catch let error as ConfigurationError {
+      return .error(400, "\(error)")
+    } catch {
+      return .error(500, "report \(kind) failed: \(error)")
+    }
+  }
+
+  /// The command's message in the query's words: `--from X` becomes `from=X`.
+  static func queryWording(_ message: String) -> String {
+    var text = message
+    for option in CommandTable.report.parsedOptions {
+      text = text.replacingOccurrences(of: "--\(option.name) ", with: "\(option.name)=")
+        .replacingOccurrences(of: "--\(option.name)", with: option.name)
+    }
+    return text
+  }
+}
