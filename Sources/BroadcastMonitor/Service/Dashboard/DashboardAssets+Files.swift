@@ -112,7 +112,7 @@ extension DashboardAssets {
     .timeline { background: var(--panel); border: 1px solid var(--line); border-radius: 0.4rem; padding: 0.4rem 0.5rem; }
     .timeline h3 { font-size: 0.95rem; margin: 0 0 0.25rem; overflow-wrap: anywhere; }
     .timeline-scroll { overflow-x: auto; }
-    .timeline-track { position: relative; height: 4.2rem; min-width: 100%; }
+    .timeline-track { position: relative; height: 4.2rem; min-width: 100%; overflow: hidden; }
     .axis { position: absolute; top: 0; left: 0; right: 0; height: 1.1rem; border-bottom: 1px solid var(--line); }
     .tick { position: absolute; top: 0; font-size: 0.7rem; color: var(--muted); padding-left: 2px; border-left: 1px solid var(--line); height: 100%; white-space: nowrap; }
     .bar { position: absolute; min-width: 2px; border-radius: 0.15rem; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: 0.72rem; color: #fff; padding: 0 2px; line-height: 1.5rem; }
@@ -552,7 +552,8 @@ extension DashboardAssets {
       function startFallbackPolling() {
         if (fallbackTimer !== null) return;
         fallbackTimer = setInterval(() => {
-          getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
+          window.addEventListener("resize", keepTimelinesAtEnd);
+        getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
         }, FALLBACK_POLL_MS);
       }
 
@@ -642,12 +643,38 @@ extension DashboardAssets {
           }
           if (drawn === 0) track.append(el("span", { class: "empty" }, "Nothing in this period"));
           const scroll = el("div", { class: "timeline-scroll", tabindex: 0, "aria-label": "Timeline of " + name }, track);
-          rows.push(el("section", { class: "timeline" }, el("h3", {}, name), scroll));
+          const row = el("section", { class: "timeline" }, el("h3", {}, name), scroll);
+          row.dataset.channel = name;
+          rows.push(row);
+        }
+        // Where each timeline was scrolled: one left at its end (now, as drawn first) follows now; another stays put.
+        const scrolled = new Map();
+        for (const scroll of container.querySelectorAll(".timeline-scroll")) {
+          scrolled.set(scroll.dataset.channel, scroll.dataset.atEnd === "1" ? null : scroll.scrollLeft);
+        }
+        for (const row of rows) {
+          const scroll = row.querySelector(".timeline-scroll");
+          scroll.dataset.channel = row.dataset.channel;
         }
         container.replaceChildren(...rows);
         if (rows.length === 0) container.append(el("p", { class: "hint" }, "No channels."));
-        // Show the period's end (now) first; earlier hours are to the left.
-        for (const scroll of container.querySelectorAll(".timeline-scroll")) scroll.scrollLeft = scroll.scrollWidth;
+        for (const scroll of container.querySelectorAll(".timeline-scroll")) {
+          const left = scrolled.get(scroll.dataset.channel);
+          scroll.scrollLeft = left === undefined || left === null ? scroll.scrollWidth : left;
+          scroll.dataset.atEnd = atEnd(scroll) ? "1" : "";
+          scroll.addEventListener("scroll", () => { scroll.dataset.atEnd = atEnd(scroll) ? "1" : ""; });
+        }
+      }
+
+      function atEnd(scroll) {
+        return scroll.scrollLeft + scroll.clientWidth >= scroll.scrollWidth - 2;
+      }
+
+      // A narrower or wider window keeps the timelines that showed now showing now.
+      function keepTimelinesAtEnd() {
+        for (const scroll of document.querySelectorAll(".timeline-scroll")) {
+          if (scroll.dataset.atEnd === "1") scroll.scrollLeft = scroll.scrollWidth;
+        }
       }
 
       function buildAxis(period) {
@@ -669,7 +696,9 @@ extension DashboardAssets {
         const left = Math.max(start, period.from);
         const right = Math.min(Math.max(end, start), period.to);
         const bar = el("div", { class: "bar " + kind, role: "listitem" });
-        bar.style.left = ((left - period.from) / period.spanMs * 100).toFixed(4) + "%";
+        // Placed by its right edge, so that a bar too short to see, grown to its minimum width, grows into the past and
+        // a play that has just started shows at the right end.
+        bar.style.right = ((period.to - right) / period.spanMs * 100).toFixed(4) + "%";
         bar.style.width = ((right - left) / period.spanMs * 100).toFixed(4) + "%";
         return bar;
       }
@@ -811,6 +840,7 @@ extension DashboardAssets {
           refreshTimeline();
         });
 
+        window.addEventListener("resize", keepTimelinesAtEnd);
         getJSON("api/v1/channels")
           .then((snapshot) => {
             applySnapshot(snapshot);

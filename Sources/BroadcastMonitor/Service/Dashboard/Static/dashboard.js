@@ -407,7 +407,8 @@
   function startFallbackPolling() {
     if (fallbackTimer !== null) return;
     fallbackTimer = setInterval(() => {
-      getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
+      window.addEventListener("resize", keepTimelinesAtEnd);
+    getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
     }, FALLBACK_POLL_MS);
   }
 
@@ -497,12 +498,38 @@
       }
       if (drawn === 0) track.append(el("span", { class: "empty" }, "Nothing in this period"));
       const scroll = el("div", { class: "timeline-scroll", tabindex: 0, "aria-label": "Timeline of " + name }, track);
-      rows.push(el("section", { class: "timeline" }, el("h3", {}, name), scroll));
+      const row = el("section", { class: "timeline" }, el("h3", {}, name), scroll);
+      row.dataset.channel = name;
+      rows.push(row);
+    }
+    // Where each timeline was scrolled: one left at its end (now, as drawn first) follows now; another stays put.
+    const scrolled = new Map();
+    for (const scroll of container.querySelectorAll(".timeline-scroll")) {
+      scrolled.set(scroll.dataset.channel, scroll.dataset.atEnd === "1" ? null : scroll.scrollLeft);
+    }
+    for (const row of rows) {
+      const scroll = row.querySelector(".timeline-scroll");
+      scroll.dataset.channel = row.dataset.channel;
     }
     container.replaceChildren(...rows);
     if (rows.length === 0) container.append(el("p", { class: "hint" }, "No channels."));
-    // Show the period's end (now) first; earlier hours are to the left.
-    for (const scroll of container.querySelectorAll(".timeline-scroll")) scroll.scrollLeft = scroll.scrollWidth;
+    for (const scroll of container.querySelectorAll(".timeline-scroll")) {
+      const left = scrolled.get(scroll.dataset.channel);
+      scroll.scrollLeft = left === undefined || left === null ? scroll.scrollWidth : left;
+      scroll.dataset.atEnd = atEnd(scroll) ? "1" : "";
+      scroll.addEventListener("scroll", () => { scroll.dataset.atEnd = atEnd(scroll) ? "1" : ""; });
+    }
+  }
+
+  function atEnd(scroll) {
+    return scroll.scrollLeft + scroll.clientWidth >= scroll.scrollWidth - 2;
+  }
+
+  // A narrower or wider window keeps the timelines that showed now showing now.
+  function keepTimelinesAtEnd() {
+    for (const scroll of document.querySelectorAll(".timeline-scroll")) {
+      if (scroll.dataset.atEnd === "1") scroll.scrollLeft = scroll.scrollWidth;
+    }
   }
 
   function buildAxis(period) {
@@ -524,7 +551,9 @@
     const left = Math.max(start, period.from);
     const right = Math.min(Math.max(end, start), period.to);
     const bar = el("div", { class: "bar " + kind, role: "listitem" });
-    bar.style.left = ((left - period.from) / period.spanMs * 100).toFixed(4) + "%";
+    // Placed by its right edge, so that a bar too short to see, grown to its minimum width, grows into the past and
+    // a play that has just started shows at the right end.
+    bar.style.right = ((period.to - right) / period.spanMs * 100).toFixed(4) + "%";
     bar.style.width = ((right - left) / period.spanMs * 100).toFixed(4) + "%";
     return bar;
   }
@@ -666,6 +695,7 @@
       refreshTimeline();
     });
 
+    window.addEventListener("resize", keepTimelinesAtEnd);
     getJSON("api/v1/channels")
       .then((snapshot) => {
         applySnapshot(snapshot);
