@@ -258,6 +258,32 @@ def run(binary, work):
             15, "the timeline drawing the play")
         checks.append(("the plays table and the timeline show the play", True, ""))
 
+        # The text filter, as a person types it.
+        text_filter = driver.find_element(By.ID, "filter-text")
+        text_filter.send_keys("chaos god")
+        matching = len(driver.find_elements(By.CSS_SELECTOR, "#plays-body tr"))
+        text_filter.send_keys(" and nothing else")
+        none = len(driver.find_elements(By.CSS_SELECTOR, "#plays-body tr"))
+        text_filter.clear()
+        text_filter.send_keys(" ")  # clear() sends no input event; a blank filter is no filter
+        checks.append(("the plays filter by text", matching == 1 and none == 0,
+                       f"{matching} rows for 'chaos god' (1 expected), {none} for a text in no play"))
+
+        # The report link downloads the plays report of the period chosen (today and tomorrow: the play).
+        driver.set_script_timeout(30)
+        href, status, content_type, body = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const kind = document.getElementById('report-kind');
+            kind.value = 'plays';
+            kind.dispatchEvent(new Event('change'));
+            const href = document.getElementById('report-link').getAttribute('href');
+            fetch(href).then(async (r) => done([href, r.status, r.headers.get('Content-Type'), await r.text()]))
+              .catch((e) => done([href, 0, '', String(e)]));
+            """)
+        checks.append(("the report link downloads the plays report with the play",
+                       status == 200 and "csv" in str(content_type) and "Chaos God" in body,
+                       f"GET {href}: {status} {content_type}: {body[:300]!r}"))
+
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(ARTIFACTS / "dashboard.png"))
         # A phone's viewport (headless Chromium's windows are at least 500 px wide, so emulate it).
