@@ -66,13 +66,9 @@ enum ReportEndpoint {
     }
   }
 
-  /// The command's message in the query's words: `--from X` becomes `from=X`.
+  /// The command's message in the query's words: `--from X: …` becomes `from=X: …`, any other `--name` `name`.
   static func queryWording(_ message: String) -> String {
-    var text = message
-    for option in CommandTable.report.parsedOptions {
-      text = text.replacingOccurrences(of: "--\(option.name) ", with: "\(option.name)=")
-        .replacingOccurrences(of: "--\(option.name)", with: option.name)
-    }
-    return text
+    message.replacing(/--([a-z-]+) ([^ :]*):/) { "\($0.output.1)=\($0.output.2):" }
+      .replacing(/--([a-z-]+)/) { String($0.output.1) }
   }
 }

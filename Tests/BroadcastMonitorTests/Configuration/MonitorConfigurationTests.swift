@@ -148,7 +148,7 @@ struct MonitorConfigurationTests {
       // Unknown keys, anywhere, with the known keys listed.
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
-        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, "
+        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, http, "
           + "jack, matcher, reports, spoolDirectory, workerThreads)"
       ),
       (

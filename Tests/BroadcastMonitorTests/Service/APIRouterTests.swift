@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import BroadcastMonitor
+
+/// The router without a server: the token and loopback rules, methods, paths and query values.
+@Suite("API router")
+struct APIRouterTests {
+  let configuration = MonitorConfiguration(
+    catalogPath: "/c.bmcat", databasePath: "/nonexistent/plays.sqlite", channels: [])
+
+  func router(token: String? = nil) -> APIRouter {
+    APIRouter(readings: FixedReadings(), configuration: configuration, token: token, log: nil)
+  }
+
+  @Test("a loopback client needs no token; another host needs `Authorization: Bearer TOKEN`, compared in full")
+  func tokenRules() {
+    let router = router(token: "s3cret-token")
+    #expect(router.respond(to: HTTPRequest(method: "GET", path: "/healthz", fromLoopback: true)).status == 503)
+    let remote = HTTPRequest(method: "GET", path: "/api/v1/channels", fromLoopback: false)
+    let refused = router.respond(to: remote)
+    #expect(refused.status == 401)
+    #expect(refused.headers.contains { $0.0 == "WWW-Authenticate" && $0.1 == "Bearer" })
+    #expect(refused.bodyText.contains("Authorization: Bearer TOKEN"), "\(refused.bodyText)")
+    for wrong in ["Bearer s3cret-toke", "Bearer s3cret-token2", "Basic s3cret-token", "s3cret-token", "Bearer", ""] {
+      var request = remote
+      request.authorization = wrong
+      #expect(router.respond(to: request).status == 401, "\(wrong)")
+    }
+    var request = remote
+    request.authorization = "Bearer s3cret-token"
+    #expect(router.respond(to: request).status == 200)
+    request.authorization = "bearer s3cret-token"
+    #expect(router.respond(to: request).status == 200, "the scheme in any case")
+  }
+
+  @Test("tokens are equal only when every byte and the length are")
+  func constantTimeEqual() {
+    #expect(APIRouter.constantTimeEqual("abc", "abc"))
+    #expect(!APIRouter.constantTimeEqual("abc", "abd"))
+    #expect(!APIRouter.constantTimeEqual("abc", "abcd"))
+    #expect(!APIRouter.constantTimeEqual("", "a"))
+    #expect(!APIRouter.constantTimeEqual(String(repeating: "a", count: 256), ""), "a length difference of 256")
+  }
+
+  @Test("anything but GET and HEAD is 405 with Allow; every answer is JSON with an error naming the fix")
+  func methods() throws {
+    for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "get", "X\u{0}"] {
+      let response = router().respond(to: HTTPRequest(method: method, path: "/api/v1/channels"))
+      #expect(response.status == 405, "\(method)")
+      #expect(response.headers.contains { $0.0 == "Allow" })
+      #expect(try Self.error(response).contains("read-only"))
+    }
+    #expect(router().respond(to: HTTPRequest(method: "HEAD", path: "/api/v1/channels")).status == 200)
+  }
+
+  @Test(
+    "bad paths and query values get 4xx with a message naming them",
+    arguments: [
+      ("/", [], 404, "no such path"),
+      ("/api/v2/channels", [], 404, "/api/v1/"),
+      ("/api/v1/channels/", [], 404, "no such path"),
+      ("/api/v1/channels", [("x", "1")], 400, "unknown query parameter `x`"),
+      ("/api/v1/plays", [("limit", "0")], 400, "limit=0"),
+      ("/api/v1/plays", [("limit", "1001")], 400, "1 to 1000"),
+      ("/api/v1/plays", [("limit", "ten")], 400, "limit=ten"),
+      ("/api/v1/plays", [("limit", "1"), ("limit", "2")], 400, "given twice"),
+      ("/api/v1/plays", [("from", "yesterday")], 400, "ISO 8601"),
+      ("/api/v1/events", [("to", "2026-12-01")], 400, "ISO 8601"),
+      ("/api/v1/events", [("from", "2026-12-02T00:00:00Z"), ("to", "2026-12-01T00:00:00Z")], 400, "not after"),
+      ("/api/v1/plays", [("cursor", "abc")], 400, "cursor=abc"),
+      ("/api/v1/plays", [("cursor", "1_2_3")], 400, "nextCursor"),
+      ("/api/v1/plays", [("sort", "asc")], 400, "takes from, to, channel, limit, cursor"),
+      ("/api/v1/reports/nothing.csv", [], 404, "no report `nothing`"),
+      ("/api/v1/reports/soundexchange.csv", [], 404, "report soundexchange"),
+      ("/api/v1/reports/plays.csv", [("db", "/etc/passwd")], 400, "unknown query parameter `db`"),
+      ("/api/v1/reports/plays.csv", [("out", "/tmp/x")], 400, "unknown query parameter `out`"),
+      ("/api/v1/reports/plays.csv", [("db=/etc/passwd", "")], 400, "unknown query parameter"),
+      ("/api/v1/reports/plays.csv", [("from", "someday")], 400, "from=someday"),
+      ("/api/v1/reports/plays.csv", [("group", "day")], 400, "group is for the airplay and quota report"),
+      ("/api/v1/reports/airplay.csv", [("by-channel", "maybe")], 400, "by-channel=true"),
+      ("/api/v1/reports/airplay.csv", [("group", "year")], 400, "day, week or month"),
+      ("/api/v1/reports/plays.csv", [("tz", "Mars/Base")], 400, "unknown time zone"),
+      ("/api/v1/metrics", [], 404, "no such path"),
+      ("/metrics", [("name", "x")], 400, "/metrics takes no query parameters"),
+    ] as [(String, [(String, String)], Int, String)])
+  func badRequests(path: String, query: [(String, String)], status: Int, message: String) throws {
+    let request = HTTPRequest(method: "GET", path: path, query: query.map { (name: $0.0, value: $0.1) })
+    let response = router().respond(to: request)
+    #expect(response.status == status, "\(path) \(query): \(response.bodyText)")
+    #expect(try Self.error(response).contains(message), "\(response.bodyText)")
+  }
+
+  @Test("a play log that cannot be opened answers 503 naming the file, not a crash")
+  func missingPlayLog() throws {
+    let response = router().respond(to: HTTPRequest(method: "GET", path: "/api/v1/plays"))
+    #expect(response.status == 503)
+    #expect(try Self.error(response).contains("/nonexistent/plays.sqlite"))
+  }
+
+  @Test("the channels document: state, level null for digital silence, the item on air with its play id")
+  func channels() throws {
+    let response = router().respond(to: HTTPRequest(method: "GET", path: "/api/v1/channels"))
+    #expect(response.status == 200)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any])
+    let channels = try #require(object["channels"] as? [[String: Any]])
+    #expect(channels.map { $0["state"] as? String } == ["listening", "silent"])
+    #expect(channels[0]["levelDBFS"] as? Double == -12.5)
+    #expect(channels[1]["levelDBFS"] is NSNull)
+    let onAir = try #require((channels[0]["onAir"] as? [[String: Any]])?.first)
+    #expect(onAir["playId"] as? Int == 7)
+    #expect(onAir["title"] as? String == "Song \"One\"")
+    #expect(onAir["start"] as? String == "2026-11-30T00:53:20.000Z")
+    #expect(channels[0]["reconnects"] as? Int == 1)
+    #expect((object["catalog"] as? [String: Any])?["items"] as? Int == 29)
+  }
+
+  @Test("/healthz names each channel without audio")
+  func health() {
+    let response = router().respond(to: HTTPRequest(method: "GET", path: "/healthz"))
+    #expect(response.status == 503)
+    #expect(response.bodyText.contains("channel am\"2\\x: silent (digital silence"), "\(response.bodyText)")
+    #expect(!response.bodyText.contains("fm1"))
+  }
+
+  static func error(_ response: HTTPResponse) throws -> String {
+    let object = try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any]
+    return try #require(object?["error"] as? String, "not an error object: \(response.bodyText)")
+  }
+}

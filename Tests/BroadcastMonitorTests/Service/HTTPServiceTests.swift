@@ -1,0 +1,191 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BroadcastMonitor
+
+/// The HTTP API of a real `broadcast-monitor run` on file channels: every endpoint, checked against the OpenAPI
+/// document; hostile requests; the token and loopback rules; a port in use.
+@Suite(
+  "HTTP API of run", .enabled(if: CLI.isBuilt, CLI.notBuilt),
+  .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+struct HTTPServiceTests {
+  let folder: TemporaryDirectory
+  var catalog: URL { folder.file("music.bmcat") }
+  var db: String { folder.file("plays.sqlite").path }
+
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "http-api")
+    try CLI.makeCatalog(at: catalog)
+  }
+
+  var channelArguments: [String] {
+    [
+      "--catalog", catalog.path, "--db", db, "--channel", "a=file:" + Fixtures.music("catalog-a.ogg").path,
+      "--channel", "b=file:" + Fixtures.music("catalog-b.ogg").path,
+    ]
+  }
+
+  @Test("every endpoint of a running monitor answers, and its JSON follows the OpenAPI document it serves")
+  func endpoints() throws {
+    let monitor = try RunningMonitor(channelArguments, folder: folder)
+    let openAPI = try monitor.get("/api/v1/openapi.json")
+    #expect(openAPI.status == 200 && openAPI.headers["content-type"] == "application/json")
+    let schema = try OpenAPISchema(text: openAPI.body)
+    func check(_ response: HTTPTestClient.Response, _ path: String) throws {
+      #expect(response.status == 200, "\(path): \(response.body)")
+      let json = try JSONSerialization.jsonObject(with: Data(response.body.utf8))
+      let responseSchema = try #require(schema.responseSchema(path: path), "no schema for \(path)")
+      let problems = schema.mismatches(json, responseSchema)
+      #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
+    }
+
+    // The stream: both plays start, and the channels come every second.
+    let stream = try HTTPTestClient.stream("/api/v1/events/stream", port: monitor.port) { text in
+      text.components(separatedBy: "event: play_started").count == 3
+    }
+    #expect(stream.hasPrefix("HTTP/1.1 200"), "\(stream.prefix(300))")
+    #expect(stream.contains("content-type: text/event-stream") || stream.contains("Content-Type: text/event-stream"))
+    #expect(stream.contains("event: channels\nid: "), "\(stream.prefix(600))")
+    #expect(stream.contains("data: {\"generatedAt\""), "\(stream.prefix(600))")
+    let started = stream.components(separatedBy: "event: play_started\n").dropFirst().map {
+      $0.split(separator: "\n").first { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) } ?? ""
+    }
+    let titles = try started.map { line -> String in
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["event"] as? String == "play_started" && object["play_id"] is NSNumber, "\(line)")
+      return object["title"] as? String ?? ""
+    }
+    #expect(Set(titles) == ["Armygeddon", "Chaos God"], "\(stream)")
+
+    // A channel's status follows its play events within a pump.
+    var channels = try monitor.get("/api/v1/channels")
+    var onAir: [String] = []
+    let deadline = Date().addingTimeInterval(10)
+    repeat {
+      channels = try monitor.get("/api/v1/channels")
+      let list = try #require(try channels.json()["channels"] as? [[String: Any]])
+      #expect(list.map { $0["name"] as? String } == ["a", "b"])
+      onAir = list.compactMap { ($0["onAir"] as? [[String: Any]])?.first?["title"] as? String }
+    } while onAir.count < 2 && Date() < deadline
+    try check(channels, "/api/v1/channels")
+    #expect(onAir == ["Armygeddon", "Chaos God"], "\(channels.body)")
+
+    let first = try monitor.get("/api/v1/plays?limit=1")
+    try check(first, "/api/v1/plays")
+    let cursor = try #require(try first.json()["nextCursor"] as? String, "\(first.body)")
+    let second = try monitor.get("/api/v1/plays?limit=1&cursor=\(cursor)")
+    try check(second, "/api/v1/plays")
+    #expect(try second.json()["nextCursor"] is NSNull, "two plays, two pages: \(second.body)")
+    let paged = try [first, second].flatMap { try $0.json()["plays"] as? [[String: Any]] ?? [] }
+    #expect(Set(paged.compactMap { $0["title"] as? String }) == ["Armygeddon", "Chaos God"])
+    let onlyB = try monitor.get("/api/v1/plays?channel=b&from=2000-01-01T00:00:00Z")
+    #expect(try (onlyB.json()["plays"] as? [[String: Any]])?.map { $0["channel"] as? String } == ["b"])
+
+    let events = try monitor.get("/api/v1/events")
+    try check(events, "/api/v1/events")
+    #expect(events.body.contains("\"kind\":\"restart\""), "\(events.body)")
+
+    let report = try monitor.get("/api/v1/reports/plays.csv?tz=UTC")
+    #expect(report.status == 200 && report.headers["content-type"] == "text/csv; charset=utf-8", "\(report.body)")
+    let command = try CLI.run(["report", "plays", "--db", db, "--tz", "UTC"])
+    #expect(report.body.split(separator: "\r\n").first == command.stdout.split(separator: "\r\n").first)
+    #expect(report.body.split(separator: "\r\n").count == command.stdout.split(separator: "\r\n").count)
+    let airplay = try monitor.get("/api/v1/reports/airplay.csv?tz=UTC&by-channel=true&group=day")
+    #expect(airplay.status == 200 && airplay.body.hasPrefix("period_start,period_end,channel,"), "\(airplay.body)")
+
+    let metrics = try monitor.get("/metrics")
+    #expect(metrics.status == 200)
+    #expect(metrics.body.contains("broadcast_monitor_plays_total{channel=\"a\"} 1\n"), "\(metrics.body)")
+    try MetricsDocumentTests.checkWithPromtool(metrics.body)
+
+    let health = try monitor.get("/healthz")
+    #expect(health.status == 200 && health.body == "ok\n", "\(health.body)")
+
+    #expect(monitor.stop() == 0, "\(monitor.output)")
+    #expect(monitor.output.hasSuffix("stopped\n"))
+  }
+
+  @Test("hostile requests get a 4xx or a closed connection, never a crash, and the server goes on answering")
+  func hostileRequests() throws {
+    let monitor = try RunningMonitor(channelArguments, folder: folder)
+    let longPath = "/" + String(repeating: "a", count: 100_000)
+    // Each with the answers it may get besides a closed connection: a 4xx, but 505 for an unknown HTTP version, and
+    // 200 where the request is odd but answerable (a loopback client needs no token, whatever it sends).
+    let requests: [([UInt8], ClosedRange<Int>)] = [
+      (Array("GARBAGE\r\n\r\n".utf8), 400...499),
+      (Array("GET\r\n\r\n".utf8), 400...499),
+      (Array("GET /api/v1/channels HTTP/9.9\r\n\r\n".utf8), 400...505),
+      (Array("GET /api/v1/plays?limit=%zz&cursor=%00 HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET /api/v1/%00channels HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET /api/v1/plays?limit=99999999999999999999999 HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET /api/v1/plays?from=2026-02-30T00:00:00Z HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET /api/v1/reports/..%2f..%2fetc%2fpasswd.csv HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET \(longPath) HTTP/1.0\r\n\r\n".utf8), 400...499),
+      (Array("GET /healthz HTTP/1.0\r\nX: \(String(repeating: "b", count: 200_000))\r\n\r\n".utf8), 400...499),
+      (Array("POST /api/v1/channels HTTP/1.0\r\nContent-Length: 5\r\n\r\nhello".utf8), 400...499),
+      (Array("GET /api/v1/channels HTTP/1.0\r\nAuthorization: Bearer \u{0}\u{7f}\r\n\r\n".utf8), 200...499),
+      ([0xff, 0xfe, 0x00, 0x0d, 0x0a, 0x0d, 0x0a], 400...499),
+      (Array("GET /api/v1/plays?\u{e9}=\u{fffd} HTTP/1.0\r\n\r\n".utf8), 400...499),
+    ]
+    for (request, allowed) in requests {
+      let answer = try? HTTPTestClient.raw(request, port: monitor.port)
+      if let answer {
+        #expect(allowed.contains(answer.status), "\(String(decoding: request.prefix(80), as: UTF8.self)): \(answer)")
+      }
+      #expect(monitor.process.isRunning, "\(monitor.output)")
+    }
+    #expect(try monitor.get("/api/v1/channels").status == 200)
+    #expect(monitor.stop() == 0, "\(monitor.output)")
+  }
+
+  @Test("a listen address other than loopback without a token refuses to start (78), naming http.listen and the fix")
+  func nonLoopbackNeedsToken() throws {
+    for arguments in [["--http", "0.0.0.0:0"], ["--http", "[::]:0"]] {
+      let result = try CLI.run(["run", "--log"] + arguments + channelArguments)
+      #expect(result.status == 78, "\(result)")
+      for part in ["--http", "reachable from other hosts", "http.token", "127.0.0.1"] {
+        #expect(result.stderr.contains(part), "\(part) in \(result.stderr)")
+      }
+    }
+    let config = folder.file("monitor.json5")
+    try "{http: {listen: \"0.0.0.0:8750\"}}".write(to: config, atomically: true, encoding: .utf8)
+    let result = try CLI.run(["run", "--log", "--config", config.path] + channelArguments)
+    #expect(result.status == 78 && result.stderr.contains("monitor.json5: http.listen"), "\(result)")
+  }
+
+  @Test("with a token, a client from another host must send it; a loopback client need not")
+  func tokenFromOtherHosts() throws {
+    let address = try #require(RunningMonitor.nonLoopbackAddress, "this machine has no address but loopback")
+    let tokenFile = folder.file("token")
+    try "0123456789abcdef\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+    let config = folder.file("monitor.json5")
+    try "{http: {listen: \"0.0.0.0:0\", tokenFile: \"token\"}}".write(to: config, atomically: true, encoding: .utf8)
+    let monitor = try RunningMonitor(["--config", config.path] + channelArguments, folder: folder)
+    #expect(monitor.output.contains("clients need the bearer token"))
+    let remote = { (headers: [String: String]) in
+      try HTTPTestClient.request("GET", "/api/v1/channels", headers: headers, host: address, port: monitor.port)
+    }
+    #expect(try remote([:]).status == 401)
+    #expect(try remote(["Authorization": "Bearer 0123456789abcdeX"]).status == 401)
+    #expect(try remote(["Authorization": "Bearer 0123456789abcdef"]).status == 200)
+    #expect(try monitor.get("/api/v1/channels").status == 200, "loopback needs no token")
+    #expect(monitor.stop() == 0)
+  }
+
+  @Test("a port in use stops the start (78) naming the port and the fix; --http off starts without a server")
+  func portInUse() throws {
+    let holder = try ListeningSocket()
+    let result = try CLI.run(["run", "--log", "--http", "127.0.0.1:\(holder.port)"] + channelArguments)
+    #expect(result.status == 78, "\(result)")
+    for part in ["HTTP port \(holder.port) on 127.0.0.1 is in use", "--http off", "http.listen"] {
+      #expect(result.stderr.contains(part), "\(part) in \(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: db), "nothing started: no play log")
+
+    let monitor = try RunningMonitor(["--http", "off"] + channelArguments, folder: folder, waitForHTTP: false)
+    try monitor.waitForLog("listening to")
+    #expect(!monitor.output.contains("HTTP API"), "\(monitor.output)")
+    #expect(monitor.stop() == 0)
+  }
+}

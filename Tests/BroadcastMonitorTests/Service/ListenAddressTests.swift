@@ -1,0 +1,49 @@
+import Foundation
+import Matcher
+import Testing
+
+@testable import BroadcastMonitor
+
+@Suite("HTTP listen address")
+struct ListenAddressTests {
+  @Test(
+    "ADDRESS:PORT is read for IPv4, bracketed IPv6 and localhost; loopback is told apart",
+    arguments: [
+      ("127.0.0.1:8750", "127.0.0.1", 8750, true), ("0.0.0.0:80", "0.0.0.0", 80, false),
+      ("localhost:1", "127.0.0.1", 1, true), ("[::1]:8750", "::1", 8750, true), ("[::]:0", "::", 0, false),
+      ("127.1.2.3:9", "127.1.2.3", 9, true), ("192.0.2.7:8750", "192.0.2.7", 8750, false),
+    ] as [(String, String, UInt16, Bool)])
+  func parses(text: String, host: String, port: UInt16, loopback: Bool) throws {
+    let address = try ListenAddress(parsing: text)
+    #expect(address.host == host && address.port == port && address.isLoopback == loopback)
+  }
+
+  @Test(
+    "anything else is refused with the forms that work",
+    arguments: [
+      "8750", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "example.org:80", "::1:8750",
+      "[::1]8750", "[nonsense]:1", "1.2.3:4", "127.0.0.1:８７５０", "",
+    ])
+  func refuses(text: String) {
+    #expect(throws: ListenAddress.ParseError.self) { try ListenAddress(parsing: text) }
+    do { _ = try ListenAddress(parsing: text) } catch { #expect(error.description.contains("127.0.0.1:8750")) }
+  }
+
+  @Test("a loopback configuration needs no token; another address needs http.token or a readable tokenFile")
+  func settings() throws {
+    let origin = ConfigurationOrigin(file: "monitor.json5")
+    try HTTPSettings().validate(origin: origin)
+    try HTTPSettings(listen: "off").validate(origin: origin)
+    try HTTPSettings(listen: "0.0.0.0:8750", token: "abc").validate(origin: origin)
+    #expect(throws: ConfigurationError.self) { try HTTPSettings(listen: "0.0.0.0:8750").validate(origin: origin) }
+    #expect(throws: ConfigurationError.self) {
+      try HTTPSettings(listen: "0.0.0.0:8750", token: "two words").validate(origin: origin)
+    }
+    do {
+      try HTTPSettings(listen: "0.0.0.0:8750", tokenFile: "/nonexistent/token").validate(origin: origin)
+      Issue.record("a missing token file is refused")
+    } catch {
+      #expect(error.keyPath == "monitor.json5: http.tokenFile" && error.reason.contains("openssl rand"), "\(error)")
+    }
+  }
+}

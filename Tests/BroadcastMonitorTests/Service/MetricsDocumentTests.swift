@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BroadcastMonitor
+
+/// `/metrics` in Prometheus' text format, checked by Prometheus' own `promtool check metrics`.
+@Suite("Prometheus metrics")
+struct MetricsDocumentTests {
+  static let promtool = BackgroundProcess.path(of: "promtool")
+
+  /// Runs `promtool check metrics` on `text`; fails the test on any complaint. Without promtool (Debian's
+  /// `prometheus` package, installed by scripts/setup.sh) it says so and checks nothing.
+  static func checkWithPromtool(_ text: String) throws {
+    guard let promtool else {
+      print("promtool is not installed (Debian package prometheus, see scripts/setup.sh): /metrics not validated")
+      return
+    }
+    let folder = try TemporaryDirectory(prefix: "promtool")
+    let file = folder.file("metrics.txt")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Subprocess.run("/bin/sh", ["-c", "\"$0\" check metrics < \"$1\"", promtool, file.path])
+    #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)\n\(text)")
+  }
+
+  @Test("promtool accepts the metrics, with -Inf levels, quotes and backslashes in channel names, and JACK")
+  func promtoolAccepts() throws {
+    let text = MetricsDocument.make(FixedReadings(jack: true))
+    try Self.checkWithPromtool(text)
+    #expect(text.contains("broadcast_monitor_input_level_dbfs{channel=\"am\\\"2\\\\x\"} -Inf\n"), "\(text)")
+    #expect(text.contains("broadcast_monitor_input_level_dbfs{channel=\"fm1\"} -12.5\n"))
+    #expect(text.contains("broadcast_monitor_reconnects_total{channel=\"fm1\"} 1\n"))
+    #expect(text.contains("broadcast_monitor_jack_xruns_total 3\n"))
+    #expect(text.contains("broadcast_monitor_play_log_write_duration_seconds_bucket{le=\"0.001\"} 4\n"), "cumulative")
+    #expect(text.contains("broadcast_monitor_play_log_write_duration_seconds_count 4\n"))
+    #expect(text.contains("broadcast_monitor_catalog_audio_seconds 6840\n"))
+  }
+
+  @Test("promtool refuses what the format forbids, so the check above can fail")
+  func promtoolRefuses() throws {
+    try #require(Self.promtool != nil, "promtool is not installed")
+    let folder = try TemporaryDirectory(prefix: "promtool")
+    let file = folder.file("metrics.txt")
+    try "# TYPE x_total counter\nx_total{channel=\"a} 1\n".write(to: file, atomically: true, encoding: .utf8)
+    let result = try Subprocess.run("/bin/sh", ["-c", "\"$0\" check metrics < \"$1\"", Self.promtool!, file.path])
+    #expect(result.status != 0, "\(result)")
+  }
+}
