@@ -258,6 +258,18 @@ def run(binary, work):
             15, "the timeline drawing the play")
         checks.append(("the plays table and the timeline show the play", True, ""))
 
+        # Back in time: the day before has no plays; Now brings the play back.
+        driver.find_element(By.ID, "timeline-earlier").click()
+        earlier = wait_for(lambda: driver.execute_script(
+            "return !document.getElementById('timeline-later').disabled"
+            " && document.querySelectorAll('.timeline .bar.play').length === 0"
+            " && document.querySelector('.timeline .empty') !== null"), 15, "the timeline showing the day before")
+        driver.find_element(By.ID, "timeline-now").click()
+        back = wait_for(lambda: driver.execute_script(
+            "return document.getElementById('timeline-later').disabled"
+            " && document.querySelectorAll('.timeline .bar.play').length === 1"), 15, "the timeline back at now")
+        checks.append(("the timeline goes back a day and returns to now", earlier and back, ""))
+
         # The text filter, as a person types it.
         text_filter = driver.find_element(By.ID, "filter-text")
         text_filter.send_keys("chaos god")
