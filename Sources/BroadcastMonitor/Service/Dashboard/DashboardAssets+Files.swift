@@ -117,8 +117,9 @@ extension DashboardAssets {
     .tick { position: absolute; top: 0; font-size: 0.7rem; color: var(--muted); padding-left: 2px; border-left: 1px solid var(--line); height: 100%; white-space: nowrap; }
     .bar { position: absolute; min-width: 2px; border-radius: 0.15rem; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: 0.72rem; color: #fff; padding: 0 2px; line-height: 1.5rem; }
     .bar.play, .bar.ad { top: 1.4rem; height: 1.5rem; }
-    .bar.gap, .bar.silence { top: 3.1rem; height: 0.5rem; }
-    .bar.alert { top: 3.65rem; height: 0.45rem; }
+    /* Square ends, so that a span of silence is not taken for a scroll bar. */
+    .bar.gap, .bar.silence { top: 3.1rem; height: 0.5rem; border-radius: 0; }
+    .bar.alert { top: 3.65rem; height: 0.45rem; border-radius: 0; }
     .bar.open { opacity: 0.85; }
     .empty { color: var(--muted); font-size: 0.85rem; position: absolute; top: 1.6rem; left: 0.5rem; }
 
