@@ -413,7 +413,7 @@ extension DashboardAssets {
           el("h3", { id: headingId }, name),
           el("span", { class: "state" }, stateText)));
         if (channel.source) tile.append(el("p", { class: "source" }, str(channel.source)));
-        tile.append(buildMeter(channel.levelDBFS));
+        tile.append(buildMeter(channel.levelDBFS, name));
 
         const items = onAirItems(channel);
         const onAir = el("div", { class: "onair", "aria-live": "polite" });
@@ -454,7 +454,7 @@ extension DashboardAssets {
         return tile;
       }
 
-      function buildMeter(level) {
+      function buildMeter(level, name) {
         const dbfs = num(level);
         const fraction = dbfs === null ? 0 : Math.max(0, Math.min(1, (dbfs - METER_FLOOR_DBFS) / -METER_FLOOR_DBFS));
         const text = dbfs === null ? "-inf dBFS" : Math.min(0, dbfs).toFixed(1) + " dBFS";
@@ -462,7 +462,7 @@ extension DashboardAssets {
         fill.style.width = (fraction * 100).toFixed(1) + "%";
         return el("div", { class: "meter" },
           el("div", {
-            class: "meter-bar", role: "meter", "aria-label": "Input level",
+            class: "meter-bar", role: "meter", "aria-label": "Input level of " + name,
             "aria-valuemin": METER_FLOOR_DBFS, "aria-valuemax": 0,
             "aria-valuenow": dbfs === null ? METER_FLOOR_DBFS : Math.max(METER_FLOOR_DBFS, Math.min(0, dbfs)),
             "aria-valuetext": text,
@@ -899,8 +899,8 @@ extension DashboardAssets {
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Timeline</h2>
         <div class="controls" role="group" aria-label="Timeline period">
-          <button type="button" id="timeline-earlier">← Earlier</button>
-          <button type="button" id="timeline-later">Later →</button>
+          <button type="button" id="timeline-earlier"><span aria-hidden="true">←</span> Earlier</button>
+          <button type="button" id="timeline-later">Later <span aria-hidden="true">→</span></button>
           <button type="button" id="timeline-now">Now</button>
           <label>Length
             <select id="timeline-hours">
