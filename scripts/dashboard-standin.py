@@ -5,8 +5,8 @@
 
 It serves the dashboard's files straight from Sources/BroadcastMonitor/Service/Dashboard/Static (edit, reload), and
 the HTTP API's contract from the JSON recorded in scripts/dashboard-standin/ (channels, plays, events), its times moved
-so that the recording ends now. The event stream sends the channels every second and a play_started (with a hostile
-title) every 20 s. A development tool only: the dashboard's tests run against the real monitor.
+so that the recording ends now. The event stream sends the channels every second, a play_started (with a hostile
+title) every 20 s, and opens and closes a silence alert on the third channel every 20 s. A development tool only: the dashboard's tests run against the real monitor.
 """
 
 import argparse
@@ -60,6 +60,7 @@ class Live:
     lock = threading.Lock()
     next_id = 100000
     started = []  # play_started objects, newest last
+    silence_start = None  # the stand-in's silence alert on the third channel, opened and closed by the stream
 
 
 def channels_now():
@@ -152,6 +153,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         Live.started.append(event)
                     sequence += 1
                     message += "event: play_started\nid: %d\ndata: %s\n\n" % (sequence, json.dumps(event))
+                if sequence % 20 in (10, 16):
+                    opened = sequence % 20 == 10
+                    now = datetime.datetime.now(datetime.timezone.utc)
+                    if opened:
+                        Live.silence_start = iso(now)
+                    alert = {"time": iso(now), "channel": "web <b>stream</b>",
+                             "event": "alert_opened" if opened else "alert_closed",
+                             "message": "ALERT silence", "kind": "silence", "start": Live.silence_start,
+                             "end": None if opened else iso(now), "detail": "below -50 dBFS for 15 s <i>x</i>"}
+                    sequence += 1
+                    message += "event: %s\nid: %d\ndata: %s\n\n" % (alert["event"], sequence, json.dumps(alert))
                 self.wfile.write(message.encode())
                 self.wfile.flush()
                 time.sleep(1)

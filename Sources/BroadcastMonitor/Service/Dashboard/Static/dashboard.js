@@ -15,6 +15,8 @@
   const TIMELINE_PIXELS_PER_HOUR = 240; // a 24 h timeline is 5,760 px wide and scrolls; a 4-minute song is 16 px
   const METER_FLOOR_DBFS = -60; // the level meter's left end
   const FALLBACK_POLL_MS = 5000; // /api/v1/channels while the event stream is down
+  // Alert kinds drawn as alerts on the timeline (silence has its own colour).
+  const ALERT_KINDS = new Set(["source_down", "lagging", "play_log_unwritable", "no_catalog"]);
 
   const state = {
     channels: [], // the last /api/v1/channels snapshot's channels
@@ -22,6 +24,7 @@
     clockOffsetMs: 0, // server clock minus this browser's, from generatedAt
     pending: new Map(), // playId -> {channel, item, at}: started plays a snapshot may not show yet
     ended: new Set(), // playIds ended or withdrawn since the last snapshot
+    liveAlerts: [], // alert_opened/alert_closed seen on the stream: {channel, kind, start, end, detail}
     plays: [],
     timelineEnd: null, // null: the period ends now
     timelineHours: 24,
@@ -197,6 +200,35 @@
     byId("summary").textContent = parts.join(" · ");
   }
 
+  // The alerts open on a channel: the snapshot's, less those the stream closed since, plus those it opened since.
+  function channelAlerts(channel) {
+    const name = str(channel.name);
+    const live = state.liveAlerts.filter((alert) => alert.channel === name);
+    const closed = (alert) => live.some((other) => other.kind === str(alert.kind) && other.end !== null
+      && (parseTime(other.start) ?? 0) >= (parseTime(alert.since) ?? 0) - 1000);
+    const alerts = (Array.isArray(channel.alerts) ? channel.alerts : []).filter((alert) => !closed(alert));
+    for (const alert of live) {
+      if (alert.end === null && !alerts.some((other) => str(other.kind) === alert.kind)) {
+        alerts.push({ kind: alert.kind, since: alert.start, detail: alert.detail });
+      }
+    }
+    return alerts;
+  }
+
+  function onAlert(event, opened) {
+    const alert = {
+      channel: event.channel === null || event.channel === undefined ? null : str(event.channel),
+      kind: str(event.kind), start: str(event.start), end: opened ? null : str(event.end || event.time),
+      detail: str(event.detail),
+    };
+    const i = state.liveAlerts.findIndex((other) => other.channel === alert.channel && other.kind === alert.kind
+      && other.start === alert.start);
+    if (i >= 0) state.liveAlerts[i] = alert;
+    else state.liveAlerts.push(alert);
+    renderTiles();
+    scheduleTimelineRefresh();
+  }
+
   // The items on air: the snapshot's, less those ended since, plus plays started since.
   function onAirItems(channel) {
     const items = (channel.onAir || []).filter((item) => !state.ended.has(item.playId));
@@ -253,7 +285,7 @@
   function buildTile(channel) {
     const name = str(channel.name);
     const channelState = str(channel.state) || "unknown";
-    const alerts = Array.isArray(channel.alerts) ? channel.alerts : [];
+    const alerts = channelAlerts(channel);
     const headingId = "tile-" + encodeURIComponent(name).replace(/[^A-Za-z0-9_-]/g, "_");
     const classes = ["tile", stateClass(channelState)];
     if (alerts.length > 0) classes.push("alerting");
@@ -399,7 +431,15 @@
         if (data) onPlayEnded(data);
       });
     }
-    for (const kind of ["gap", "reconnect", "alert_opened", "alert_closed", "lagging", "caught_up"]) {
+    source.addEventListener("alert_opened", (message) => {
+      const data = parseData(message);
+      if (data) onAlert(data, true);
+    });
+    source.addEventListener("alert_closed", (message) => {
+      const data = parseData(message);
+      if (data) onAlert(data, false);
+    });
+    for (const kind of ["gap", "reconnect", "lagging", "caught_up"]) {
       source.addEventListener(kind, () => scheduleTimelineRefresh());
     }
   }
@@ -425,12 +465,12 @@
     return { from: end - spanMs, to: end, spanMs: spanMs };
   }
 
-  // An event's place on the timeline: gap, silence or alert; null for events not drawn.
+  // An event's or alert's place on the timeline: gap, silence or alert; null for events not drawn.
   function eventClass(kind) {
     const k = str(kind);
     if (k === "gap" || k === "reconnect") return "gap";
     if (k.includes("silence") || k === "silent") return "silence";
-    if (k.startsWith("alert") || k === "lagging" || k === "overrun" || k === "xrun") return "alert";
+    if (ALERT_KINDS.has(k) || k.startsWith("alert") || k === "overrun" || k === "xrun") return "alert";
     return null;
   }
 
@@ -457,6 +497,13 @@
       return;
     }
     if (request !== timelineRequest) return; // a newer request is on its way
+    // Alerts the stream reported, until the play log's events have them.
+    for (const alert of state.liveAlerts) {
+      if (!events.some((event) => str(event.kind) === alert.kind && str(event.start) === alert.start)) {
+        events.push({ channel: alert.channel, kind: alert.kind, start: alert.start, end: alert.end,
+          detail: alert.detail });
+      }
+    }
     renderTimelines(period, plays, events);
   }
 
