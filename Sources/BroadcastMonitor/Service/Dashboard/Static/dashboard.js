@@ -16,6 +16,7 @@
   const METER_FLOOR_DBFS = -60; // the level meter's left end
   const FALLBACK_POLL_MS = 5000; // /api/v1/channels while the event stream is down
   // Alert kinds drawn as alerts on the timeline (silence has its own colour).
+  const LIVE_ALERTS_KEPT = 500; // alerts from the stream kept for tiles and timelines
   const ALERT_KINDS = new Set(["source_down", "lagging", "play_log_unwritable", "no_catalog"]);
 
   const state = {
@@ -225,6 +226,10 @@
       && other.start === alert.start);
     if (i >= 0) state.liveAlerts[i] = alert;
     else state.liveAlerts.push(alert);
+    // Closed ones are kept while a timeline of the last day can show them, and never more than LIVE_ALERTS_KEPT.
+    const dayAgo = nowMs() - 24 * 3600 * 1000;
+    state.liveAlerts = state.liveAlerts.filter((other) => other.end === null || (parseTime(other.end) ?? 0) > dayAgo)
+      .slice(-LIVE_ALERTS_KEPT);
     renderTiles();
     scheduleTimelineRefresh();
   }
@@ -286,17 +291,16 @@
     const name = str(channel.name);
     const channelState = str(channel.state) || "unknown";
     const alerts = channelAlerts(channel);
-    const headingId = "tile-" + encodeURIComponent(name).replace(/[^A-Za-z0-9_-]/g, "_");
     const classes = ["tile", stateClass(channelState)];
     if (alerts.length > 0) classes.push("alerting");
-    const tile = el("article", { class: classes.join(" "), "aria-labelledby": headingId });
+    const tile = el("article", { class: classes.join(" "), "aria-label": name });
     tile.dataset.channel = name;
     tile.dataset.state = channelState;
 
     const stateText = channelState === "lagging" && num(channel.lagSeconds) !== null
       ? "behind " + channel.lagSeconds.toFixed(1) + " s" : channelState;
     tile.append(el("div", { class: "tile-head" },
-      el("h3", { id: headingId }, name),
+      el("h3", {}, name),
       el("span", { class: "state" }, stateText)));
     if (channel.source) tile.append(el("p", { class: "source" }, str(channel.source)));
     tile.append(buildMeter(channel.levelDBFS, name));
