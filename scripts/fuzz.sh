@@ -11,9 +11,13 @@
 #
 # Targets: catalog (a catalog file, its checksum sealed again after each mutation, then loaded and used),
 # config (a monitor.json5), csv (a metadata CSV), wav (a WAV file, decoded and fingerprinted), playlog (an SQLite
-# play log, opened, migrated and recovered). Exit status 1 when any harness crashed, hung (FUZZ_TIMEOUT_SECONDS)
+# play log, opened, migrated and recovered), http (a request to the HTTP API's router: method, path, query,
+# headers). Exit status 1 when any harness crashed, hung (FUZZ_TIMEOUT_SECONDS)
 # or ran out of memory (FUZZ_RSS_LIMIT_MB, FUZZ_MALLOC_LIMIT_MB); the input that did it is kept in .build/fuzz/findings/TARGET/, to replay with
 # `.build/fuzz/bin/TARGET FILE`.
+#
+# The C libraries' module maps (Sources/C*/module.modulemap) are all given to swiftc, and each names the library it
+# links (libmicrohttpd and libsystemd for the executable's HTTP server among them).
 #
 # The code under test is compiled here with swiftc, one module at a time, rather than by SwiftPM: every module
 # must carry the fuzzer's coverage instrumentation, the harness must link the configuration and CSV readers that
@@ -26,7 +30,7 @@ if ! command -v swiftc >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swiftc ]]; th
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-TARGETS=(catalog config csv wav playlog)
+TARGETS=(catalog config csv wav playlog http)
 DEFAULT_SECONDS=20
 # A single input running longer than this is a hang (a loop that never ends on some file), reported as a crash.
 FUZZ_TIMEOUT_SECONDS=${FUZZ_TIMEOUT_SECONDS:-20}

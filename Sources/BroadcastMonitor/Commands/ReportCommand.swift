@@ -171,8 +171,22 @@ enum ReportCommand {
         "--\(option) \(text): use a date YYYY-MM-DD (local midnight) or an ISO 8601 time with its zone such as "
           + "2026-03-01T06:00:00-05:00")
     }
+    let milliseconds: Int64
+    switch bound {
+    case .localDay(let day): milliseconds = day * 86_400_000
+    case .instant(let instant): milliseconds = instant
+    }
+    guard boundMilliseconds.contains(milliseconds) else {
+      throw UsageError(
+        "--\(option) \(text): give a time in the years 1900 to 2199 (leave --\(option) out for no bound); no play "
+          + "log holds plays outside them")
+    }
     return bound
   }
+
+  /// The times a bound may name, 1900-01-01 to 2200-01-01 UTC: the report's calendar reads the time zone's offsets
+  /// hour by hour across its span, so a bound thousands of years away took minutes (`--from 9513-11-29`: 16 s).
+  static let boundMilliseconds: ClosedRange<Int64> = -2_208_988_800_000...7_258_118_400_000
 
   private static func timeZone(_ name: String) throws(UsageError) -> TimeZone {
     guard let zone = TimeZone(identifier: name) else {

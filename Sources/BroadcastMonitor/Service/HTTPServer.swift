@@ -27,6 +27,7 @@ final class HTTPServer: @unchecked Sendable {
   var handler: Handler
   private var daemon: OpaquePointer?
   private let listenDescriptor: Int32
+  private var socketClosed = false
 
   /// Opens the listening socket. The server answers only after `start()`.
   /// - Throws: `ListenAddress.BindError` naming the address and the fix (a port in use among them).
@@ -46,6 +47,7 @@ final class HTTPServer: @unchecked Sendable {
         listenDescriptor, Self.connectionLimit, Self.idleTimeoutSeconds, accessHandler, context)
     else {
       close(listenDescriptor)
+      socketClosed = true
       throw ListenAddress.BindError(address: address, code: errno == 0 ? EINVAL : errno)
     }
     self.daemon = daemon
@@ -57,7 +59,10 @@ final class HTTPServer: @unchecked Sendable {
     if let daemon {
       MHD_stop_daemon(daemon)  // closes the listening socket it was given
       self.daemon = nil
+    } else if !socketClosed {
+      close(listenDescriptor)  // never started (the monitor could not start)
     }
+    socketClosed = true
   }
 
   /// One request: parsed into an `HTTPRequest`, answered by `handler`, queued on the connection.

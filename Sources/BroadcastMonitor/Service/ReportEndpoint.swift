@@ -47,7 +47,10 @@ enum ReportEndpoint {
       let arguments = try CommandLineArguments(words[...], for: CommandTable.report)
       try ReportCommand.checkOptions(arguments, kind: kind)
       try ReportCommand.checkValues(arguments)
-      let reader = try PlayLogReader(path: configuration.databasePath)
+      let reader: PlayLogReader
+      do { reader = try PlayLogReader(path: configuration.databasePath) } catch {
+        return .error(503, "the play log cannot be read now: \(error)")
+      }
       defer { try? reader.close() }
       let csv = CSVWriter()
       try ReportCommand.write(

@@ -81,6 +81,7 @@ struct APIRouterTests {
       ("/api/v1/reports/airplay.csv", [("by-channel", "maybe")], 400, "by-channel=true"),
       ("/api/v1/reports/airplay.csv", [("group", "year")], 400, "day, week or month"),
       ("/api/v1/reports/plays.csv", [("tz", "Mars/Base")], 400, "unknown time zone"),
+      ("/api/v1/reports/plays.csv", [("from", "9513-11-29")], 400, "from=9513-11-29: give a time in the years 1900"),
       ("/api/v1/metrics", [], 404, "no such path"),
       ("/metrics", [("name", "x")], 400, "/metrics takes no query parameters"),
     ] as [(String, [(String, String)], Int, String)])
