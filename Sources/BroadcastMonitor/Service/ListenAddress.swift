@@ -122,14 +122,18 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
       address.sin6_port = port.bigEndian
       inet_pton(AF_INET6, host, &address.sin6_addr)
       length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-      withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: withUnsafeBytes(of: address) { $0 }) }
+      withUnsafeBytes(of: &address) { source in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+      }
     } else {
       var address = sockaddr_in()
       address.sin_family = sa_family_t(AF_INET)
       address.sin_port = port.bigEndian
       inet_pton(AF_INET, host, &address.sin_addr)
       length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: withUnsafeBytes(of: address) { $0 }) }
+      withUnsafeBytes(of: &address) { source in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+      }
     }
     let bound = withUnsafeMutablePointer(to: &storage) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

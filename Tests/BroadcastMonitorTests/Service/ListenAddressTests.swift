@@ -1,5 +1,6 @@
 import Foundation
 import Matcher
+import TestSupport
 import Testing
 
 @testable import BroadcastMonitor
@@ -45,5 +46,23 @@ struct ListenAddressTests {
     } catch {
       #expect(error.keyPath == "monitor.json5: http.tokenFile" && error.reason.contains("openssl rand"), "\(error)")
     }
+  }
+
+  @Test("the socket listens on the port asked for, and on the one the kernel picks for port 0")
+  func listensOnThePort() throws {
+    let free = try LocalTCP.freePort()
+    let asked = try ListenAddress(parsing: "127.0.0.1:\(free)").listen(backlog: 4)
+    defer { close(asked.descriptor) }
+    #expect(asked.port == free)
+    #expect(LocalTCP.httpStatus(port: free, path: "/", timeoutSeconds: 0.2) == nil, "it accepts: nothing answers")
+    let picked = try ListenAddress(parsing: "127.0.0.1:0").listen(backlog: 4)
+    defer { close(picked.descriptor) }
+    #expect(picked.port != 0 && picked.port != free)
+    let inUse = Result { try ListenAddress(parsing: "127.0.0.1:\(free)").listen(backlog: 4) }
+    guard case .failure(let error as ListenAddress.BindError) = inUse else {
+      Issue.record("a second socket on port \(free) is refused: \(inUse)")
+      return
+    }
+    #expect(error.code == EADDRINUSE && error.description.contains("HTTP port \(free) on 127.0.0.1 is in use"))
   }
 }
