@@ -103,9 +103,19 @@ private final class StreamBox {
   init(_ stream: EventStream) { self.stream = stream }
 }
 
-/// libmicrohttpd's access handler: answers on the first call (no request body is ever read).
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
-  guard let context, let connection, let url, let method else { return MHD_Result.NO }
+/// libmicrohttpd's access handler. For a request without a body, the first call only marks it seen and the second
+/// answers: a response queued on the first call would close the connection, the second call's keeps it alive for
+/// the client's next request. A request with a body (which this API never takes) is answered on the first call,
+/// without reading the body; libmicrohttpd then closes the connection.
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, requestState in
+  guard let context, let connection, let url, let method, let requestState else { return MHD_Result.NO }
+  let hasBody =
+    MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil
+    || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+  if requestState.pointee == nil && !hasBody {
+    requestState.pointee = UnsafeMutableRawPointer(bitPattern: 1)  // any non-null marker; nothing is allocated
+    return MHD_Result.YES
+  }
   let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
   return server.answer(connection, url: String(cString: url), method: String(cString: method))
 }

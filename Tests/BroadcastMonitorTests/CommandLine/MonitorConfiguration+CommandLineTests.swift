@@ -46,6 +46,18 @@ struct MonitorConfigurationCommandLineTests {
     #expect(configuration.jack == JackSettings())
   }
 
+  @Test("--http replaces http.listen; a non-loopback --http without a token is refused naming --http")
+  func httpOption() throws {
+    let base = ["--catalog", "catalog.bmcat", "--db", "plays.sqlite", "--channel", "a=jack"]
+    #expect(try folder.run(base).http == HTTPSettings())
+    #expect(try folder.run(base + ["--http", "off"]).http.isEnabled == false)
+    #expect(try folder.run(base + ["--http", "127.0.0.1:9000"]).http.listen == "127.0.0.1:9000")
+    let open = try #require(throws: ConfigurationError.self) { try folder.run(base + ["--http", "0.0.0.0:9000"]) }
+    #expect(open.keyPath == "--http" && open.reason.contains("http.token"), "\(open)")
+    let bad = try #require(throws: ConfigurationError.self) { try folder.run(base + ["--http", "9000"]) }
+    #expect(bad.keyPath == "--http" && bad.reason.contains("127.0.0.1:8750"), "\(bad)")
+  }
+
   @Test("Command-line values replace the file's, --channel adds channels, --settings replaces the global matcher")
   func fileAndCommandLine() throws {
     try folder.write("BMCATLG", to: "other/other.bmcat")
@@ -179,7 +191,7 @@ struct MonitorConfigurationCommandLineTests {
     let arguments = try CommandLineArguments(
       [
         "--config", "c", "--catalog", "k", "--db", "d", "--spool-dir", "p", "--channel", "a=jack", "--jack-client", "j",
-        "--jack-server", "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--log", "--json",
+        "--jack-server", "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--http", "off", "--log", "--json",
       ][...], valueOptions: MonitorConfiguration.runValueOptions, flagOptions: MonitorConfiguration.runFlagOptions)
     #expect(Set(arguments.options.keys) == MonitorConfiguration.runValueOptions)
     #expect(arguments.has("log") && arguments.has("json"))

@@ -139,6 +139,37 @@ struct HTTPServiceTests {
     #expect(monitor.stop() == 0, "\(monitor.output)")
   }
 
+  @Test("an HTTP/1.1 connection stays open for the client's next request; one with a body is answered and closed")
+  func keepAlive() throws {
+    let monitor = try RunningMonitor(channelArguments, folder: folder)
+    let fd = try HTTPTestClient.connect(port: monitor.port)
+    defer { close(fd) }
+    for path in ["/healthz", "/api/v1/channels", "/metrics"] {
+      let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+      #expect(send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count, "\(path): the connection is open")
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      var response: HTTPTestClient.Response?
+      while response == nil {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        try #require(n > 0, "\(path): the server closed the connection")
+        bytes += buffer[0..<n]
+        if let parsed = try? HTTPTestClient.parse(bytes),
+          let length = parsed.headers["content-length"].flatMap(Int.init),
+          parsed.body.utf8.count >= length
+        {
+          response = parsed
+        }
+      }
+      #expect(response?.status == 200 || path == "/healthz", "\(path): \(String(describing: response))")
+      #expect(response?.headers["connection"]?.lowercased() != "close", "\(path)")
+    }
+    let post = try HTTPTestClient.raw(
+      Array("POST /api/v1/channels HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8), port: monitor.port)
+    #expect(post.status == 405, "answered, and the connection closed (raw reads to the end): \(post)")
+    #expect(monitor.stop() == 0)
+  }
+
   @Test("a listen address other than loopback without a token refuses to start (78), naming http.listen and the fix")
   func nonLoopbackNeedsToken() throws {
     for arguments in [["--http", "0.0.0.0:0"], ["--http", "[::]:0"]] {
