@@ -26,7 +26,9 @@ let package = Package(
     // it, so that the tests link the same code the product runs.
     .target(
       name: "MonitorKit",
-      dependencies: ["Common", "Matcher", "Reports", "JackInput", "RingBuffer", "CMicroHTTPD", "CSystemd"]),
+      dependencies: ["Common", "Matcher", "Reports", "JackInput", "RingBuffer", "CMicroHTTPD", "CSystemd"],
+      // The dashboard's files, compiled in through DashboardAssets+Files.swift (scripts/dashboard-assets.py).
+      exclude: ["Service/Dashboard/Static"]),
     .executableTarget(name: "BroadcastMonitor", dependencies: ["MonitorKit"]),
     .executableTarget(
       name: "Benchmarks", dependencies: ["Common", "Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),

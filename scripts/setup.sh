@@ -32,8 +32,15 @@ ROOT=$(pwd)
 #   libsystemd-dev      sd_notify for systemd's Type=notify and watchdog
 #   prometheus          promtool, which the tests use to check /metrics (its system service is disabled right after
 #                       the install: the tests need only the tool)
+#   chromium, chromium-driver, python3-venv
+#                       the dashboard's browser test (Tests/Browser): headless Chromium driven by Selenium, which
+#                       comes from PyPI into .build/test-venv (below)
 PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
-  libmicrohttpd-dev libsystemd-dev prometheus)
+  libmicrohttpd-dev libsystemd-dev prometheus chromium chromium-driver python3-venv)
+# Python packages from PyPI for the tests, in a virtual environment of the checkout's own (neither the system's
+# Python nor anyone's pyenv is changed): Selenium drives Debian's Chromium in the dashboard's browser test.
+TEST_VENV="$ROOT/.build/test-venv"
+TEST_PYTHON_PACKAGES=(selenium==4.51.0)
 
 STEP="start"
 step() {
@@ -96,6 +103,13 @@ else
       "${SUDO[@]}" invoke-rc.d prometheus stop >/dev/null 2>&1 || true
     fi
   fi
+fi
+if ! "$TEST_VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+  echo "+ python3 -m venv $TEST_VENV && pip install ${TEST_PYTHON_PACKAGES[*]}"
+  python3 -m venv "$TEST_VENV"
+  "$TEST_VENV/bin/pip" install --quiet --disable-pip-version-check "${TEST_PYTHON_PACKAGES[@]}"
+else
+  echo "test tools present: $TEST_VENV (${TEST_PYTHON_PACKAGES[*]})"
 fi
 
 # ---------------------------------------------------------------------------

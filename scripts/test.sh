@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the test suite (debug build), then each fuzz harness for a short time (scripts/fuzz.sh).
+# Runs the test suite (debug build), the dashboard's browser test, then each fuzz harness for a short time
+# (scripts/fuzz.sh).
 #
 #   bash scripts/test.sh                       # everything, the fuzz harnesses FUZZ_SECONDS (20) each
-#   bash scripts/test.sh --filter MatcherTests # extra arguments go to `swift test`; no fuzzing then
+#   bash scripts/test.sh --filter MatcherTests # extra arguments go to `swift test`; no browser test or fuzzing then
 #   FUZZ_SECONDS=0 bash scripts/test.sh        # the tests only
 set -euo pipefail
 
@@ -15,6 +16,18 @@ echo "+ swift build --build-tests"
 swift build --build-tests
 echo "+ swift test $*"
 swift test "$@"
+if [[ $# -eq 0 ]]; then
+  # The dashboard in headless Chromium against a live monitor fed through JACK (Tests/Browser/dashboard_test.py).
+  if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+    echo "dashboard browser test SKIPPED: Debian's chromium and chromium-driver are not installed (bash scripts/setup.sh)"
+  elif [[ ! -x .build/test-venv/bin/python ]]; then
+    echo "dashboard browser test: .build/test-venv (Selenium) is missing: run bash scripts/setup.sh" >&2
+    exit 1
+  else
+    echo "+ .build/test-venv/bin/python Tests/Browser/dashboard_test.py"
+    .build/test-venv/bin/python Tests/Browser/dashboard_test.py
+  fi
+fi
 if [[ $# -eq 0 && ${FUZZ_SECONDS:-20} -gt 0 ]]; then
   echo "+ bash scripts/fuzz.sh all ${FUZZ_SECONDS:-20}"
   bash scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"

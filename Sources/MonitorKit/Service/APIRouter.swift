@@ -12,6 +12,7 @@ import Synchronization
 ///     GET /api/v1/reports/KIND.csv       the reports of `report KIND` (`ReportEndpoint`)
 ///     GET /api/v1/openapi.json           the description of all of it (`OpenAPIDocument`)
 ///     GET /metrics, /healthz             Prometheus' metrics (`MetricsDocument`), health (`HealthCheck`)
+///     GET /, /dashboard/NAME             the dashboard's files (`DashboardAssets`)
 ///
 /// Threads: `respond` from any thread (the server's connection threads), at once; it reads `readings` (copies) and
 /// opens its own read-only connection to the play log for each request that needs it.
@@ -79,10 +80,13 @@ final class APIRouter: Sendable {
         let kind = String(path.dropFirst(prefix.count).dropLast(4))
         return ReportEndpoint.response(kind: kind, query: request.query, configuration: configuration)
       }
+      if let asset = DashboardAssets.asset(path: path) {
+        return HTTPResponse(status: 200, contentType: asset.contentType, body: .bytes(asset.body))
+      }
       return .error(
         404,
         "no such path \(Self.quoted(path)); the API is under /api/v1/ (GET /api/v1/openapi.json describes it), "
-          + "and /metrics and /healthz")
+          + "and /metrics and /healthz; the dashboard is /")
     }
   }
 

@@ -57,7 +57,7 @@ struct APIRouterTests {
   @Test(
     "bad paths and query values get 4xx with a message naming them",
     arguments: [
-      ("/", [], 404, "no such path"),
+      ("/dashboard/missing.js", [], 404, "no such path"),  // "/" is the dashboard
       ("/api/v2/channels", [], 404, "/api/v1/"),
       ("/api/v1/channels/", [], 404, "no such path"),
       ("/api/v1/channels", [("x", "1")], 400, "unknown query parameter `x`"),

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: headless Chromium (Debian's chromium and chromium-driver) driven by Selenium,
+against `broadcast-monitor run --http` fed a song through JACK.
+
+    .build/test-venv/bin/python Tests/Browser/dashboard_test.py [--bin .build/debug/broadcast-monitor]
+
+It starts a private jackd (dummy driver), builds a catalog of the three fixture songs (one of them titled with markup,
+as hostile metadata would be), runs the monitor with one JACK channel and the HTTP server on a free loopback port,
+opens the dashboard, plays the song into the channel with `broadcast-monitor feed`, and checks:
+  - the channel's tile shows the song within 2 s of the play_started event (the monitor's --json line);
+  - the title is shown as text: no element made from it, no script run;
+  - the plays table and the timeline show the play;
+  - the browser logged no console error.
+Screenshots (desktop and phone width) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
+failed, 77 when Chromium is not installed (skipped); anything else missing is a failure that names the fix.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import queue
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+MUSIC = ROOT / "Tests/Fixtures/music"
+ARTIFACTS = ROOT / ".build/test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SKIPPED = 77
+
+# Limits, each with its reason.
+EVENT_TO_TILE_LIMIT_SECONDS = 2.0  # the issue's requirement: the tile shows the song within 2 s of play_started
+START_TIMEOUT_SECONDS = 120  # jackd, a debug build's catalog add and run start on a loaded 2-core machine
+PLAY_TIMEOUT_SECONDS = 90  # the song is about 30 s; a debug build on a loaded machine identifies it in a few
+POLL_SECONDS = 0.02  # how often the page is read while waiting for the tile
+
+# The song the test plays, its title with markup in it: the page must show it as text.
+HOSTILE_TITLE = '<img src=x onerror="window.__injected=1">Chaos God & "Friends" </script>'
+HOSTILE_ARTIST = "<b>Muldjord</b>"
+CHANNEL = "fm"
+CLIENT = "bm-dashboard-test"
+
+
+class Failure(Exception):
+    pass
+
+
+def skip(reason):
+    print(f"dashboard browser test: SKIPPED: {reason}", flush=True)
+    sys.exit(SKIPPED)
+
+
+def wait_for(predicate, seconds, what, poll=0.05):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(poll)
+    raise Failure(f"{what} did not happen within {seconds} s")
+
+
+def parse_time(text):
+    """An API time (ISO 8601 UTC with milliseconds and Z) as seconds since 1970."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Processes:
+    """What the test started, stopped newest first with SIGTERM (SIGKILL after 20 s)."""
+
+    def __init__(self):
+        self.started = []
+
+    def start(self, command, **kwargs):
+        process = subprocess.Popen(command, **kwargs)
+        self.started.append(process)
+        return process
+
+    def stop_all(self):
+        for process in reversed(self.started):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in reversed(self.started):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+class EventReader:
+    """Reads the monitor's --json lines on a thread; each line with the monotonic time it was read."""
+
+    def __init__(self, stream, log):
+        self.lines = queue.Queue()
+        self.log = log
+        threading.Thread(target=self.read, args=(stream,), daemon=True).start()
+
+    def read(self, stream):
+        for line in stream:
+            at = time.monotonic()
+            self.log.write(line)
+            self.log.flush()
+            try:
+                self.lines.put((at, json.loads(line)))
+            except ValueError:
+                pass
+
+    def wait(self, predicate, seconds, what):
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"{what} did not happen within {seconds} s")
+            try:
+                at, event = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if predicate(event):
+                return at, event
+
+
+def start_browser(width, height):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--no-first-run", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def run(binary, work):
+    from selenium.webdriver.common.by import By
+
+    processes = Processes()
+    driver = None
+    checks = []
+    try:
+        env = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
+        server = f"bm-dashboard-{os.getpid()}"
+        env["JACK_DEFAULT_SERVER"] = server
+        processes.start(["jackd", "-n", server, "-d", "dummy", "-r", "48000", "-p", "1024"],
+                        stdout=open(work / "jackd.log", "w"), stderr=subprocess.STDOUT, env=env)
+        wait_for(lambda: subprocess.run(["jack_lsp"], capture_output=True, env=env).returncode == 0,
+                 START_TIMEOUT_SECONDS, f"jackd -n {server} answering jack_lsp")
+
+        metadata = work / "tracks.csv"
+        with open(metadata, "w", encoding="utf-8") as out:
+            out.write("path,title,artist,kind\n")
+            out.write(f"{MUSIC / 'catalog-a.ogg'},Armygeddon,Muldjord,song\n")
+            quoted = HOSTILE_TITLE.replace('"', '""')
+            out.write(f'{MUSIC / "catalog-b.ogg"},"{quoted}",{HOSTILE_ARTIST},song\n')
+            out.write(f"{MUSIC / 'catalog-c.ogg'},Internal Degeneration,Muldjord,song\n")
+        catalog = work / "test.bmcat"
+        subprocess.run([binary, "catalog", "add", "--catalog", catalog, "--metadata", metadata,
+                        MUSIC / "catalog-a.ogg", MUSIC / "catalog-b.ogg", MUSIC / "catalog-c.ogg"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=open(work / "catalog.log", "w"))
+
+        port = free_port()
+        base = f"http://127.0.0.1:{port}/"
+        monitor = processes.start(
+            [binary, "run", "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-server", server,
+             "--jack-client", CLIENT, "--channel", f"{CHANNEL}=jack", "--http", f"127.0.0.1:{port}", "--json"],
+            stdout=subprocess.PIPE, stderr=open(work / "monitor.log", "w"), env=env, text=True)
+        events = EventReader(monitor.stdout, open(work / "monitor.jsonl", "w"))
+
+        def api_answers():
+            if monitor.poll() is not None:
+                raise Failure(f"the monitor exited with status {monitor.returncode}: see {work / 'monitor.log'}")
+            try:
+                with urllib.request.urlopen(base + "api/v1/channels", timeout=2) as response:
+                    return response.status == 200
+            except OSError:
+                return False
+
+        # The monitor's ports can be connected once its client is active, which it says.
+        events.wait(lambda e: str(e.get("message")).startswith(f"JACK client '{CLIENT}'"),
+                    START_TIMEOUT_SECONDS, "the monitor's JACK client")
+        wait_for(api_answers, START_TIMEOUT_SECONDS, f"the monitor's HTTP API answering on {base}")
+
+        driver = start_browser(1280, 1000)
+        driver.get(base)
+        wait_for(lambda: driver.execute_script(
+            "return document.querySelector('.tile[data-channel=\"' + arguments[0] + '\"]') !== null"
+            " && document.getElementById('connection').textContent === 'Live'", CHANNEL),
+            START_TIMEOUT_SECONDS, "the page showing the channel's tile and the live stream connected")
+
+        # The page notes the moment (its wall clock, this machine's) its tile first shows the song.
+        driver.execute_script("""
+            const expected = arguments[0];
+            const observer = new MutationObserver(() => {
+              const title = document.querySelector('.tile[data-channel="' + arguments[1] + '"] .onair-title');
+              if (title && title.textContent.startsWith(expected) && window.__tileShownAt === undefined) {
+                window.__tileShownAt = Date.now();
+              }
+            });
+            observer.observe(document.getElementById('tiles'), {childList: true, subtree: true, characterData: true});
+            """, f"{HOSTILE_TITLE} – {HOSTILE_ARTIST}", CHANNEL)
+        feed = processes.start(
+            [binary, "feed", "--server", server, "--client", "bm-dashboard-feed",
+             "--connect", f"{CLIENT}:{CHANNEL}_L,{CLIENT}:{CHANNEL}_R", MUSIC / "catalog-b.ogg"],
+            stdout=subprocess.DEVNULL, stderr=open(work / "feed.log", "w"), env=env)
+
+        _, event = events.wait(
+            lambda e: e.get("event") == "play_started" and e.get("channel") == CHANNEL,
+            PLAY_TIMEOUT_SECONDS, "a play_started on the channel")
+        if event.get("title") != HOSTILE_TITLE:
+            raise Failure(f"the monitor started a play of {event.get('title')!r}, not the song fed")
+        script = ("const tile = document.querySelector('.tile[data-channel=\"' + arguments[0] + '\"]');"
+                  "const title = tile && tile.querySelector('.onair-title');"
+                  "return title ? title.textContent : null;")
+        expected = f"{HOSTILE_TITLE} – {HOSTILE_ARTIST}"
+        wait_for(lambda: (driver.execute_script(script, CHANNEL) or "").startswith(expected),
+                 EVENT_TO_TILE_LIMIT_SECONDS + 10, "the tile showing the song", poll=POLL_SECONDS)
+        # From the event's own time (the monitor's clock) to the moment the page showed it (the page's clock): one
+        # machine, one clock.
+        delay = driver.execute_script("return window.__tileShownAt") / 1000 - parse_time(event["time"])
+        print(f"play_started to tile: {delay:.3f} s (limit {EVENT_TO_TILE_LIMIT_SECONDS} s)", flush=True)
+        checks.append(("the tile shows the song within 2 s of play_started", delay <= EVENT_TO_TILE_LIMIT_SECONDS,
+                       f"{delay:.3f} s"))
+
+        tile = driver.find_element(By.CSS_SELECTOR, f'.tile[data-channel="{CHANNEL}"]')
+        injected = driver.execute_script(
+            "return window.__injected === 1 || document.querySelector('main img') !== null")
+        checks.append(("the title is text, not markup", not injected and not tile.find_elements(By.TAG_NAME, "b"),
+                       "an element or script came from the title"))
+
+        wait_for(lambda: any(HOSTILE_TITLE in cell.text for cell in driver.find_elements(By.CSS_SELECTOR,
+                                                                                         "#plays-body td")),
+                 15, "the plays table listing the play")
+        wait_for(lambda: driver.execute_script(
+            "return Array.from(document.querySelectorAll('.timeline .bar.play'))"
+            ".some((bar) => bar.textContent.startsWith(arguments[0]))", HOSTILE_TITLE),
+            15, "the timeline drawing the play")
+        checks.append(("the plays table and the timeline show the play", True, ""))
+
+        # Back in time: the day before has no plays; Now brings the play back.
+        driver.find_element(By.ID, "timeline-earlier").click()
+        earlier = wait_for(lambda: driver.execute_script(
+            "return !document.getElementById('timeline-later').disabled"
+            " && document.querySelectorAll('.timeline .bar.play').length === 0"
+            " && document.querySelector('.timeline .empty') !== null"), 15, "the timeline showing the day before")
+        driver.find_element(By.ID, "timeline-now").click()
+        back = wait_for(lambda: driver.execute_script(
+            "return document.getElementById('timeline-later').disabled"
+            " && document.querySelectorAll('.timeline .bar.play').length === 1"), 15, "the timeline back at now")
+        checks.append(("the timeline goes back a day and returns to now", earlier and back, ""))
+
+        # The text filter, as a person types it.
+        text_filter = driver.find_element(By.ID, "filter-text")
+        text_filter.send_keys("chaos god")
+        matching = len(driver.find_elements(By.CSS_SELECTOR, "#plays-body tr"))
+        text_filter.send_keys(" and nothing else")
+        none = len(driver.find_elements(By.CSS_SELECTOR, "#plays-body tr"))
+        text_filter.clear()
+        text_filter.send_keys(" ")  # clear() sends no input event; a blank filter is no filter
+        checks.append(("the plays filter by text", matching == 1 and none == 0,
+                       f"{matching} rows for 'chaos god' (1 expected), {none} for a text in no play"))
+
+        # The report link downloads the plays report of the period chosen (today and tomorrow: the play).
+        driver.set_script_timeout(30)
+        href, status, content_type, body = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const kind = document.getElementById('report-kind');
+            kind.value = 'plays';
+            kind.dispatchEvent(new Event('change'));
+            const href = document.getElementById('report-link').getAttribute('href');
+            fetch(href).then(async (r) => done([href, r.status, r.headers.get('Content-Type'), await r.text()]))
+              .catch((e) => done([href, 0, '', String(e)]));
+            """)
+        checks.append(("the report link downloads the plays report with the play",
+                       status == 200 and "csv" in str(content_type) and "Chaos God" in body,
+                       f"GET {href}: {status} {content_type}: {body[:300]!r}"))
+
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "dashboard.png"))
+        # A phone's viewport (headless Chromium's windows are at least 500 px wide, so emulate it).
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        driver.save_screenshot(str(ARTIFACTS / "dashboard-phone.png"))
+        overflow = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
+        checks.append(("no sideways scrolling at phone width", not overflow, "the page is wider than 390 px"))
+        print(f"screenshots: {ARTIFACTS / 'dashboard.png'}, {ARTIFACTS / 'dashboard-phone.png'}", flush=True)
+
+        errors = console_errors(driver)
+        checks.append(("no console errors", not errors, "; ".join(str(e.get("message")) for e in errors)))
+        feed.terminate()
+    finally:
+        if driver is not None:
+            driver.quit()
+        processes.stop_all()
+    return checks
+
+
+def main():
+    parser = argparse.ArgumentParser(description="the dashboard in headless Chromium against a live monitor")
+    parser.add_argument("--bin", default=str(ROOT / ".build/debug/broadcast-monitor"))
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (its logs) after a pass too")
+    arguments = parser.parse_args()
+
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not os.path.exists(path):
+            skip(f"{path} is missing: install Debian's {package} (bash scripts/setup.sh does)")
+    try:
+        import selenium  # noqa: F401 (only checked)
+    except ImportError:
+        sys.exit("dashboard browser test: Python's selenium is missing: bash scripts/setup.sh installs it in "
+                 ".build/test-venv; run this test with .build/test-venv/bin/python")
+    for tool in ("jackd", "jack_lsp"):
+        if shutil.which(tool) is None:
+            sys.exit(f"dashboard browser test: {tool} is missing: install Debian's jackd2 (bash scripts/setup.sh does)")
+    if not os.path.exists(arguments.bin):
+        sys.exit(f"dashboard browser test: {arguments.bin} is missing: build it with swift build")
+
+    work = pathlib.Path(tempfile.mkdtemp(prefix="bm-dashboard-test-"))
+    started = time.monotonic()
+    try:
+        checks = run(arguments.bin, work)
+    except (Failure, subprocess.CalledProcessError) as error:
+        print(f"dashboard browser test: FAILED: {error} (logs in {work})", flush=True)
+        print("0 passed, 1 failed", flush=True)
+        sys.exit(1)
+    failed = [check for check in checks if not check[1]]
+    for name, passed, detail in checks:
+        print(f"{'ok  ' if passed else 'FAIL'} {name}" + ("" if passed else f": {detail}"), flush=True)
+    print(f"dashboard browser test: {time.monotonic() - started:.1f} s"
+          + (f", logs in {work}" if failed or arguments.keep else ""), flush=True)
+    if not failed and not arguments.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
