@@ -12,11 +12,12 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
+    .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
 
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
     .target(name: "Matcher", dependencies: ["CFFTW", "CSoxr"]),
-    .target(name: "Reports", dependencies: ["CSQLite"]),
+    .target(name: "Reports", dependencies: ["CSQLite", "CPostgres"]),
     .executableTarget(
       name: "BroadcastMonitor",
       dependencies: ["Matcher", "Reports", "JackInput", "RingBuffer"]
@@ -29,7 +30,7 @@ let package = Package(
       name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
       path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Matcher", "TestSupport"]),
-    .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+    .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
     .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Matcher", "TestSupport"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(

@@ -28,7 +28,11 @@ ROOT=$(pwd)
 #   icecast2            a private local stream server for the network-stream tests (its system service is
 #                       disabled right after the install: it would listen on port 8000 with a default password)
 #   tmux                the console view's tests run the monitor in a tmux pane and read its screen
-PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh)
+#   libpq-dev           PostgreSQL's client library, for a play log that several monitors share
+#   postgresql          the server, for the PostgreSQL play log's tests (each starts a private one with initdb and
+#                       pg_ctl in a temporary folder; the package's own cluster service is not needed)
+PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
+  libpq-dev postgresql)
 
 STEP="start"
 step() {

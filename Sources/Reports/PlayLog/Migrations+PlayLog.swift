@@ -5,6 +5,7 @@ extension Migrations {
     Migration(id: "001_initial", sql: initialPlayLogSchema),
     Migration(id: "002_report_index", sql: reportIndex),
     trafficSchedule,
+    nodes,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

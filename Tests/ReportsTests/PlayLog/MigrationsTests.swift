@@ -19,7 +19,7 @@ struct MigrationsTests {
         let database = try SQLiteDatabase(path: path)
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
-            "001_initial", "002_report_index", "003_traffic_schedule",
+            "001_initial", "002_report_index", "003_traffic_schedule", "004_nodes",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -29,10 +29,11 @@ struct MigrationsTests {
           [.text("001_initial"), .integer(1_767_225_600_000)],
           [.text("002_report_index"), .integer(1_767_225_600_000)],
           [.text("003_traffic_schedule"), .integer(1_767_225_600_000)],
+          [.text("004_nodes"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
-          "catalog_items", "channels", "events", "plays", "schedule", "schema_migrations",
+          "catalog_items", "channel_owners", "channels", "events", "plays", "schedule", "schema_migrations",
         ])
     }
   }
@@ -54,7 +55,7 @@ struct MigrationsTests {
       let indexes = try store.database.query(
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'plays' ORDER BY name"
       ).map { try $0.string(0) }
-      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start"])
+      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start", "plays_open_by_node"])
       let plan = try store.database.query(
         "EXPLAIN QUERY PLAN SELECT item_id, count(*), sum(end_ms - start_ms) FROM plays "
           + "WHERE channel_id = 1 AND start_ms >= 0 AND start_ms < 10 GROUP BY item_id"
@@ -100,12 +101,12 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 003_traffic_schedule). "
+          + "(unknown schema migrations: 999_future; this version knows up to 004_nodes). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
-          "001_initial", "002_report_index", "003_traffic_schedule", "999_future",
+          "001_initial", "002_report_index", "003_traffic_schedule", "004_nodes", "999_future",
         ])
     }
   }
