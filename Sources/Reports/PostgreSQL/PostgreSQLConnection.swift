@@ -88,8 +88,7 @@ final class PostgreSQLConnection {
     let keys = parameters.map { strdup($0.0) }
     let values = parameters.map { strdup($0.1) }
     defer {
-      keys.forEach { free($0) }
-      values.forEach { free($0) }
+      for pointer in keys + values { free(pointer) }
     }
     let keyPointers = keys.map { UnsafePointer($0) } + [nil]
     let valuePointers = values.map { UnsafePointer($0) } + [nil]
@@ -122,7 +121,7 @@ final class PostgreSQLConnection {
   func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws -> [PostgreSQLRow] {
     try ensureConnected()
     let texts = values.map { $0.text.map { strdup($0) } ?? nil }
-    defer { texts.forEach { free($0) } }
+    defer { for text in texts { free(text) } }
     let pointers = texts.map { $0.map { UnsafePointer($0) } }
     let result = PQexecParams(connection, sql, Int32(values.count), nil, pointers, nil, nil, 0)
     defer { PQclear(result) }
