@@ -42,7 +42,12 @@ enum ReportCommand {
     }
     let settings = configuration?.reports ?? ReportSettings()
 
-    let reader = try PlayLogReader(path: database)
+    // A PostgreSQL play log is read through a snapshot in SQLite: one report implementation for both engines.
+    let snapshot =
+      try PlayLogLocation.isPostgreSQL(database)
+      ? PostgreSQLPlayLogSnapshot(url: database, passwordFile: configuration?.database.passwordFile) : nil
+    defer { withExtendedLifetime(snapshot) {} }
+    let reader = try PlayLogReader(path: snapshot?.path ?? database)
     let started = Date()
     let progress = ProgressReporter()
     if kind == "soundexchange" {

@@ -24,7 +24,7 @@ final class Monitor: @unchecked Sendable {
   let jack: JackSession?
   private let writer: PlayLogWriter
   /// Held for the monitor's lifetime (and released by the kernel however the process ends).
-  private let playLogLock: PlayLogLock
+  private let playLogLock: PlayLogLock?
   private var workers: WorkerPool?
   private let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
@@ -44,12 +44,16 @@ final class Monitor: @unchecked Sendable {
         reason: "cannot write in \(folder) (\(String(cString: strerror(errno)))); create the folder and let the user "
           + "running broadcast-monitor write in it, or leave spoolDirectory out to keep the spool beside the play log")
     }
-    // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
-    // monitor owns.
-    playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
-    let store = try PlayLogStore(path: configuration.databasePath)
+    // Locked (SQLite) or leased (PostgreSQL, with the channels claimed) before the recovery below, which must only
+    // ever close plays that no running monitor owns.
+    let node = configuration.database.node ?? PlayLogLocation.hostName
+    let (store, lock) = try PlayLogLocation.openForWriting(
+      configuration.databasePath, node: node, passwordFile: configuration.database.passwordFile,
+      channels: configuration.channels.map(\.name), command: "run")
+    playLogLock = lock
     // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
-    let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
+    let spool = PlayLogLocation.spool(
+      for: configuration.databasePath, node: node, directory: configuration.spoolDirectory)
     let startupWrites = { [log] in
       try PlayLogWriter.replay(spool, into: store, log: log)
       let recovered = try store.recoverOpenPlays()
@@ -67,6 +71,8 @@ final class Monitor: @unchecked Sendable {
     do {
       try startupWrites()
     } catch let error as SQLiteError where !error.isUnusableFile {
+      deferred = startupWrites
+    } catch let error as PostgreSQLError where error.isConnectionLost {
       deferred = startupWrites
     }
     let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)

@@ -44,3 +44,11 @@ public protocol PlayLogStorage: AnyObject {
 }
 
 extension PlayLogStore: PlayLogStorage {}
+
+extension PlayLogStorage {
+  /// Records an event with no end (an instant, or one still going on).
+  @discardableResult
+  public func recordEvent(channel: String?, kind: EventKind, start: Date, detail: String) throws -> Int64 {
+    try recordEvent(channel: channel, kind: kind, start: start, end: nil, detail: detail)
+  }
+}

@@ -148,8 +148,8 @@ struct MonitorConfigurationTests {
       // Unknown keys, anywhere, with the known keys listed.
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
-        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, databasePath, "
-          + "jack, matcher, reports, spoolDirectory, workerThreads)"
+        "unknown key `catalogpath`; correct or remove it (known keys here: catalogPath, channels, database, "
+          + "databasePath, jack, matcher, reports, spoolDirectory, workerThreads)"
       ),
       (
         file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",
