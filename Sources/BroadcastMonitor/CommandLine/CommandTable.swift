@@ -194,6 +194,23 @@ enum CommandTable {
           """)
     ])
 
+  static let db = CommandSpec(
+    ["db"], "moves a play log between engines",
+    subcommands: [
+      CommandSpec(
+        ["db", "copy"], "copies an SQLite play log into PostgreSQL: resumable, verified by counts and a checksum",
+        options: [
+          .value("from", "plays.sqlite", "the SQLite play log", required: true),
+          .value(
+            "to", "postgresql://USER@HOST:PORT/DB", "the PostgreSQL play log (its tables are created)", required: true),
+        ],
+        details: """
+          The password comes from PGPASSWORD or ~/.pgpass, never from the command line. Run it again after an
+          interruption: it goes on after the last row copied. Exit 0 when every table has the same rows (count and
+          checksum) on both sides, 65 when they differ.
+          """)
+    ])
+
   static let help = CommandSpec(
     ["help"], "describes a command; writes the man page or a shell completion script",
     options: [
@@ -203,7 +220,7 @@ enum CommandTable {
     arguments: "[COMMAND [SUBCOMMAND]]")
 
   /// The commands in the order the usage lists them.
-  static let commands = [catalog, match, scan, signature, run, feed, report, schedule, help]
+  static let commands = [catalog, match, scan, signature, run, feed, report, schedule, db, help]
 
   /// The command named by `path` (`["catalog", "add"]`), if any.
   static func command(_ path: [String]) -> CommandSpec? {
