@@ -65,6 +65,10 @@ enum CommandTable {
         "outage-wait", "SECONDS",
         "how long to wait for a PostgreSQL play log that went away before the plays are left in the spool "
           + "(default 300)"),
+      .value(
+        "spool-dir", "DIR",
+        "where the spool keeps plays the play log cannot take (default: beside an SQLite play log; for PostgreSQL, "
+          + "the current folder)"),
       .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
       settingsOption,
     ],

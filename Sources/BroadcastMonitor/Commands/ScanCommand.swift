@@ -54,7 +54,7 @@ enum ScanCommand {
     // The play log's writer, as the monitor's: a play log that cannot be written keeps the plays in its spool, which
     // the next `run` or `scan --db` on it replays first.
     let writer = try opened.map { opened in
-      let spool = PlayLogLocation.spool(for: opened.store.path, node: node, directory: nil)
+      let spool = PlayLogLocation.spool(for: opened.store.path, node: node, directory: a.value("spool-dir"))
       try PlayLogWriter.replay(spool, into: opened.store, log: MonitorLog())
       return PlayLogWriter(store: opened.store, spool: spool, log: MonitorLog())
     }
