@@ -45,7 +45,8 @@ enum ReportCommand {
     // A PostgreSQL play log is read through a snapshot in SQLite: one report implementation for both engines.
     let snapshot =
       try PlayLogLocation.isPostgreSQL(database)
-      ? PostgreSQLPlayLogSnapshot(url: database, passwordFile: configuration?.database.passwordFile) : nil
+      ? PostgreSQLPlayLogSnapshot(url: database, passwordFile: configuration?.database.passwordFile, scope: scope)
+      : nil
     defer { withExtendedLifetime(snapshot) {} }
     let reader = try PlayLogReader(path: snapshot?.path ?? database)
     let started = Date()

@@ -57,8 +57,11 @@ package enum PlayLogCopy {
     return summary
   }
 
-  /// Copies the PostgreSQL play log at `url` into a new SQLite play log at `sqlitePath`, for the reports.
-  package static func copy(postgreSQL url: String, passwordFile: String? = nil, toSQLite sqlitePath: String) throws {
+  /// Copies the PostgreSQL play log at `url` into a new SQLite play log at `sqlitePath`, for the reports: every
+  /// channel and catalog item, and the plays, events and scheduled spots whose time is in `span` (all without it).
+  package static func copy(
+    postgreSQL url: String, passwordFile: String? = nil, toSQLite sqlitePath: String, span: Range<Int64>? = nil
+  ) throws {
     let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
     try checkSchema(connection)
     let target = try PlayLogStore(path: sqlitePath)
@@ -69,7 +72,7 @@ package enum PlayLogCopy {
     for table in PlayLogTable.all {
       var last: Int64 = 0
       while true {
-        let rows = try table.rows(in: connection, afterID: last, limit: batchRows)
+        let rows = try table.rows(in: connection, afterID: last, limit: batchRows, span: span)
         guard let lastRow = rows.last, case .integer(let lastID) = lastRow[0] else { break }
         try target.database.transaction { try table.insert(rows, into: target.database) }
         last = lastID

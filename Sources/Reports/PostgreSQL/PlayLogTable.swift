@@ -10,6 +10,8 @@ struct PlayLogTable: Sendable {
   let name: String
   /// Column names and types; the first is `id`.
   let columns: [(name: String, type: Column)]
+  /// The time a row is at, for reading a span of the log: nil for a table read whole.
+  var timeColumn: String? = nil
 
   /// Every table of the play log that holds evidence, parents before children (the foreign keys' order).
   /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is moved.
@@ -27,19 +29,19 @@ struct PlayLogTable: Sendable {
         ("id", .integer), ("channel_id", .integer), ("item_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
         ("ref_offset_ms", .integer), ("speed", .real), ("confidence", .real), ("detected_at_ms", .integer),
         ("status", .text), ("updated_at_ms", .integer), ("node", .text),
-      ]),
+      ], timeColumn: "start_ms"),
     PlayLogTable(
       name: "events",
       columns: [
         ("id", .integer), ("channel_id", .optionalInteger), ("kind", .text), ("start_ms", .integer),
         ("end_ms", .optionalInteger), ("detail", .text),
-      ]),
+      ], timeColumn: "start_ms"),
     PlayLogTable(
       name: "schedule",
       columns: [
         ("id", .integer), ("channel_id", .integer), ("scheduled_at_ms", .integer), ("cart", .text),
         ("advertiser", .text), ("title", .text), ("length_ms", .optionalInteger),
-      ]),
+      ], timeColumn: "scheduled_at_ms"),
   ]
 
   var columnList: String { columns.map(\.name).joined(separator: ", ") }
@@ -51,12 +53,18 @@ struct PlayLogTable: Sendable {
     ).map(\.values)
   }
 
-  /// The rows after id `afterID`, at most `limit`, in id order, from PostgreSQL, as SQLite values.
-  func rows(in connection: PostgreSQLConnection, afterID: Int64, limit: Int) throws -> [[SQLiteValue]] {
-    try connection.query(
-      "SELECT \(columnList) FROM \(name) WHERE id > $1 ORDER BY id LIMIT $2",
-      [.integer(afterID), .integer(Int64(limit))]
-    ).map { row in
+  /// The rows after id `afterID`, at most `limit`, in id order, from PostgreSQL, as SQLite values; with `span`,
+  /// only the rows whose time (``timeColumn``) is in it (tables without one are read whole).
+  func rows(
+    in connection: PostgreSQLConnection, afterID: Int64, limit: Int, span: Range<Int64>? = nil
+  ) throws -> [[SQLiteValue]] {
+    var sql = "SELECT \(columnList) FROM \(name) WHERE id > $1"
+    var values: [PostgreSQLValue] = [.integer(afterID), .integer(Int64(limit))]
+    if let span, let timeColumn {
+      sql += " AND \(timeColumn) >= $3 AND \(timeColumn) < $4"
+      values += [.integer(span.lowerBound), .integer(span.upperBound)]
+    }
+    return try connection.query(sql + " ORDER BY id LIMIT $2", values).map { row in
       try columns.indices.map { index -> SQLiteValue in
         guard row.values[index] != nil else { return .null }
         switch columns[index].type {

@@ -102,7 +102,12 @@ struct DatabaseCommandTests {
     // The channels' own zones for plays and reconcile; UTC where a report adds channels up by local day.
     let reports: [[String]] = [
       ["plays"], ["plays", "--channel", "cbc", "--from", "2026-01-13", "--to", "2026-01-14"],
-      ["reconcile", "--tolerance", "30"], ["airplay", "--tz", "UTC"], ["airplay", "--by-channel"],
+      ["reconcile", "--tolerance", "30"], ["reconcile", "--from", "2026-01-13", "--to", "2026-01-14"],
+      ["airplay", "--tz", "UTC"], ["airplay", "--by-channel"], ["airplay", "--by-channel", "--from", "2026-01-13"],
+      [
+        "airplay", "--from", "2026-01-12T12:00:00Z", "--to", "2026-01-14T00:00:00-08:00", "--group", "day", "--tz",
+        "UTC",
+      ],
       ["airplay", "--group", "day", "--by-channel"], ["airplay", "--group", "week", "--tz", "UTC"],
       ["soundexchange", "--tz", "UTC"], ["soundexchange", "--format", "pipe", "--tz", "UTC"],
       ["quota", "--channel", "ckua"], ["quota", "--group", "day", "--tz", "UTC"], ["proof-of-play"],
