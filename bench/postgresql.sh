@@ -30,3 +30,10 @@ URL="postgresql://bm@127.0.0.1:$PORT/postgres"
 echo "PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT (fsync on, synchronous_commit on)"
 .build/release/Benchmarks postgresql "$URL" --nodes 1 "$@"
 .build/release/Benchmarks postgresql "$URL" --nodes 3 "$@"
+# The reports from PostgreSQL beside SQLite: BM_PG_REPORT_DAYS=365 for the whole-year bench (5.4 M plays; the
+# SQLite log is generated into $BM_REPORTS_DIR as bench/reports.sh does, then copied into a fresh database).
+if [[ "${BM_PG_REPORT_DAYS:-0}" -gt 0 ]]; then
+  "${AS[@]}" "$BIN/createdb" -h "$DIR" -p "$PORT" -U bm reports
+  .build/release/Benchmarks reports "${BM_REPORTS_DIR:-${TMPDIR:-/tmp}/bm-reports}" --days "$BM_PG_REPORT_DAYS" \
+    --runs 1 --inserts 10 --postgresql "postgresql://bm@127.0.0.1:$PORT/reports"
+fi
