@@ -8,7 +8,8 @@ import Reports
 // channels (`nodeK-chNN`), claimed as `run` claims them. A play costs what it costs the monitor's writer: its
 // start (one transaction: channel, catalog item, play) and its closing update (one transaction), each committed
 // before the next, as the writer does; in between the monitor sends progress updates, counted apart
-// (`--updates N` per play, default 2: a 3.5-minute song with a 60-second progress interval).
+// (`--updates N` per play, default 2; the monitor's 5-second progress interval makes 42 for a 3.5-minute song).
+// The last line compares the rate with the air of as many channels (15 plays per channel-hour): the headroom.
 
 /// One node's figures.
 private struct NodeResult: Sendable {
@@ -94,7 +95,17 @@ func benchPostgreSQL(_ arguments: [String]) throws {
     String(
       format: "postgresql: %d nodes × %d channels: %d plays in %.1f s: %.0f plays/s in total", nodes, channels, total,
       wall, Double(total) / wall))
+  // The air these channels make: about 15 plays per channel-hour (a music station's songs, ads and jingles).
+  let airPlaysPerSecond = Double(nodes * channels) * playsPerChannelHour / 3600
+  print(
+    String(
+      format: "postgresql: %d channels on air make %.2f plays/s (%.0f plays per channel-hour, %d transactions "
+        + "each): headroom %.0f×", nodes * channels, airPlaysPerSecond, playsPerChannelHour, updates + 2,
+      Double(total) / wall / airPlaysPerSecond))
 }
+
+/// Plays per channel-hour on a music station (songs, ads, jingles), for the headroom figure.
+private let playsPerChannelHour = 15.0
 
 /// A benchmark's usage error.
 struct BenchUsage: Error, CustomStringConvertible {
