@@ -69,14 +69,16 @@ package enum PlayLogCopy {
     // The whole read is one snapshot: plays written while it runs are not half in it.
     try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { try? connection.execute("COMMIT") }
+    // Each table in one pass through a cursor: a span is found through its time index once, not once a batch.
     for table in PlayLogTable.all {
-      var last: Int64 = 0
+      let (sql, values) = table.selection(span: span)
+      try connection.query("DECLARE play_log_copy NO SCROLL CURSOR FOR \(sql)", values)
       while true {
-        let rows = try table.rows(in: connection, afterID: last, limit: batchRows, span: span)
-        guard let lastRow = rows.last, case .integer(let lastID) = lastRow[0] else { break }
+        let rows = try connection.query("FETCH \(batchRows) FROM play_log_copy").map(table.sqliteValues)
+        guard !rows.isEmpty else { break }
         try target.database.transaction { try table.insert(rows, into: target.database) }
-        last = lastID
       }
+      try connection.execute("CLOSE play_log_copy")
     }
   }
 

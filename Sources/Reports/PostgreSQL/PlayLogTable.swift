@@ -53,25 +53,32 @@ struct PlayLogTable: Sendable {
     ).map(\.values)
   }
 
-  /// The rows after id `afterID`, at most `limit`, in id order, from PostgreSQL, as SQLite values; with `span`,
-  /// only the rows whose time (``timeColumn``) is in it (tables without one are read whole).
-  func rows(
-    in connection: PostgreSQLConnection, afterID: Int64, limit: Int, span: Range<Int64>? = nil
-  ) throws -> [[SQLiteValue]] {
-    var sql = "SELECT \(columnList) FROM \(name) WHERE id > $1"
-    var values: [PostgreSQLValue] = [.integer(afterID), .integer(Int64(limit))]
-    if let span, let timeColumn {
-      sql += " AND \(timeColumn) >= $3 AND \(timeColumn) < $4"
-      values += [.integer(span.lowerBound), .integer(span.upperBound)]
-    }
-    return try connection.query(sql + " ORDER BY id LIMIT $2", values).map { row in
-      try columns.indices.map { index -> SQLiteValue in
-        guard row.values[index] != nil else { return .null }
-        switch columns[index].type {
-        case .integer, .optionalInteger: return .integer(try row.int64(index))
-        case .real: return .real(try row.double(index))
-        case .text: return .text(try row.string(index))
-        }
+  /// The rows after id `afterID`, at most `limit`, in id order, from PostgreSQL, as SQLite values.
+  func rows(in connection: PostgreSQLConnection, afterID: Int64, limit: Int) throws -> [[SQLiteValue]] {
+    try connection.query(
+      "SELECT \(columnList) FROM \(name) WHERE id > $1 ORDER BY id LIMIT $2",
+      [.integer(afterID), .integer(Int64(limit))]
+    ).map(sqliteValues)
+  }
+
+  /// The query of every row in id order, or with `span` of the rows whose time (``timeColumn``) is in it (a table
+  /// without one is read whole), with its parameters: for a cursor, which reads them in one pass.
+  func selection(span: Range<Int64>?) -> (sql: String, values: [PostgreSQLValue]) {
+    guard let span, let timeColumn else { return ("SELECT \(columnList) FROM \(name) ORDER BY id", []) }
+    return (
+      "SELECT \(columnList) FROM \(name) WHERE \(timeColumn) >= $1 AND \(timeColumn) < $2 ORDER BY id",
+      [.integer(span.lowerBound), .integer(span.upperBound)]
+    )
+  }
+
+  /// A PostgreSQL row of this table as SQLite values.
+  func sqliteValues(_ row: PostgreSQLRow) throws -> [SQLiteValue] {
+    try columns.indices.map { index -> SQLiteValue in
+      guard row.values[index] != nil else { return .null }
+      switch columns[index].type {
+      case .integer, .optionalInteger: return .integer(try row.int64(index))
+      case .real: return .real(try row.double(index))
+      case .text: return .text(try row.string(index))
       }
     }
   }
