@@ -58,9 +58,11 @@ package enum PlayLogCopy {
   }
 
   /// Copies the PostgreSQL play log at `url` into a new SQLite play log at `sqlitePath`, for the reports: every
-  /// channel and catalog item, and the plays, events and scheduled spots whose time is in `span` (all without it).
+  /// channel and catalog item, and the plays, events and scheduled spots whose time is in `span` (all without it)
+  /// of `channel` (all channels' without it).
   package static func copy(
-    postgreSQL url: String, passwordFile: String? = nil, toSQLite sqlitePath: String, span: Range<Int64>? = nil
+    postgreSQL url: String, passwordFile: String? = nil, toSQLite sqlitePath: String, span: Range<Int64>? = nil,
+    channel: String? = nil
   ) throws {
     let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
     try checkSchema(connection)
@@ -71,7 +73,7 @@ package enum PlayLogCopy {
     defer { try? connection.execute("COMMIT") }
     // Each table in one pass through a cursor: a span is found through its time index once, not once a batch.
     for table in PlayLogTable.all {
-      let (sql, values) = table.selection(span: span)
+      let (sql, values) = table.selection(span: span, channel: channel)
       try connection.query("DECLARE play_log_copy NO SCROLL CURSOR FOR \(sql)", values)
       while true {
         let rows = try connection.query("FETCH \(batchRows) FROM play_log_copy").map(table.sqliteValues)

@@ -61,14 +61,23 @@ struct PlayLogTable: Sendable {
     ).map(sqliteValues)
   }
 
-  /// The query of every row in id order, or with `span` of the rows whose time (``timeColumn``) is in it (a table
-  /// without one is read whole), with its parameters: for a cursor, which reads them in one pass.
-  func selection(span: Range<Int64>?) -> (sql: String, values: [PostgreSQLValue]) {
-    guard let span, let timeColumn else { return ("SELECT \(columnList) FROM \(name) ORDER BY id", []) }
-    return (
-      "SELECT \(columnList) FROM \(name) WHERE \(timeColumn) >= $1 AND \(timeColumn) < $2 ORDER BY id",
-      [.integer(span.lowerBound), .integer(span.upperBound)]
-    )
+  /// The query of every row in id order, with its parameters, for a cursor that reads them in one pass: with
+  /// `span`, only the rows whose time (``timeColumn``) is in it; with `channel`, only that channel's rows (a
+  /// table without a time is read whole).
+  func selection(span: Range<Int64>?, channel: String? = nil) -> (sql: String, values: [PostgreSQLValue]) {
+    guard let timeColumn else { return ("SELECT \(columnList) FROM \(name) ORDER BY id", []) }
+    var conditions: [String] = []
+    var values: [PostgreSQLValue] = []
+    if let span {
+      conditions.append("\(timeColumn) >= $1 AND \(timeColumn) < $2")
+      values += [.integer(span.lowerBound), .integer(span.upperBound)]
+    }
+    if let channel {
+      conditions.append("channel_id = (SELECT id FROM channels WHERE name = $\(values.count + 1))")
+      values.append(.text(channel))
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    return ("SELECT \(columnList) FROM \(name)\(filter) ORDER BY id", values)
   }
 
   /// A PostgreSQL row of this table as SQLite values.

@@ -17,7 +17,8 @@ package final class PostgreSQLPlayLogSnapshot {
   static let spanMarginMilliseconds: Int64 = 2 * 86_400_000
 
   /// Copies the play log at `url`: with `scope`, only the plays, events and spots a report of that scope can read
-  /// (its `--from` and `--to`, widened by ``spanMarginMilliseconds``; an open end copies everything on that side).
+  /// (its `--from` and `--to`, widened by ``spanMarginMilliseconds``; an open end copies everything on that side;
+  /// its `--channel`'s only: a report of one channel reads no other).
   /// - Throws: ``PostgreSQLError`` when the server cannot be read; ``MigrationError`` for a newer version's log;
   ///   ``SQLiteError`` when the temporary file cannot be written (a full `TMPDIR`).
   package init(url: String, passwordFile: String? = nil, scope: ReportScope? = nil) throws {
@@ -30,7 +31,7 @@ package final class PostgreSQLPlayLogSnapshot {
       let to = scope?.to.map { $0.approximateMilliseconds + Self.spanMarginMilliseconds } ?? Int64.max
       try PlayLogCopy.copy(
         postgreSQL: url, passwordFile: passwordFile, toSQLite: path,
-        span: (scope?.from == nil && scope?.to == nil) || from >= to ? nil : from..<to)
+        span: (scope?.from == nil && scope?.to == nil) || from >= to ? nil : from..<to, channel: scope?.channelName)
     } catch {
       try? FileManager.default.removeItem(atPath: folder)
       throw error

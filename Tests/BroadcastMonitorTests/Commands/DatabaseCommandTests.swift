@@ -111,7 +111,10 @@ struct DatabaseCommandTests {
       ["airplay", "--group", "day", "--by-channel"], ["airplay", "--group", "week", "--tz", "UTC"],
       ["soundexchange", "--tz", "UTC"], ["soundexchange", "--format", "pipe", "--tz", "UTC"],
       ["quota", "--channel", "ckua"], ["quota", "--group", "day", "--tz", "UTC"], ["proof-of-play"],
-      ["proof-of-play", "--kind", "jingle"],
+      ["proof-of-play", "--kind", "jingle"], ["proof-of-play", "--channel", "cbc"],
+      ["reconcile", "--channel", "ckua", "--from", "2026-01-13", "--to", "2026-01-14"],
+      ["airplay", "--channel", "jazz", "--group", "day"],
+      ["soundexchange", "--channel", "ckua", "--from", "2026-01-13"],
     ]
     for arguments in reports {
       let fromSQLite = try CLI.run(
