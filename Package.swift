@@ -14,6 +14,7 @@ let package = Package(
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
+    .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
 
     // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place,
     // the subprocess launcher (ffmpeg, ffprobe, alert commands).
@@ -21,7 +22,7 @@ let package = Package(
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
     .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr"]),
-    .target(name: "Reports", dependencies: ["Common", "CSQLite"]),
+    .target(name: "Reports", dependencies: ["Common", "CSQLite", "CPostgres"]),
     // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
     // it, so that the tests link the same code the product runs.
     .target(
@@ -39,7 +40,7 @@ let package = Package(
       path: "Tests/JackTestSupport"),
     .testTarget(name: "MatcherTests", dependencies: ["Common", "Matcher", "TestSupport"]),
     .testTarget(name: "CommonTests", dependencies: ["Common", "TestSupport"]),
-    .testTarget(name: "ReportsTests", dependencies: ["Common", "Reports"]),
+    .testTarget(name: "ReportsTests", dependencies: ["Common", "Reports", "TestSupport"]),
     .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Common", "Matcher", "TestSupport"]),
     .testTarget(name: "RingBufferTests", dependencies: ["RingBuffer"]),
     .testTarget(

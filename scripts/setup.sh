@@ -32,11 +32,14 @@ ROOT=$(pwd)
 #   libsystemd-dev      sd_notify for systemd's Type=notify and watchdog
 #   prometheus          promtool, which the tests use to check /metrics (its system service is disabled right after
 #                       the install: the tests need only the tool)
+#   libpq-dev           PostgreSQL's client library, for a play log that several monitors share
+#   postgresql          the server, for the PostgreSQL play log's tests (each starts a private one with initdb and
+#                       pg_ctl in a temporary folder; the package's own cluster service is not needed)
 #   chromium, chromium-driver, python3-venv
 #                       the dashboard's browser test (Tests/Browser): headless Chromium driven by Selenium, which
 #                       comes from PyPI into .build/test-venv (below)
 PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
-  libmicrohttpd-dev libsystemd-dev prometheus chromium chromium-driver python3-venv)
+  libmicrohttpd-dev libsystemd-dev prometheus chromium chromium-driver python3-venv libpq-dev postgresql)
 # Python packages from PyPI for the tests, in a virtual environment of the checkout's own (neither the system's
 # Python nor anyone's pyenv is changed): Selenium drives Debian's Chromium in the dashboard's browser test.
 TEST_VENV="$ROOT/.build/test-venv"

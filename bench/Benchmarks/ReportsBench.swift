@@ -392,6 +392,11 @@ func benchReports(_ arguments: [String]) throws {
       format: "reports: slowest one-channel month %.3f s (goal < 1 s), slowest all-channel year %.2f s (goal < 30 s)",
       monthWorst, yearWorst))
 
+  if let index = arguments.firstIndex(of: "--postgresql"), index + 1 < arguments.count {
+    try benchPostgreSQLReports(
+      url: arguments[index + 1], path: path, folder: folder, kinds: kinds, month: month, year: year, channels: channels)
+  }
+
   try benchInserts(folder: folder, count: option("inserts", 2000))
   let yearBounds = ReportScope(
     from: ReportBound("2025-01-01T00:00:00Z"), to: ReportBound("2026-01-01T00:00:00Z"), channelTimeZones: zones)
@@ -407,4 +412,37 @@ extension Date {
 private func say(_ line: String) {
   print(line)
   fflush(nil)
+}
+
+/// The same reports from the same plays in PostgreSQL (copied there with `db copy`'s code), each with its own
+/// snapshot of the play log, as `report --db postgresql://…` runs it: the month copies the plays around its span,
+/// the whole year copies everything.
+private func benchPostgreSQLReports(
+  url: String, path: String, folder: String, kinds: [String], month: ReportScope, year: ReportScope, channels: Int
+) throws {
+  var summary: PlayLogCopy.Summary?
+  let copyTime = try timed { summary = try PlayLogCopy.copy(sqlite: path, toPostgreSQL: url) }
+  guard let summary else { return }
+  let copied = summary.copiedRows.values.reduce(0, +)
+  say(
+    String(
+      format: "postgresql: db copy of %d rows in %.1f s (%.0f rows/s, verified: %@)", copied, copyTime,
+      Double(copied) / copyTime, summary.isVerified ? "yes" : "NO"))
+  for (scope, label) in [(month, "one channel, one month"), (year, "all \(channels) channels, whole year")] {
+    for kind in kinds {
+      var rows = 0
+      var snapshotTime = 0.0
+      let file = folder + "/postgresql-\(kind).csv"
+      let time = try timed {
+        var snapshot: PostgreSQLPlayLogSnapshot?
+        snapshotTime = try timed { snapshot = try PostgreSQLPlayLogSnapshot(url: url, scope: scope) }
+        rows = try runReport(kind, path: snapshot!.path, scope: scope, file: file)
+      }
+      say(
+        String(
+          format: "postgresql: report %@, %@: %.2f s (snapshot %.2f s), %d rows", kind, label, time, snapshotTime,
+          rows))
+      try? FileManager.default.removeItem(atPath: file)
+    }
+  }
 }

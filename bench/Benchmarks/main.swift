@@ -20,6 +20,9 @@ import Matcher
 //   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]
 //                                                a year of plays for 50 channels: report times, insert throughput
 //                                                (bench/reports.sh; see ReportsBench.swift)
+//   Benchmarks postgresql URL [--nodes N] [--channels N] [--plays N] [--updates N]
+//                                                plays/s into a PostgreSQL play log per node and in total
+//                                                (bench/postgresql.sh; see PostgreSQLBench.swift)
 
 func cpuSeconds() -> Double {
   var usage = rusage()
@@ -165,6 +168,8 @@ do {
     try ScaleCatalogCommand.run(Array(args.dropFirst()))
   case "reports" where args.count >= 2:
     try benchReports(Array(args.dropFirst()))
+  case "postgresql" where args.count >= 2:
+    try benchPostgreSQL(Array(args.dropFirst()))
   case "jack-source" where args.count >= 5:
     try benchJackSource(
       server: args[1], channels: Int(args[2]) ?? 64, destinationClient: args[3], file: args[4],
@@ -176,6 +181,7 @@ do {
         + " | catalog-edit HOURS TRACKS [KEEP]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
         + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]"
+        + " | postgresql URL [--nodes N] [--channels N] [--plays N] [--updates N]"
         + " | build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …")
     exit(64)
   }

@@ -59,7 +59,16 @@ enum CommandTable {
         "start", "ISO8601",
         "when the recording began, such as 2026-01-01T00:00:00Z (default: its modification time minus its "
           + "length, said on stderr)"),
-      .value("db", "plays.sqlite", "the SQLite play log to write the plays to"),
+      .value("db", "plays.sqlite|postgresql://USER@HOST:PORT/DB", "the play log to write the plays to"),
+      .value("node", "NAME", "the node that writes them to a PostgreSQL play log (default: the host name)"),
+      .value(
+        "outage-wait", "SECONDS",
+        "how long to wait for a PostgreSQL play log that went away before the plays are left in the spool "
+          + "(default 300)"),
+      .value(
+        "spool-dir", "DIR",
+        "where the spool keeps plays the play log cannot take (default: beside an SQLite play log; for PostgreSQL, "
+          + "the current folder)"),
       .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
       settingsOption,
     ],
@@ -77,7 +86,11 @@ enum CommandTable {
         "the configuration (JSON5; config/monitor.example.json5 shows every key). The options below replace its "
           + "keys; --channel adds channels to its own."),
       .value("catalog", "FILE", "the catalog (required without --config)"),
-      .value("db", "plays.sqlite", "the SQLite play log, created when missing (required without --config)"),
+      .value(
+        "db", "plays.sqlite|postgresql://USER@HOST:PORT/DB",
+        "the play log: an SQLite file, created when missing, or a PostgreSQL database that several nodes share "
+          + "(required without --config)"),
+      .value("node", "NAME", "this monitor's name in a PostgreSQL play log (default: the host name)"),
       .value(
         "spool-dir", "DIR", "where the play log's spool keeps plays the play log cannot take (default: beside it)"),
       .value(
@@ -127,7 +140,8 @@ enum CommandTable {
   static let report = CommandSpec(
     ["report"], "writes airplay and compliance reports from the play log, as CSV",
     options: [
-      .value("db", "plays.sqlite", "the play log (required without --config's databasePath)"),
+      .value(
+        "db", "plays.sqlite|postgresql://USER@HOST:PORT/DB", "the play log (required without --config's databasePath)"),
       .value("config", "monitor.json5", "the channels' time zones, the play log and the reports section"),
       .value("from", "DATE", "the first day or time reported"),
       .value("to", "DATE", "the end of the report, excluded"),
@@ -197,6 +211,23 @@ enum CommandTable {
           """)
     ])
 
+  static let db = CommandSpec(
+    ["db"], "moves a play log between engines",
+    subcommands: [
+      CommandSpec(
+        ["db", "copy"], "copies an SQLite play log into PostgreSQL: resumable, verified by counts and a checksum",
+        options: [
+          .value("from", "plays.sqlite", "the SQLite play log", required: true),
+          .value(
+            "to", "postgresql://USER@HOST:PORT/DB", "the PostgreSQL play log (its tables are created)", required: true),
+        ],
+        details: """
+          The password comes from PGPASSWORD or ~/.pgpass, never from the command line. Run it again after an
+          interruption: it goes on after the last row copied. Exit 0 when every table has the same rows (count and
+          checksum) on both sides, 65 when they differ.
+          """)
+    ])
+
   static let help = CommandSpec(
     ["help"], "describes a command; writes the man page or a shell completion script",
     options: [
@@ -206,7 +237,7 @@ enum CommandTable {
     arguments: "[COMMAND [SUBCOMMAND]]")
 
   /// The commands in the order the usage lists them.
-  static let commands = [catalog, match, scan, signature, run, feed, report, schedule, help]
+  static let commands = [catalog, match, scan, signature, run, feed, report, schedule, db, help]
 
   /// The command named by `path` (`["catalog", "add"]`), if any.
   static func command(_ path: [String]) -> CommandSpec? {

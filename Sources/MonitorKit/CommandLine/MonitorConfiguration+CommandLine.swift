@@ -61,6 +61,10 @@ extension MonitorConfiguration {
       configuration.databasePath = absolutePath(path, in: currentDirectory)
       origin.options["databasePath"] = "--db"
     }
+    if let node = arguments.value("node") {
+      configuration.database.node = node
+      origin.options["database.node"] = "--node"
+    }
     if let path = arguments.value("spool-dir") {
       configuration.spoolDirectory = absolutePath(path, in: currentDirectory)
     }

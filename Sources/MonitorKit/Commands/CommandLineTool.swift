@@ -24,6 +24,7 @@ package enum CommandLineTool {
         case "feed": status = try FeedCommand.run(arguments.dropFirst())
         case "report": status = try ReportCommand.run(arguments.dropFirst())
         case "schedule": status = try ScheduleCommand.run(arguments.dropFirst())
+        case "db": status = try DatabaseCommand.run(arguments.dropFirst())
         case let word?: throw UsageError(CommandHelp.unknownCommand(word))
         case nil:
           printError(CommandHelp.usage)
@@ -45,6 +46,9 @@ package enum CommandLineTool {
       // from 78, because nothing in the configuration is wrong. The systemd unit does not restart on it
       // (RestartPreventExitStatus): retrying every 2 s would not stop the other monitor.
       status = 75
+    } catch let error as PlayLogNodeError {
+      printError("broadcast-monitor: \(error)")
+      status = 75  // EX_TEMPFAIL, as a held lock: the node or channel is free once the other monitor stops
     } catch let error as SQLiteError where error.isUnusableFile {
       printError("broadcast-monitor: \(error)")
       // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one.

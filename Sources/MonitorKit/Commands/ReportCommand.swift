@@ -25,7 +25,15 @@ enum ReportCommand {
       throw UsageError("--db is required (or --config with databasePath)")
     }
     try checkValues(a)  // before the play log is opened: a mistyped option is named first
-    let reader = try PlayLogReader(path: database)
+    // A PostgreSQL play log is read through a snapshot in SQLite: one report implementation for both engines.
+    let snapshot =
+      try PlayLogLocation.isPostgreSQL(database)
+      ? PostgreSQLPlayLogSnapshot(
+        url: database, passwordFile: configuration?.database.passwordFile,
+        scope: try scope(a, configuration: configuration, note: { _ in }))
+      : nil
+    defer { withExtendedLifetime(snapshot) {} }
+    let reader = try PlayLogReader(path: snapshot?.path ?? database)
     let started = Date()
     let progress = ProgressReporter()
     if kind == "soundexchange" {

@@ -39,18 +39,28 @@ enum ScanCommand {
 
     // Outputs: the play log first, so that a play is stored the moment it ends. It is locked first and until the
     // scan ends, so that the scan never writes beside a running monitor.
-    let lock = try a.value("db").map { try PlayLogLock(playLog: $0, command: "scan") }
-    defer { lock?.release() }
+    // A PostgreSQL play log is written as node --node, with the channel claimed.
+    let node = a.value("node") ?? PlayLogLocation.hostName
+    let outageWaitSeconds =
+      try a.value("outage-wait").map { text throws(UsageError) -> Double in
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+          throw UsageError("--outage-wait \(text): not a number of seconds ≥ 0, such as 300")
+        }
+        return seconds
+      } ?? DatabaseSettings.defaultOutageWaitSeconds
+    let opened = try a.value("db").map {
+      try PlayLogLocation.openForWriting($0, node: node, passwordFile: nil, channels: [channel], command: "scan")
+    }
+    defer { opened?.lock?.release() }
     // The play log's writer, as the monitor's: a play log that cannot be written keeps the plays in its spool, which
     // the next `run` or `scan --db` on it replays first.
     // Unknown music joins the clusters of the segments already in the play log (any channel, any day).
     let clusters = UnknownClusters(parameters: catalog.parameters)
-    let writer = try a.value("db").map { path in
-      let store = try PlayLogStore(path: path)
-      let spool = PlaySpool(playLogPath: path)
-      try PlayLogWriter.replay(spool, into: store, log: MonitorLog())
-      _ = try AirStretchRecorder.restoreClusters(clusters, from: store)
-      return PlayLogWriter(store: store, spool: spool, log: MonitorLog())
+    let writer = try opened.map { opened in
+      let spool = PlayLogLocation.spool(for: opened.store.path, node: node, directory: a.value("spool-dir"))
+      try PlayLogWriter.replay(spool, into: opened.store, log: MonitorLog())
+      _ = try AirStretchRecorder.restoreClusters(clusters, from: opened.store)
+      return PlayLogWriter(store: opened.store, spool: spool, log: MonitorLog())
     }
     let collector = PlayCollector()
     collector.onEnded = { play in
@@ -83,6 +93,12 @@ enum ScanCommand {
     matcher.flush()
     progress.finish()
     if let writer, let path = a.value("db") {
+      if PlayLogLocation.isPostgreSQL(path) && writer.isFailing {
+        printError(
+          "scan \(channel): the PostgreSQL play log \(path) is unreachable; the plays wait in the spool "
+            + "\(writer.spoolPath) for up to \(Int(outageWaitSeconds)) s (--outage-wait)")
+        writer.waitUntilWritten(timeoutSeconds: outageWaitSeconds)
+      }
       let leftover = writer.stop()
       if !leftover.isEmpty {
         var text = "broadcast-monitor: scan \(channel): play log \(path) could not be written: "

@@ -48,7 +48,7 @@ extension MonitorConfiguration {
 
   /// `path` itself when it is absolute, otherwise `path` inside `folder`.
   static func absolutePath(_ path: String, in folder: String) -> String {
-    guard !path.isEmpty, !path.hasPrefix("/") else { return path }
+    guard !path.isEmpty, !path.hasPrefix("/"), !PlayLogLocation.isPostgreSQL(path) else { return path }
     return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
       .standardizedFileURL.path
   }
@@ -59,6 +59,7 @@ extension MonitorConfiguration {
     databasePath = Self.absolutePath(databasePath, in: folder)
     spoolDirectory = spoolDirectory.map { Self.absolutePath($0, in: folder) }
     http.tokenFile = http.tokenFile.map { Self.absolutePath($0, in: folder) }
+    database.passwordFile = database.passwordFile.map { Self.absolutePath($0, in: folder) }
     for i in channels.indices {
       if case .file(let path, let loop) = channels[i].source {
         channels[i].source = .file(path: Self.absolutePath(path, in: folder), loop: loop)

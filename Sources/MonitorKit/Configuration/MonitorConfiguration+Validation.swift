@@ -136,6 +136,32 @@ extension MonitorConfiguration {
       }
     }
 
+    if PlayLogLocation.isPostgreSQL(databasePath) {
+      try validateDatabase(origin: origin)
+    } else {
+      try validatePlayLogFile(origin: origin, checks: checks)
+    }
+
+    for (i, channel) in channels.enumerated() {
+      guard case .file(let path, _) = channel.source else { continue }
+      let place = origin.place(ofChannel: i, "source.file.path")
+      switch checks.entry(path) {
+      case .missing:
+        throw ConfigurationError(keyPath: place, reason: "no file at \(path); correct the path")
+      case .directory:
+        throw ConfigurationError(keyPath: place, reason: "\(path) is a folder; name an audio file")
+      case .file:
+        if !checks.isReadable(path) {
+          throw ConfigurationError(
+            keyPath: place, reason: "cannot read \(path); let the user running broadcast-monitor read it")
+        }
+      }
+    }
+  }
+
+  /// The SQLite play log's file and folder.
+  private func validatePlayLogFile(origin: ConfigurationOrigin, checks: FileChecks) throws(ConfigurationError) {
+    let databasePlace = origin.place(of: "databasePath")
     let folder = (databasePath as NSString).deletingLastPathComponent
     switch checks.entry(databasePath) {
     case .directory:
@@ -159,21 +185,19 @@ extension MonitorConfiguration {
             + "running broadcast-monitor write there")
       }
     }
+  }
 
-    for (i, channel) in channels.enumerated() {
-      guard case .file(let path, _) = channel.source else { continue }
-      let place = origin.place(ofChannel: i, "source.file.path")
-      switch checks.entry(path) {
-      case .missing:
-        throw ConfigurationError(keyPath: place, reason: "no file at \(path); correct the path")
-      case .directory:
-        throw ConfigurationError(keyPath: place, reason: "\(path) is a folder; name an audio file")
-      case .file:
-        if !checks.isReadable(path) {
-          throw ConfigurationError(
-            keyPath: place, reason: "cannot read \(path); let the user running broadcast-monitor read it")
-        }
-      }
+  /// The PostgreSQL play log's settings (the server itself is checked when the play log is opened).
+  private func validateDatabase(origin: ConfigurationOrigin) throws(ConfigurationError) {
+    if database.node?.isEmpty == true {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "database.node"),
+        reason: "is empty; name the node, or leave the key out for the host name")
+    }
+    if !(database.outageWaitSeconds >= 0 && database.outageWaitSeconds.isFinite) {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "database.outageWaitSeconds"),
+        reason: "\(database.outageWaitSeconds) is not a number of seconds ≥ 0; use for example 300 (the default)")
     }
   }
 }

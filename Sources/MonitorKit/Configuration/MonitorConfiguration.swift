@@ -17,6 +17,8 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   /// The folder of the play log's spool, which keeps the plays the play log cannot take (full disk) until the next
   /// start. Optional; default: beside the play log (`PLAYLOG.spool`).
   var spoolDirectory: String?
+  /// The PostgreSQL play log's settings (`url`, `passwordFile`, `node`). Optional section.
+  var database = DatabaseSettings()
   /// The JACK client of the `jack` channels. Optional section; see `JackSettings` for its defaults.
   var jack = JackSettings()
   /// Threads that run the channels' matchers, 1…64. Default: the number of processors (at most 64).
@@ -53,6 +55,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case catalogPath
     case databasePath
     case spoolDirectory
+    case database
     case jack
     case workerThreads
     case matcher
@@ -88,7 +91,15 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
       supplied.contains(key.rawValue) ? try c.value(key, or: empty) : try c.decode(T.self, forKey: key)
     }
     catalogPath = try required(.catalogPath, or: "")
-    databasePath = try required(.databasePath, or: "")
+    database = try c.value(.database, or: DatabaseSettings())
+    databasePath =
+      try database.url.map { url in
+        guard !c.contains(.databasePath) else {
+          throw DecodingError.dataCorruptedError(
+            forKey: .databasePath, in: c, debugDescription: "give the play log once: databasePath or database.url")
+        }
+        return url
+      } ?? required(.databasePath, or: "")
     spoolDirectory = try c.decodeIfPresent(String.self, forKey: .spoolDirectory)
     jack = try c.value(.jack, or: JackSettings())
     workerThreads = try c.value(.workerThreads, or: Self.defaultWorkerThreads)

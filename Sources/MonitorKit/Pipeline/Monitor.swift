@@ -26,7 +26,7 @@ final class Monitor: @unchecked Sendable {
   let jack: JackSession?
   let writer: PlayLogWriter
   /// Held for the monitor's lifetime (and released by the kernel however the process ends).
-  private let playLogLock: PlayLogLock
+  private let playLogLock: PlayLogLock?
   var workers: WorkerPool?
   let alerts: AlertWatcher
   /// The unknown-music segments of every channel, clustered (one index shared by all channels).
@@ -63,12 +63,16 @@ final class Monitor: @unchecked Sendable {
         reason: "cannot write in \(folder) (\(String(cString: strerror(errno)))); create the folder and let the user "
           + "running broadcast-monitor write in it, or leave spoolDirectory out to keep the spool beside the play log")
     }
-    // The lock comes before the play log is opened: the recovery below must only ever close plays that no running
-    // monitor owns.
-    playLogLock = try PlayLogLock(playLog: configuration.databasePath, command: "run")
-    let store = try PlayLogStore(path: configuration.databasePath)
+    // Locked (SQLite) or leased (PostgreSQL, with the channels claimed) before the recovery below, which must only
+    // ever close plays that no running monitor owns.
+    let node = configuration.database.node ?? PlayLogLocation.hostName
+    let (store, lock) = try PlayLogLocation.openForWriting(
+      configuration.databasePath, node: node, passwordFile: configuration.database.passwordFile,
+      channels: configuration.channels.map(\.name), command: "run")
+    playLogLock = lock
     // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
-    let spool = PlaySpool(playLogPath: configuration.databasePath, directory: configuration.spoolDirectory)
+    let spool = PlayLogLocation.spool(
+      for: configuration.databasePath, node: node, directory: configuration.spoolDirectory)
     let startupWrites = { [log] in
       try PlayLogWriter.replay(spool, into: store, log: log)
       let recovered = try store.recoverOpenPlays()
@@ -87,6 +91,8 @@ final class Monitor: @unchecked Sendable {
     do {
       try startupWrites()
     } catch let error as SQLiteError where !error.isUnusableFile {
+      deferred = startupWrites
+    } catch let error as PostgreSQLError where error.isConnectionLost {
       deferred = startupWrites
     }
     // Unknown music: the clusters of earlier runs, from their fingerprints in the play log (after the spool's replay).

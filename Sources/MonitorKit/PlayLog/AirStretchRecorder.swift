@@ -44,7 +44,7 @@ final class AirStretchRecorder: AirStretchSink {
 
   /// Rebuilds the clusters from the unknown segments in the play log at `path` (their fingerprints); a fingerprint
   /// that cannot be read is skipped.
-  static func restoreClusters(_ clusters: UnknownClusters, from store: PlayLogStore) throws -> Int {
+  static func restoreClusters(_ clusters: UnknownClusters, from store: any PlayLogStorage) throws -> Int {
     var segments: [(reference: Signature, cluster: Int64, offsetSeconds: Double)] = []
     for row in try store.unknownFingerprints() {
       guard let data = Data(base64Encoded: row.fingerprint),

@@ -15,10 +15,10 @@ struct PlayCommandApplier {
     var continues: PlayStatus?
   }
 
-  let store: PlayLogStore
+  let store: any PlayLogStorage
   private var targets: [UInt64: Target] = [:]
 
-  init(store: PlayLogStore) { self.store = store }
+  init(store: any PlayLogStorage) { self.store = store }
 
   /// `command` as a spool entry, with the row it writes to when its start is in the play log already.
   func spoolEntry(for command: PlayLogWriter.Command) -> PlaySpool.Entry {

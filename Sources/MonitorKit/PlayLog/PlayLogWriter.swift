@@ -83,7 +83,7 @@ final class PlayLogWriter: @unchecked Sendable {
   /// spool still holds the last run's commands, which must reach the play log first); a stop then leaves them in
   /// the spool, after the last run's.
   init(
-    store: PlayLogStore, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1,
+    store: any PlayLogStorage, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1,
     startupWrites: (() throws -> Void)? = nil
   ) {
     self.startupWrites = startupWrites
@@ -120,6 +120,22 @@ final class PlayLogWriter: @unchecked Sendable {
 
   /// The spool file. Any thread.
   var spoolPath: String { spool.path }
+
+  /// Waits until every command submitted so far is written to the play log, or `timeoutSeconds` pass (a store that
+  /// is down: the commands stay in the spool). Returns true when everything is written. Control thread.
+  @discardableResult
+  func waitUntilWritten(timeoutSeconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while backlog > 0 {
+      guard Date() < deadline else { return false }
+      wake.signal()
+      usleep(useconds_t(Self.writtenPollMilliseconds * 1000))
+    }
+    return true
+  }
+
+  /// How often `waitUntilWritten` looks at the backlog, in milliseconds: the writer retries every `retrySeconds`.
+  static let writtenPollMilliseconds = 100
 
   /// Writes everything queued, then closes the store. When the store cannot be written, tries once more at once and
   /// leaves the rest in the spool (where it already is); when the writer has written nothing for `timeoutSeconds`
@@ -160,7 +176,7 @@ final class PlayLogWriter: @unchecked Sendable {
   ///   ``PlaySpoolError`` or a `ConfigurationError` when the spool cannot be read or removed, or is another play
   ///   log's.
   @discardableResult
-  static func replay(_ spool: PlaySpool, into store: PlayLogStore, log: MonitorLog) throws -> Int {
+  static func replay(_ spool: PlaySpool, into store: any PlayLogStorage, log: MonitorLog) throws -> Int {
     guard let contents = try spool.read() else { return 0 }
     var applier = PlayCommandApplier(store: store)
     for entry in contents.entries {
@@ -331,8 +347,10 @@ final class PlayLogWriter: @unchecked Sendable {
       var message = "\(error)"
       if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
       spoolWaiting()
-      if message != lastError {
-        lastError = message
+      // A PostgreSQL server that is down answers differently as it goes (refused, reset, starting up): one outage.
+      let outage = (error as? PostgreSQLError)?.isConnectionLost == true ? "PostgreSQL unreachable" : message
+      if outage != lastError {
+        lastError = outage
         log.line(
           "play log \(applier.store.path) cannot be written: \(message). Plays wait "
             + (lastSpoolError == nil

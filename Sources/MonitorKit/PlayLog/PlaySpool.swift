@@ -61,6 +61,12 @@ final class PlaySpool {
     path = directory.map { ($0 as NSString).appendingPathComponent(name) } ?? playLogPath + ".spool"
   }
 
+  /// The spool `file` of the play log at `playLogPath` (a PostgreSQL play log's: one per node).
+  init(playLogPath: String, file: String) {
+    self.playLogPath = playLogPath
+    path = file
+  }
+
   deinit { if descriptor >= 0 { close(descriptor) } }
 
   /// True when the spool file exists (it holds commands, or held commands that could not all be removed).

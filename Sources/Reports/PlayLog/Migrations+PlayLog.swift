@@ -7,6 +7,7 @@ extension Migrations {
     trafficSchedule,
     alerts,
     unknownMusic,
+    nodes,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -8,7 +8,7 @@ extension PlayLogStore {
   /// - Returns: true when the row was added, false when it was there.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  package func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool {
+  public func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool {
     try database.transaction {
       let channelRowID = try channel.map { try self.channelID(named: $0) }
       let added = try database.run(
@@ -25,7 +25,7 @@ extension PlayLogStore {
   /// (its opening was lost) is added closed, so that closing it twice or without its opening leaves one row.
   /// - Throws: ``PlayLogError/invalidEvent(reason:path:)`` for an end before the start; ``SQLiteError`` when the
   ///   file cannot be written.
-  package func closeAlert(channel: String?, kind: String, start: Date, end: Date, detail: String) throws {
+  public func closeAlert(channel: String?, kind: String, start: Date, end: Date, detail: String) throws {
     if end.millisecondsSince1970 < start.millisecondsSince1970 {
       throw PlayLogError.invalidEvent(
         reason: "the \(kind) alert ends at \(ISO8601Millis.format(end)), before its start "
@@ -49,7 +49,7 @@ extension PlayLogStore {
   /// - Returns: how many were closed.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  package func recoverOpenAlerts(at end: Date) throws -> Int {
+  public func recoverOpenAlerts(at end: Date) throws -> Int {
     try database.transaction {
       try database.run(
         """

@@ -65,10 +65,6 @@ extension PlayLogStore {
   )? {
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
-    var toleranceSeconds = Self.sameAiringToleranceSeconds
-    if let length = play.itemDurationSeconds, length > 0 { toleranceSeconds = min(toleranceSeconds, length / 2) }
-    let toleranceMilliseconds = toleranceSeconds * 1000
-    let playReference = play.refOffsetSeconds * 1000
     return try database.transaction {
       var found: (id: Int64, status: PlayStatus)?
       try database.forEachRow(
@@ -85,11 +81,11 @@ extension PlayLogStore {
           .integer(playStart - gapMilliseconds),
         ]
       ) { row in
-        let (rowStart, rowReference, rowSpeed) = (try row.int64(1), Double(try row.int64(2)), try row.double(3))
-        let elapsed = Double(playStart - rowStart)
-        let offRowLine = abs(playReference - (rowReference + elapsed * rowSpeed)) / rowSpeed
-        let offPlayLine = abs(rowReference - (playReference - elapsed * play.speed)) / play.speed
-        guard found == nil, min(offRowLine, offPlayLine) <= toleranceMilliseconds else { return }
+        guard found == nil,
+          Self.isSameAiring(
+            play, earlierStartMilliseconds: try row.int64(1), earlierReferenceMilliseconds: try row.int64(2),
+            earlierSpeed: try row.double(3))
+        else { return }
         guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
         found = (try row.int64(0), status)
       }
@@ -99,6 +95,23 @@ extension PlayLogStore {
         [.date(play.end), .date(Date()), .integer(found.id)])
       return found
     }
+  }
+
+  /// True when `play` lies on the line of an earlier play of its item (that started at
+  /// `earlierStartMilliseconds` at `earlierReferenceMilliseconds` into the item, at `earlierSpeed`): within
+  /// ``sameAiringToleranceSeconds``, and within half the item's length when it is known. Shared by both stores.
+  static func isSameAiring(
+    _ play: PlayRecord, earlierStartMilliseconds rowStart: Int64, earlierReferenceMilliseconds: Int64,
+    earlierSpeed rowSpeed: Double
+  ) -> Bool {
+    var toleranceSeconds = sameAiringToleranceSeconds
+    if let length = play.itemDurationSeconds, length > 0 { toleranceSeconds = min(toleranceSeconds, length / 2) }
+    let playReference = play.refOffsetSeconds * 1000
+    let rowReference = Double(earlierReferenceMilliseconds)
+    let elapsed = Double(play.start.millisecondsSince1970 - rowStart)
+    let offRowLine = abs(playReference - (rowReference + elapsed * rowSpeed)) / rowSpeed
+    let offPlayLine = abs(rowReference - (playReference - elapsed * play.speed)) / play.speed
+    return min(offRowLine, offPlayLine) <= toleranceSeconds * 1000
   }
 
   /// Moves on a play continued by ``reopenPlayOfSameAiring(as:retrying:)``: its end (when given), its

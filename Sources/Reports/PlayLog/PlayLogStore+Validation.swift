@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks made before anything is written, so that a bad value gives a clear error instead of a NULL in a NOT NULL
 /// column (SQLite stores a NaN REAL as NULL) or a play that ends before it starts.
-extension PlayLogStore {
+extension PlayLogStorage {
   func validate(_ play: PlayRecord) throws {
     func refuse(_ reason: String) -> PlayLogError { .invalidPlay(reason: reason, path: path) }
     guard !play.channel.isEmpty else { throw refuse("the channel name is empty") }

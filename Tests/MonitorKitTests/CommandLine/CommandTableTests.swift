@@ -16,6 +16,7 @@ struct CommandTableTests {
     "feed": ["FeedCommand.swift"],
     "report": ["ReportCommand.swift", "ReportCommand+SoundExchange.swift"],
     "schedule": ["ScheduleCommand.swift"],
+    "db": ["DatabaseCommand.swift"],
     "help": ["HelpRequest.swift"],
   ]
 

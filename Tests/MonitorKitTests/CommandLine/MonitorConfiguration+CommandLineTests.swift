@@ -192,7 +192,8 @@ struct MonitorConfigurationCommandLineTests {
     let arguments = try CommandLineArguments(
       [
         "--config", "c", "--catalog", "k", "--db", "d", "--spool-dir", "p", "--channel", "a=jack", "--jack-client", "j",
-        "--jack-server", "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--http", "off", "--log", "--json",
+        "--jack-server", "s", "--workers", "1", "--tz", "UTC", "--settings", "m", "--http", "off", "--node", "n",
+        "--log", "--json",
       ][...], valueOptions: MonitorConfiguration.runValueOptions, flagOptions: MonitorConfiguration.runFlagOptions)
     #expect(Set(arguments.options.keys) == MonitorConfiguration.runValueOptions)
     #expect(arguments.has("log") && arguments.has("json"))

@@ -183,7 +183,7 @@ struct MonitorConfigurationTests {
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
         "unknown key `catalogpath`; correct or remove it (known keys here: alerts, catalogPath, channels, "
-          + "databasePath, http, jack, matcher, reports, spoolDirectory, workerThreads)"
+          + "database, databasePath, http, jack, matcher, reports, spoolDirectory, workerThreads)"
       ),
       // The alerts section and a channel's.
       (

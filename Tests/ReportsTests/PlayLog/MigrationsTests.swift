@@ -20,7 +20,7 @@ struct MigrationsTests {
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
-            "005_unknown_music",
+            "005_unknown_music", "006_nodes",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -32,11 +32,12 @@ struct MigrationsTests {
           [.text("003_traffic_schedule"), .integer(1_767_225_600_000)],
           [.text("004_alerts"), .integer(1_767_225_600_000)],
           [.text("005_unknown_music"), .integer(1_767_225_600_000)],
+          [.text("006_nodes"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
-          "air_stretches", "alerts", "catalog_items", "channels", "events", "plays", "schedule", "schema_migrations",
-          "unknown_segments",
+          "air_stretches", "alerts", "catalog_items", "channel_owners", "channels", "events", "plays", "schedule",
+          "schema_migrations", "unknown_segments",
         ])
     }
   }
@@ -58,7 +59,7 @@ struct MigrationsTests {
       let indexes = try store.database.query(
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'plays' ORDER BY name"
       ).map { try $0.string(0) }
-      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start"])
+      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start", "plays_open_by_node"])
       let plan = try store.database.query(
         "EXPLAIN QUERY PLAN SELECT item_id, count(*), sum(end_ms - start_ms) FROM plays "
           + "WHERE channel_id = 1 AND start_ms >= 0 AND start_ms < 10 GROUP BY item_id"
@@ -104,12 +105,13 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 005_unknown_music). "
+          + "(unknown schema migrations: 999_future; this version knows up to 006_nodes). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
-          "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "999_future",
+          "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
+          "999_future",
         ])
     }
   }

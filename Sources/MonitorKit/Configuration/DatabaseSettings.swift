@@ -1,0 +1,44 @@
+import Foundation
+import Matcher
+
+/// A play log in PostgreSQL, shared by several monitors (nodes): the `database` section of the configuration. Every
+/// key is optional; without `url` the play log is the SQLite file `databasePath` (which may also be a
+/// `postgresql://` URL).
+///
+/// Threads: a value; any thread.
+struct DatabaseSettings: Codable, Sendable, Equatable {
+  /// `postgresql://USER@HOST:PORT/DB`, never with a password. Replaces `databasePath`.
+  var url: String?
+  /// A file whose first line is the password. Default: libpq's `PGPASSWORD`, else `~/.pgpass`.
+  var passwordFile: String?
+  /// This monitor's node name. Default: `--node`, else the host name.
+  var node: String?
+  /// How long `scan --db postgresql://…` waits for a server that went away before it gives up and leaves its
+  /// plays in the spool, in seconds. Default 300.
+  var outageWaitSeconds: Double
+
+  static let defaultOutageWaitSeconds = 300.0
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case url
+    case passwordFile
+    case node
+    case outageWaitSeconds
+  }
+
+  init(url: String? = nil, passwordFile: String? = nil, node: String? = nil, outageWaitSeconds: Double = 300) {
+    self.url = url
+    self.passwordFile = passwordFile
+    self.node = node
+    self.outageWaitSeconds = outageWaitSeconds
+  }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    url = try c.decodeIfPresent(String.self, forKey: .url)
+    passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
+    node = try c.decodeIfPresent(String.self, forKey: .node)
+    outageWaitSeconds = try c.value(.outageWaitSeconds, or: Self.defaultOutageWaitSeconds)
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Reports
+
+/// Where a play log is: an SQLite file (a path), or a PostgreSQL database (a `postgresql://USER@HOST:PORT/DB` URL)
+/// that several monitors, the nodes, write at once. Opening one for writing is chosen here, once, for `run` and
+/// `scan`: the SQLite file under its lock (`PlayLogLock`), or the PostgreSQL database under the node's lease with
+/// the node's channels claimed (`PostgreSQLPlayLogStore`).
+///
+/// Threads: any thread (it holds nothing).
+enum PlayLogLocation {
+  /// True when `path` names a PostgreSQL database rather than a file.
+  static func isPostgreSQL(_ path: String) -> Bool {
+    path.hasPrefix("postgresql://") || path.hasPrefix("postgres://")
+  }
+
+  /// This machine's host name: the default node name.
+  static var hostName: String {
+    var name = [CChar](repeating: 0, count: 256)
+    guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+    return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Opens the play log at `path` for `command` ("run" or "scan"), which writes `channels`.
+  /// - Returns: the store, and the SQLite file's lock (nil for PostgreSQL, where the node's lease lives in the
+  ///   store's session); keep the lock until the store is closed.
+  /// - Throws: `PlayLogLockError` when another process writes the SQLite file; `PlayLogNodeError` when another
+  ///   monitor runs as `node` or another live node holds one of `channels`; `PostgreSQLError` or `SQLiteError` when
+  ///   the play log cannot be opened.
+  static func openForWriting(
+    _ path: String, node: String, passwordFile: String?, channels: [String], command: String
+  ) throws -> (store: any PlayLogStorage, lock: PlayLogLock?) {
+    if isPostgreSQL(path) {
+      let store = try PostgreSQLPlayLogStore(url: path, node: node, passwordFile: passwordFile)
+      try store.claim(channels: channels)
+      return (store, nil)
+    }
+    // The lock comes before the play log is opened: a recovery must only ever close plays that no running monitor
+    // owns.
+    let lock = try PlayLogLock(playLog: path, command: command)
+    return (try PlayLogStore(path: path), lock)
+  }
+
+  /// The spool of the play log at `path`: beside an SQLite file (or in `directory`); for PostgreSQL, the node's own
+  /// file `NODE.postgresql.spool` in `directory`, by default the current folder (the systemd unit's
+  /// `WorkingDirectory`, the node's state folder).
+  static func spool(for path: String, node: String, directory: String?) -> PlaySpool {
+    guard isPostgreSQL(path) else { return PlaySpool(playLogPath: path, directory: directory) }
+    let folder = directory ?? FileManager.default.currentDirectoryPath
+    return PlaySpool(playLogPath: path, file: (folder as NSString).appendingPathComponent("\(node).postgresql.spool"))
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What `run` and `scan` write to a play log, whatever holds it: ``PlayLogStore`` (an SQLite file, one machine) or
+/// ``PostgreSQLPlayLogStore`` (a PostgreSQL database that several monitors, the nodes, write at once). The play
+/// log writer (`PlayLogWriter`, `PlayCommandApplier`) and the spool's replay use only this.
+///
+/// Requirements for an implementation, which the shared contract test (`PlayLogStorageContractTests`) checks
+/// against both:
+/// - every call is one transaction, durable when it returns;
+/// - a call that throws anything but a ``PlayLogError`` may be retried with the same arguments (the writer keeps
+///   the command in its spool and retries it), and the `recorded…ID` lookups find what an attempt committed before
+///   it failed, so that nothing is written twice;
+/// - ``recoverOpenPlays()`` touches only the plays this writer may own (all of an SQLite file's; the node's own in
+///   PostgreSQL);
+/// - times are stored to the millisecond, doubles exactly.
+///
+/// Thread: one thread at a time (the writer's thread).
+public protocol PlayLogStorage: AnyObject {
+  /// The play log, as the user named it: a file path or a `postgresql://` URL (never with a password).
+  var path: String { get }
+  /// Closes the play log; further calls throw.
+  func close() throws
+  /// Records a play (its channel and catalog item too, if new); returns its id.
+  @discardableResult func record(_ play: PlayRecord) throws -> Int64
+  /// Moves a play's end (and start, when given) and refreshes its match values and status.
+  func update(
+    playID: Int64, start: Date?, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double,
+    status: PlayStatus) throws
+  /// Deletes a play the matcher withdrew.
+  func retract(playID: Int64) throws
+  /// Marks this writer's `open` plays `recovered`; returns their ids, oldest first.
+  @discardableResult func recoverOpenPlays() throws -> [Int64]
+  /// Continues an earlier play of the same airing instead of recording `play` (see `PlayLogStore`'s).
+  func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> (id: Int64, status: PlayStatus)?
+  /// Moves on a continued play: its end, its confidence (the higher) and its status.
+  func extend(playID: Int64, end: Date?, confidence: Double?, status: PlayStatus) throws
+  /// The id of a recorded play of the same channel, item, start and detection time; nil when none.
+  func recordedPlayID(matching play: PlayRecord, startMayHaveMoved: Bool) throws -> Int64?
+  /// The id of a recorded event with the same values; nil when none.
+  func recordedEventID(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String) throws -> Int64?
+  /// Records an event; returns its id.
+  @discardableResult
+  func recordEvent(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String) throws -> Int64
+  /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
+  @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
+  /// Closes an alert (adding it closed when its opening was lost).
+  func closeAlert(channel: String?, kind: String, start: Date, end: Date, detail: String) throws
+  /// Closes the alerts this writer's previous run left open, at `end`; returns how many.
+  @discardableResult func recoverOpenAlerts(at end: Date) throws -> Int
+  /// Records a labelled stretch of the air and its unknown segment, unless there (same channel and start).
+  func record(_ stretch: AirStretchRecord) throws
+  /// Every unknown segment's cluster, offset and fingerprint, oldest first.
+  func unknownFingerprints() throws -> [(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String)]
+}
+
+extension PlayLogStore: PlayLogStorage {}
+
+extension PlayLogStorage {
+  /// Records an event with no end (an instant, or one still going on).
+  @discardableResult
+  public func recordEvent(channel: String?, kind: EventKind, start: Date, detail: String) throws -> Int64 {
+    try recordEvent(channel: channel, kind: kind, start: start, end: nil, detail: detail)
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Moves a whole play log between SQLite and PostgreSQL, table by table in id order, keeping every row's id:
+/// `db copy` (an SQLite play log into PostgreSQL) and the reports' read of a PostgreSQL play log (into a temporary
+/// SQLite file that the one report implementation reads, see the README's "PostgreSQL" section).
+///
+/// Resumable: each batch of ``batchRows`` rows is one transaction in the target, and a copy started again goes on
+/// after the last id the target has (rows already there are left as they are). ``verify(sqlite:postgreSQL:)``
+/// compares the two sides' row counts and a checksum of every row.
+///
+/// Thread: the caller's; the connections are used by it only.
+package enum PlayLogCopy {
+  /// Rows per batch (one transaction in the target).
+  static let batchRows = 10_000
+
+  /// What a copy moved, per table.
+  package struct Summary: Sendable, Equatable {
+    /// Rows copied in this run (rows already in the target are not counted).
+    package var copiedRows: [String: Int] = [:]
+    /// Rows in each table of the source, and their checksum (FNV-1a 64 of ``PlayLogTable/checksumText(_:)``).
+    package var sourceRows: [String: Int] = [:]
+    package var sourceChecksums: [String: UInt64] = [:]
+    package var targetRows: [String: Int] = [:]
+    package var targetChecksums: [String: UInt64] = [:]
+
+    /// True when every table has the same rows on both sides.
+    package var isVerified: Bool { sourceRows == targetRows && sourceChecksums == targetChecksums }
+  }
+
+  /// Copies the SQLite play log at `sqlitePath` into the PostgreSQL play log at `url` (creating its tables), then
+  /// verifies it. `progress` is told each table's rows copied so far.
+  package static func copy(
+    sqlite sqlitePath: String, toPostgreSQL url: String, passwordFile: String? = nil,
+    progress: (String, Int) -> Void = { _, _ in }
+  ) throws -> Summary {
+    let source = try PlayLogReader(path: sqlitePath)
+    let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
+    try Migrations.playLog.apply(to: connection)
+    var summary = Summary()
+    for table in PlayLogTable.all {
+      var last = try connection.query("SELECT coalesce(max(id), 0) FROM \(table.name)")[0].int64(0)
+      var copied = 0
+      while true {
+        let rows = try table.rows(in: source.database, afterID: last, limit: batchRows)
+        guard let lastRow = rows.last, case .integer(let lastID) = lastRow[0] else { break }
+        try connection.transaction { try table.insert(rows, into: connection) }
+        copied += rows.count
+        last = lastID
+        progress(table.name, copied)
+      }
+      summary.copiedRows[table.name] = copied
+      // Rows added with their ids leave the identity behind: new rows (a node's plays) go on after the copied ones.
+      try connection.query(
+        "SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'), max(id)) FROM \(table.name) HAVING count(*) > 0")
+    }
+    try verify(source: source.database, target: connection, into: &summary)
+    return summary
+  }
+
+  /// Copies the PostgreSQL play log at `url` into a new SQLite play log at `sqlitePath`, for the reports: every
+  /// channel and catalog item, and the plays, events and scheduled spots whose time is in `span` (all without it)
+  /// of `channel` (all channels' without it).
+  package static func copy(
+    postgreSQL url: String, passwordFile: String? = nil, toSQLite sqlitePath: String, span: Range<Int64>? = nil,
+    channel: String? = nil
+  ) throws {
+    let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
+    try checkSchema(connection)
+    let target = try PlayLogStore(path: sqlitePath)
+    defer { try? target.close() }
+    // The whole read is one snapshot: plays written while it runs are not half in it.
+    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    defer { try? connection.execute("COMMIT") }
+    // Each table in one pass through a cursor: a span is found through its time index once, not once a batch.
+    for table in PlayLogTable.all {
+      let (sql, values) = table.selection(span: span, channel: channel)
+      try connection.query("DECLARE play_log_copy NO SCROLL CURSOR FOR \(sql)", values)
+      while true {
+        let rows = try connection.query("FETCH \(batchRows) FROM play_log_copy").map(table.sqliteValues)
+        guard !rows.isEmpty else { break }
+        try target.database.transaction { try table.insert(rows, into: target.database) }
+      }
+      try connection.execute("CLOSE play_log_copy")
+    }
+  }
+
+  /// Refuses a database that is not a play log, or one written by a newer version.
+  private static func checkSchema(_ connection: PostgreSQLConnection) throws {
+    let hasTable = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")[0].string(0) == "t"
+    let applied = hasTable ? try Migrations.playLog.appliedIDs(in: connection) : []
+    let known = Migrations.playLog.list.map(\.id)
+    guard applied.contains(known[0]) else {
+      throw PostgreSQLError(
+        message: "the database has no play log tables", url: connection.url,
+        advice: "Name the database that `broadcast-monitor run --db postgresql://…` writes.")
+    }
+    let unknown = applied.filter { !known.contains($0) }
+    guard unknown.isEmpty else {
+      throw MigrationError(path: connection.url, databaseName: "play log", unknownIDs: unknown, knownIDs: known)
+    }
+  }
+
+  /// Counts and checksums every table on both sides.
+  private static func verify(source: SQLiteDatabase, target: PostgreSQLConnection, into summary: inout Summary) throws {
+    for table in PlayLogTable.all {
+      let (sourceRows, sourceChecksum) = try digest { try table.rows(in: source, afterID: $0, limit: batchRows) }
+      let (targetRows, targetChecksum) = try digest { try table.rows(in: target, afterID: $0, limit: batchRows) }
+      summary.sourceRows[table.name] = sourceRows
+      summary.sourceChecksums[table.name] = sourceChecksum
+      summary.targetRows[table.name] = targetRows
+      summary.targetChecksums[table.name] = targetChecksum
+    }
+  }
+
+  /// The number of rows and their checksum, reading batch by batch with `rows(afterID)`.
+  private static func digest(_ rows: (Int64) throws -> [[SQLiteValue]]) throws -> (Int, UInt64) {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var count = 0
+    var last: Int64 = 0
+    while true {
+      let batch = try rows(last)
+      guard let lastRow = batch.last, case .integer(let lastID) = lastRow[0] else { break }
+      for row in batch {
+        for byte in PlayLogTable.checksumText(row).utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+      }
+      count += batch.count
+      last = lastID
+    }
+    return (count, hash)
+  }
+}

@@ -1,0 +1,163 @@
+/// One table of the play log as `db copy` and the reports' read of a PostgreSQL play log move it: its columns and
+/// their types, in the order of the schema. Rows keep their ids, so the copy orders ties exactly as the original.
+///
+/// A value type: safe to pass between threads.
+struct PlayLogTable: Sendable {
+  enum Column: Sendable {
+    case integer, optionalInteger, real, text
+  }
+
+  let name: String
+  /// Column names and types; the first is `id`.
+  let columns: [(name: String, type: Column)]
+  /// The time a row is at, for reading a span of the log: nil for a table read whole.
+  var timeColumn: String? = nil
+
+  /// Every table of the play log that holds evidence, parents before children (the foreign keys' order).
+  /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is moved.
+  static let all: [PlayLogTable] = [
+    PlayLogTable(name: "channels", columns: [("id", .integer), ("name", .text)]),
+    PlayLogTable(
+      name: "catalog_items",
+      columns: [
+        ("id", .integer), ("item_key", .text), ("title", .text), ("artist", .text), ("album", .text), ("isrc", .text),
+        ("label", .text), ("kind", .text), ("attributes_json", .text), ("duration_ms", .optionalInteger),
+      ]),
+    PlayLogTable(
+      name: "plays",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("item_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
+        ("ref_offset_ms", .integer), ("speed", .real), ("confidence", .real), ("detected_at_ms", .integer),
+        ("status", .text), ("updated_at_ms", .integer), ("node", .text),
+      ], timeColumn: "start_ms"),
+    PlayLogTable(
+      name: "events",
+      columns: [
+        ("id", .integer), ("channel_id", .optionalInteger), ("kind", .text), ("start_ms", .integer),
+        ("end_ms", .optionalInteger), ("detail", .text),
+      ], timeColumn: "start_ms"),
+    PlayLogTable(
+      name: "schedule",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("scheduled_at_ms", .integer), ("cart", .text),
+        ("advertiser", .text), ("title", .text), ("length_ms", .optionalInteger),
+      ], timeColumn: "scheduled_at_ms"),
+    PlayLogTable(
+      name: "alerts",
+      columns: [
+        ("id", .integer), ("channel_id", .optionalInteger), ("kind", .text), ("start_ms", .integer),
+        ("end_ms", .optionalInteger), ("detail", .text),
+      ], timeColumn: "start_ms"),
+    PlayLogTable(
+      name: "air_stretches",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("start_ms", .integer), ("end_ms", .integer), ("label", .text),
+        ("item_key", .text), ("music_confidence", .real),
+      ], timeColumn: "start_ms"),
+    PlayLogTable(
+      name: "unknown_segments",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
+        ("music_confidence", .real), ("cluster", .integer), ("cluster_offset_ms", .integer), ("fingerprint", .text),
+        ("clip_path", .text),
+      ]),
+  ]
+
+  var columnList: String { columns.map(\.name).joined(separator: ", ") }
+
+  /// The rows after id `afterID`, at most `limit`, in id order, from SQLite.
+  func rows(in database: SQLiteDatabase, afterID: Int64, limit: Int) throws -> [[SQLiteValue]] {
+    try database.query(
+      "SELECT \(columnList) FROM \(name) WHERE id > ? ORDER BY id LIMIT ?", [.integer(afterID), .integer(Int64(limit))]
+    ).map(\.values)
+  }
+
+  /// The rows after id `afterID`, at most `limit`, in id order, from PostgreSQL, as SQLite values.
+  func rows(in connection: PostgreSQLConnection, afterID: Int64, limit: Int) throws -> [[SQLiteValue]] {
+    try connection.query(
+      "SELECT \(columnList) FROM \(name) WHERE id > $1 ORDER BY id LIMIT $2",
+      [.integer(afterID), .integer(Int64(limit))]
+    ).map(sqliteValues)
+  }
+
+  /// The query of every row in id order, with its parameters, for a cursor that reads them in one pass: with
+  /// `span`, only the rows whose time (``timeColumn``) is in it; with `channel`, only that channel's rows (a
+  /// table without a time is read whole).
+  func selection(span: Range<Int64>?, channel: String? = nil) -> (sql: String, values: [PostgreSQLValue]) {
+    guard let timeColumn else { return ("SELECT \(columnList) FROM \(name) ORDER BY id", []) }
+    var conditions: [String] = []
+    var values: [PostgreSQLValue] = []
+    if let span {
+      conditions.append("\(timeColumn) >= $1 AND \(timeColumn) < $2")
+      values += [.integer(span.lowerBound), .integer(span.upperBound)]
+    }
+    if let channel {
+      conditions.append("channel_id = (SELECT id FROM channels WHERE name = $\(values.count + 1))")
+      values.append(.text(channel))
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    return ("SELECT \(columnList) FROM \(name)\(filter) ORDER BY id", values)
+  }
+
+  /// A PostgreSQL row of this table as SQLite values.
+  func sqliteValues(_ row: PostgreSQLRow) throws -> [SQLiteValue] {
+    try columns.indices.map { index -> SQLiteValue in
+      guard row.values[index] != nil else { return .null }
+      switch columns[index].type {
+      case .integer, .optionalInteger: return .integer(try row.int64(index))
+      case .real: return .real(try row.double(index))
+      case .text: return .text(try row.string(index))
+      }
+    }
+  }
+
+  /// Inserts `rows` into SQLite, keeping their ids; a row whose id is there already is left as it is.
+  func insert(_ rows: [[SQLiteValue]], into database: SQLiteDatabase) throws {
+    let sql =
+      "INSERT INTO \(name)(\(columnList)) VALUES(\(columns.map { _ in "?" }.joined(separator: ", "))) "
+      + "ON CONFLICT(id) DO NOTHING"
+    for row in rows { try database.run(sql, row) }
+  }
+
+  /// Inserts `rows` into PostgreSQL, keeping their ids; a row whose id is there already is left as it is.
+  func insert(_ rows: [[SQLiteValue]], into connection: PostgreSQLConnection) throws {
+    // PostgreSQL takes at most 65,535 parameters a statement.
+    let rowsPerStatement = 1_000
+    var start = 0
+    while start < rows.count {
+      let batch = rows[start..<min(rows.count, start + rowsPerStatement)]
+      var values: [PostgreSQLValue] = []
+      var tuples: [String] = []
+      for row in batch {
+        let first = values.count
+        tuples.append("(" + row.indices.map { "$\(first + $0 + 1)" }.joined(separator: ", ") + ")")
+        values += row.map(Self.postgreSQLValue)
+      }
+      try connection.query(
+        "INSERT INTO \(name)(\(columnList)) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT(id) DO NOTHING",
+        values)
+      start += rowsPerStatement
+    }
+  }
+
+  private static func postgreSQLValue(_ value: SQLiteValue) -> PostgreSQLValue {
+    switch value {
+    case .null: .null
+    case .integer(let integer): .integer(integer)
+    case .real(let real): .real(real)
+    case .text(let text): .text(text)
+    }
+  }
+
+  /// One row as checksummed text: each value, tab-separated, doubles in their shortest exact form.
+  static func checksumText(_ row: [SQLiteValue]) -> String {
+    row.map { value in
+      switch value {
+      case .null: "\\N"
+      case .integer(let integer): String(integer)
+      case .real(let real): "\(real)"
+      case .text(let text): text
+      }
+    }.joined(separator: "\t") + "\n"
+  }
+}

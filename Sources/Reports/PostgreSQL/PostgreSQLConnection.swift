@@ -1,0 +1,193 @@
+import CPostgres
+import Foundation
+
+/// One libpq connection to a PostgreSQL server, opened from a `postgresql://USER@HOST:PORT/DB` URL.
+///
+/// The password never comes from the URL (a URL with one is refused: it would show in `ps` and in logs): libpq
+/// takes it from `PGPASSWORD` or `~/.pgpass` (or `PGPASSFILE`), or the caller reads it from the file the
+/// configuration names (`passwordFile`). A connection that the server dropped (a restart, an outage) is opened
+/// again by the next call (`PQreset`); `onReconnect` then runs first, so that the owner takes back what a session
+/// holds (its advisory locks).
+///
+/// Every statement is sent with `PQexecParams` in text format; values are ``PostgreSQLValue``s.
+///
+/// Thread: one thread at a time; not Sendable.
+final class PostgreSQLConnection {
+  /// The URL, as given (it holds no password).
+  let url: String
+  private var connection: OpaquePointer?
+  /// Runs after the connection was opened again, before the statement that needed it.
+  var onReconnect: (() throws -> Void)?
+
+  /// How long a connection attempt may take, in seconds, unless the URL sets `connect_timeout`: long enough for a
+  /// server across a WAN, short enough that the writer's retries go on (the spool keeps the plays meanwhile).
+  static let connectTimeoutSeconds = 5
+
+  /// Opens a connection.
+  /// - Parameter passwordFile: a file whose first line is the password, when the configuration names one.
+  /// - Throws: ``PostgreSQLError`` when the URL holds a password, or the server cannot be reached or refuses the
+  ///   login.
+  init(url: String, passwordFile: String? = nil) throws {
+    self.url = url
+    if let problem = Self.urlProblem(url) {
+      throw PostgreSQLError(
+        message: problem, url: Self.redacted(url), advice: "Give the URL as postgresql://USER@HOST:PORT/DB.")
+    }
+    var parameters: [(String, String)] = [
+      ("connect_timeout", "\(Self.connectTimeoutSeconds)"), ("application_name", "broadcast-monitor"),
+      ("dbname", url),
+    ]
+    if let passwordFile {
+      let text: String
+      do {
+        text = try String(contentsOfFile: passwordFile, encoding: .utf8)
+      } catch {
+        throw PostgreSQLError(
+          message: "cannot read the password file \(passwordFile): \(error.localizedDescription)", url: url,
+          advice: "Check database.passwordFile in the configuration and that the user running broadcast-monitor "
+            + "can read it.")
+      }
+      parameters.append(("password", String(text.split(separator: "\n", omittingEmptySubsequences: false)[0])))
+    }
+    connection = Self.connect(parameters)
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.message(connection)
+      PQfinish(connection)
+      connection = nil
+      throw PostgreSQLError(message: "cannot connect: \(message)", url: url)
+    }
+    silenceNotices()
+  }
+
+  deinit { PQfinish(connection) }
+
+  /// What is wrong with `url` as a play log's address; nil when it is usable.
+  static func urlProblem(_ url: String) -> String? {
+    guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+      return "not a postgresql:// URL"
+    }
+    let rest = url.drop { $0 != "/" }.dropFirst(2)
+    let authority = rest.prefix { $0 != "/" && $0 != "?" }
+    if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+      return "the URL holds a password, which would show in the process list and the logs: remove it, and give "
+        + "the password in PGPASSWORD, ~/.pgpass or the file named by database.passwordFile"
+    }
+    return nil
+  }
+
+  /// `url` with any password in it replaced by `***`, for messages.
+  static func redacted(_ url: String) -> String {
+    guard let scheme = url.range(of: "://") else { return url }
+    let rest = url[scheme.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" }
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+  }
+
+  private static func connect(_ parameters: [(String, String)]) -> OpaquePointer? {
+    let keys = parameters.map { strdup($0.0) }
+    let values = parameters.map { strdup($0.1) }
+    defer {
+      for pointer in keys + values { free(pointer) }
+    }
+    let keyPointers = keys.map { UnsafePointer($0) } + [nil]
+    let valuePointers = values.map { UnsafePointer($0) } + [nil]
+    return PQconnectdbParams(keyPointers, valuePointers, 1)
+  }
+
+  private static func message(_ connection: OpaquePointer?) -> String {
+    guard let connection, let text = PQerrorMessage(connection) else { return "out of memory" }
+    return String(cString: text).split(separator: "\n").joined(separator: "; ")
+  }
+
+  /// The server's notices (such as "relation already exists, skipping") would go to standard error: dropped.
+  private func silenceNotices() {
+    PQsetNoticeReceiver(connection, { _, _ in }, nil)
+  }
+
+  /// Opens the connection again when the server dropped it; throws when it is still down.
+  private func ensureConnected() throws {
+    guard PQstatus(connection) != CONNECTION_OK else { return }
+    PQreset(connection)
+    guard PQstatus(connection) == CONNECTION_OK else {
+      throw PostgreSQLError(message: "cannot connect: \(Self.message(connection))", url: url)
+    }
+    silenceNotices()
+    try onReconnect?()
+  }
+
+  /// Runs one statement with `values` for `$1`, `$2`, … and returns its rows.
+  @discardableResult
+  func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws -> [PostgreSQLRow] {
+    try ensureConnected()
+    let texts = values.map { $0.text.map { strdup($0) } ?? nil }
+    defer { for text in texts { free(text) } }
+    let pointers = texts.map { $0.map { UnsafePointer($0) } }
+    let result = PQexecParams(connection, sql, Int32(values.count), nil, pointers, nil, nil, 0)
+    defer { PQclear(result) }
+    return try rows(of: result, sql: sql)
+  }
+
+  /// Runs `sql`, which may hold several statements separated by semicolons and takes no parameters.
+  func execute(_ sql: String) throws {
+    try ensureConnected()
+    let result = PQexec(connection, sql)
+    defer { PQclear(result) }
+    _ = try rows(of: result, sql: sql)
+  }
+
+  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A dropped connection
+  /// rolls it back on the server by itself.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN")
+    let value: T
+    do {
+      value = try body()
+    } catch {
+      if PQstatus(connection) == CONNECTION_OK { PQclear(PQexec(connection, "ROLLBACK")) }
+      throw error
+    }
+    try execute("COMMIT")
+    return value
+  }
+
+  /// Closes the connection. Further calls throw.
+  func close() {
+    PQfinish(connection)
+    connection = nil
+  }
+
+  private func rows(of result: OpaquePointer?, sql: String) throws -> [PostgreSQLRow] {
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      var state = ""
+      if let result, let field = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+        state = String(cString: field)
+      }
+      let message =
+        if let result, let text = PQresultErrorMessage(result), text.pointee != 0 {
+          String(cString: text).split(separator: "\n").joined(separator: "; ")
+        } else {
+          Self.message(connection)
+        }
+      throw PostgreSQLError(sqlState: state, message: message, sql: sql, url: url)
+    }
+    guard status == PGRES_TUPLES_OK else { return [] }
+    let rowCount = PQntuples(result)
+    let columnCount = PQnfields(result)
+    var rows: [PostgreSQLRow] = []
+    rows.reserveCapacity(Int(rowCount))
+    for row in 0..<rowCount {
+      var values: [String?] = []
+      values.reserveCapacity(Int(columnCount))
+      for column in 0..<columnCount {
+        values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+      }
+      rows.append(PostgreSQLRow(values: values, sql: sql, url: url))
+    }
+    return rows
+  }
+}
+
+@available(*, unavailable, message: "a PostgreSQLConnection is used by one thread at a time: open one per thread")
+extension PostgreSQLConnection: Sendable {}

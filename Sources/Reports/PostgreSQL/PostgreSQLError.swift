@@ -1,0 +1,43 @@
+/// A PostgreSQL call failed: what the server (or libpq) answered, its SQLSTATE, the SQL and the server, and what to
+/// do about it.
+///
+/// A value type: safe to pass between threads.
+public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
+  /// The server's SQLSTATE, such as "23505" (unique violation) or "57P01" (shut down); "" when libpq failed before
+  /// the server answered (no connection).
+  public let sqlState: String
+  /// libpq's or the server's message, one line.
+  public let message: String
+  /// The SQL being run, if any.
+  public let sql: String?
+  /// The server, as its URL without a password.
+  public let url: String
+  /// What to do about it: a sentence addressed to the operator.
+  public let advice: String
+
+  init(sqlState: String = "", message: String, sql: String? = nil, url: String, advice: String? = nil) {
+    self.sqlState = sqlState
+    self.message = message
+    self.sql = sql
+    self.url = url
+    self.advice =
+      advice
+      ?? (sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57")
+        ? "Check that the PostgreSQL server is running and reachable, and the URL, user and password (PGPASSWORD, "
+          + "~/.pgpass or database.passwordFile)."
+        : "This is a bug in broadcast-monitor or a damaged database: please report it with this message.")
+  }
+
+  /// True when the connection, not the request, failed: the server is down, restarting or unreachable. The request
+  /// may be retried once the server is back.
+  public var isConnectionLost: Bool {
+    sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57") || sqlState == "53300"
+  }
+
+  public var description: String {
+    var text = "PostgreSQL play log \(url): \(message)"
+    if !sqlState.isEmpty { text += " (SQLSTATE \(sqlState))" }
+    if let sql, !isConnectionLost { text += " in: \(sql.split(separator: "\n").joined(separator: " "))" }
+    return text + ". " + advice
+  }
+}

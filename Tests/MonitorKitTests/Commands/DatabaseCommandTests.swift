@@ -1,0 +1,130 @@
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+@testable import MonitorKit
+
+@Suite("db copy and reports from PostgreSQL", .enabled(if: CLI.isBuilt, CLI.notBuilt))
+struct DatabaseCommandTests {
+  let folder: TemporaryDirectory
+  let sqlite: String
+  let server: PostgreSQLTestServer
+  let url: String
+
+  /// An SQLite play log of three channels over three days (songs with MAPL flags, ads with advertisers and carts,
+  /// jingles, every status, events) with a traffic schedule, and a configuration with the channels' time zones and
+  /// the report settings.
+  init() throws {
+    folder = try TemporaryDirectory(prefix: "db-copy")
+    sqlite = folder.file("plays.sqlite").path
+    server = try PostgreSQLTestServer()
+    url = try server.makeDatabase("plays")
+    let store = try PlayLogStore(path: sqlite)
+    var random = SeededGenerator(seed: 16)
+    let channels = ["ckua", "cbc", "jazz"]
+    let start = try #require(ISO8601Millis.parse("2026-01-12T00:00:00Z"))
+    for channel in channels {
+      var time = start.addingTimeInterval(Double(channels.firstIndex(of: channel)!) * 7)
+      while time < start.addingTimeInterval(3 * 86_400) {
+        let pick = Int.random(in: 0..<12, using: &random)
+        let kind = pick < 8 ? "song" : pick < 11 ? "ad" : "jingle"
+        let seconds = kind == "ad" ? 30 : Double(Int.random(in: 120...300, using: &random)) + 0.25
+        let attributes: [String: String] =
+          kind == "ad"
+          ? ["advertiser": "Shop \(pick)", "cart": "C\(pick)"] : ["mapl": ["M", "MA", "MAPL", ""][pick % 4]]
+        try store.record(
+          PlayRecord(
+            channel: channel, itemKey: "\(kind)-\(pick)", title: "Title \(pick), \"quoted\"", artist: "Artist \(pick)",
+            album: "Album", isrc: "CA\(kind.prefix(1))\(pick)", label: "Label", kind: kind, attributes: attributes,
+            itemDurationSeconds: seconds, start: time, end: time.addingTimeInterval(seconds),
+            refOffsetSeconds: Double(pick) / 3, speed: 1 + Double(pick) / 1000, confidence: 0.5 + Double(pick) / 25,
+            detectedAt: time.addingTimeInterval(4.5), status: pick == 5 ? .recovered : .closed))
+        time = time.addingTimeInterval(seconds + Double(Int.random(in: 0...60, using: &random)))
+      }
+      try store.recordEvent(channel: channel, kind: .gap, start: start, end: start.addingTimeInterval(9), detail: "x")
+    }
+    try store.close()
+    try Data(
+      """
+      {channels: [{name: "ckua", source: "jack", timeZone: "America/Toronto"},
+         {name: "cbc", source: "jack", timeZone: "America/Vancouver"}, {name: "jazz", source: "jack"}],
+       reports: {soundExchange: {serviceName: "CKUA", transmissionCategory: "B"},
+         quotaRules: [{name: "CanCon", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2,
+           targetPercent: 35}]}}
+      """.utf8
+    ).write(to: folder.file("monitor.json5"))
+    try Data(
+      """
+      channel;scheduled_at;cart;advertiser;title;length_s
+      ckua;2026-01-13 10:00:00;C8;Shop 8;Spot;0:30
+      cbc;2026-01-13 11:00:00;C9;Shop 9;Spot;0:30
+
+      """.utf8
+    ).write(to: folder.file("traffic.csv"))
+    let imported = try CLI.run(
+      ["schedule", "import", "--db", sqlite, "--config", "monitor.json5", "traffic.csv"], in: folder.url)
+    try #require(imported.status == 0, "\(imported)")
+  }
+
+  func copy() throws -> Subprocess.Result {
+    try CLI.run(["db", "copy", "--from", sqlite, "--to", url], in: folder.url)
+  }
+
+  @Test("db copy moves every row, verified; run again it copies what is missing and nothing twice")
+  func copyIsVerifiedAndResumable() throws {
+    let first = try copy()
+    #expect(first.status == 0, "\(first)")
+    #expect(first.stderr.contains("db copy: verified"), "\(first)")
+    let total = try server.psql("SELECT count(*) FROM plays", database: "plays")
+    #expect(Int(total.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 1000)
+
+    // An interrupted copy: the last rows never arrived.
+    try server.psql("DELETE FROM plays WHERE id > 500", database: "plays")
+    let resumed = try copy()
+    #expect(resumed.status == 0, "\(resumed)")
+    #expect(resumed.stderr.contains("db copy: plays: \(Int(total.dropLast())! - 500) rows copied now"), "\(resumed)")
+    #expect(try server.psql("SELECT count(*) FROM plays", database: "plays") == total)
+
+    let again = try copy()
+    #expect(again.status == 0 && again.stderr.contains("db copy: plays: 0 rows copied now"), "\(again)")
+
+    // A row changed on one side is found by the checksum.
+    try server.psql("UPDATE plays SET end_ms = end_ms + 1 WHERE id = 7", database: "plays")
+    let changed = try copy()
+    #expect(changed.status == 65, "\(changed)")
+    #expect(changed.stderr.contains("plays:") && changed.stderr.contains("checksum DIFFERENT"), "\(changed)")
+  }
+
+  @Test("Every report gives the same bytes from PostgreSQL as from SQLite for the same plays")
+  func reportsAreByteIdentical() throws {
+    try #require(try copy().status == 0)
+    // The channels' own zones for plays and reconcile; UTC where a report adds channels up by local day.
+    let reports: [[String]] = [
+      ["plays"], ["plays", "--channel", "cbc", "--from", "2026-01-13", "--to", "2026-01-14"],
+      ["reconcile", "--tolerance", "30"], ["reconcile", "--from", "2026-01-13", "--to", "2026-01-14"],
+      ["airplay", "--tz", "UTC"], ["airplay", "--by-channel"], ["airplay", "--by-channel", "--from", "2026-01-13"],
+      [
+        "airplay", "--from", "2026-01-12T12:00:00Z", "--to", "2026-01-14T00:00:00-08:00", "--group", "day", "--tz",
+        "UTC",
+      ],
+      ["airplay", "--group", "day", "--by-channel"], ["airplay", "--group", "week", "--tz", "UTC"],
+      ["soundexchange", "--tz", "UTC"], ["soundexchange", "--format", "pipe", "--tz", "UTC"],
+      ["quota", "--channel", "ckua"], ["quota", "--group", "day", "--tz", "UTC"], ["proof-of-play"],
+      ["proof-of-play", "--kind", "jingle"], ["proof-of-play", "--channel", "cbc"],
+      ["reconcile", "--channel", "ckua", "--from", "2026-01-13", "--to", "2026-01-14"],
+      ["airplay", "--channel", "jazz", "--group", "day"],
+      ["soundexchange", "--channel", "ckua", "--from", "2026-01-13"],
+    ]
+    for arguments in reports {
+      let fromSQLite = try CLI.run(
+        ["report"] + arguments + ["--db", sqlite, "--config", "monitor.json5"], in: folder.url)
+      let fromPostgreSQL = try CLI.run(
+        ["report"] + arguments + ["--db", url, "--config", "monitor.json5"], in: folder.url)
+      #expect(fromSQLite.status == 0, "report \(arguments.joined(separator: " ")): \(fromSQLite.stderr)")
+      #expect(fromSQLite.stdout.count > 100, "\(arguments): \(fromSQLite)")
+      #expect(fromPostgreSQL.status == 0, "\(arguments): \(fromPostgreSQL)")
+      #expect(fromPostgreSQL.stdout == fromSQLite.stdout, "report \(arguments.joined(separator: " "))")
+    }
+  }
+}

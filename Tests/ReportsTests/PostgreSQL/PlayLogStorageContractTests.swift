@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Reports
+
+/// The contract of ``PlayLogStorage``, run against both implementations: the same writes give the same plays.
+@Suite("PlayLogStorage contract (SQLite and PostgreSQL)")
+struct PlayLogStorageContractTests {
+  enum Engine: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgreSQL
+    var testDescription: String { rawValue }
+  }
+
+  /// Runs `body` with a fresh store of `engine`, then returns its plays (read through an SQLite copy for PostgreSQL,
+  /// as the reports read them), without their ids (SQLite may reuse the id of a deleted last row; PostgreSQL never).
+  static func withStore(
+    _ engine: Engine, node: String = "node-a", _ body: (any PlayLogStorage) throws -> Void
+  ) throws -> [PlayRecord] {
+    try withTemporaryDirectory { folder in
+      let sqlitePath = folder.appendingPathComponent("plays.sqlite").path
+      switch engine {
+      case .sqlite:
+        let store = try PlayLogStore(path: sqlitePath)
+        try body(store)
+        return try store.plays().map {
+          var play = $0
+          play.id = nil
+          return play
+        }
+      case .postgreSQL:
+        let server = try PostgreSQLTestServer()
+        let url = try server.makeDatabase("plays")
+        let store = try PostgreSQLPlayLogStore(url: url, node: node)
+        try body(store)
+        try store.close()
+        try PlayLogCopy.copy(postgreSQL: url, toSQLite: sqlitePath)
+        return try PlayLogStore(path: sqlitePath).plays().map {
+          var play = $0
+          play.id = nil
+          return play
+        }
+      }
+    }
+  }
+
+  static func play(_ title: String, start: Int64, status: PlayStatus) -> PlayRecord {
+    var play = PlayLogStoreTests.play(itemKey: "key-\(title)", title: title, start: start, status: status)
+    play.speed = 1.0123456789012345
+    play.confidence = 0.1 + 0.2
+    play.attributes = ["mapl": "M,A", "language": "日本語"]
+    play.itemDurationSeconds = 180.5
+    return play
+  }
+
+  /// Every write of the interface, in the order a monitor makes them across a restart.
+  static func script(_ store: any PlayLogStorage) throws {
+    let time = PlayLogStoreTests.time
+    let closed = try store.record(Self.play("closed", start: 0, status: .open))
+    try store.update(
+      playID: closed, start: time(-500), end: time(170_000), refOffsetSeconds: 0.25, speed: 1, confidence: 0.9,
+      status: .closed)
+    let withdrawn = try store.record(Self.play("withdrawn", start: 60_000, status: .open))
+    try store.retract(playID: withdrawn)
+    #expect(throws: PlayLogError.self) { try store.retract(playID: withdrawn) }
+    var cut = Self.play("cut", start: 1_000_000, status: .open)
+    cut.refOffsetSeconds = 5
+    cut.end = time(1_020_000)
+    let cutID = try store.record(cut)
+    try store.recordEvent(channel: nil, kind: .restart, start: time(1_030_000), end: nil, detail: "restart")
+    #expect(try store.recoverOpenPlays() == [cutID])
+    var rest = cut
+    rest.start = cut.start.addingTimeInterval(40)
+    rest.refOffsetSeconds = 45
+    rest.end = cut.start.addingTimeInterval(60)
+    let reopened = try #require(try store.reopenPlayOfSameAiring(as: rest, retrying: false))
+    #expect(reopened.id == cutID && reopened.status == .recovered)
+    try store.extend(playID: cutID, end: time(1_150_000), confidence: 0.95, status: .closed)
+    #expect(try store.recordedPlayID(matching: cut, startMayHaveMoved: false) == cutID)
+    #expect(try store.recordedPlayID(matching: rest, startMayHaveMoved: false) == nil)
+    try store.recordEvent(channel: "CKUA", kind: .gap, start: time(2_000), end: time(3_000), detail: "silence")
+    #expect(
+      try store.recordedEventID(channel: "CKUA", kind: .gap, start: time(2_000), end: time(3_000), detail: "silence")
+        != nil)
+    #expect(
+      try store.recordedEventID(channel: nil, kind: .gap, start: time(2_000), end: time(3_000), detail: "silence")
+        == nil)
+    #expect(
+      try store.recordedEventID(channel: nil, kind: .restart, start: time(1_030_000), end: nil, detail: "restart")
+        != nil)
+    #expect(throws: PlayLogError.self) {
+      try store.update(
+        playID: cutID, start: nil, end: time(0), refOffsetSeconds: 0, speed: 1, confidence: 1, status: .closed)
+    }
+  }
+
+  @Test("Both stores end with the same plays after the same writes", arguments: Engine.allCases)
+  func sameWritesSamePlays(engine: Engine) throws {
+    let plays = try Self.withStore(engine, Self.script)
+    let expected = try Self.withStore(.sqlite, Self.script)
+    #expect(plays.map(\.title) == ["closed", "cut"])
+    #expect(plays == expected)
+    #expect(plays.last?.status == .closed)
+    #expect(plays.first?.start == PlayLogStoreTests.time(-500))
+  }
+}

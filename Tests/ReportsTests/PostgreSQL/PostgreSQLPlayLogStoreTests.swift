@@ -1,0 +1,120 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Reports
+
+@Suite("PostgreSQLPlayLogStore")
+struct PostgreSQLPlayLogStoreTests {
+  @Test("The schema is the SQLite one's, with the same migration ids recorded")
+  func migrationsAreRecordedTheSameWay() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    _ = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let ids = try server.psql("SELECT id FROM schema_migrations ORDER BY id", database: "plays")
+    #expect(ids.split(separator: "\n").map(String.init) == Migrations.playLog.list.map(\.id))
+    let columns = try server.psql(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'plays' ORDER BY ordinal_position",
+      database: "plays")
+    #expect(columns.split(separator: "\n").count == 12)
+    _ = try PostgreSQLPlayLogStore(url: url, node: "b")  // an up-to-date schema opens as it is
+  }
+
+  @Test("A URL that holds a password is refused, naming where the password goes")
+  func passwordInURLIsRefused() throws {
+    #expect {
+      _ = try PostgreSQLPlayLogStore(url: "postgresql://bm:secret@127.0.0.1:1/plays", node: "a")
+    } throws: { error in
+      "\(error)".contains("PGPASSWORD") && !"\(error)".contains("secret@")
+    }
+  }
+
+  @Test("The password comes from the configured file; without it the login is refused")
+  func passwordFromFile() throws {
+    let server = try PostgreSQLTestServer(password: "s3cret pass")
+    let url = server.url()
+    #expect {
+      _ = try PostgreSQLPlayLogStore(url: url, node: "a", passwordFile: "/nonexistent/password")
+    } throws: { "\($0)".contains("/nonexistent/password") }
+    try withTemporaryDirectory { folder in
+      let file = folder.appendingPathComponent("password").path
+      try "s3cret pass\n".write(toFile: file, atomically: true, encoding: .utf8)
+      let store = try PostgreSQLPlayLogStore(url: url, node: "a", passwordFile: file)
+      try store.recordEvent(channel: nil, kind: .restart, start: Date(), end: nil, detail: "")
+      try "wrong\n".write(toFile: file, atomically: true, encoding: .utf8)
+      #expect { _ = try PostgreSQLPlayLogStore(url: url, node: "b", passwordFile: file) } throws: {
+        "\($0)".contains("password authentication failed")
+      }
+    }
+  }
+
+  @Test("A second monitor as the same node is refused; another node starts")
+  func nodeLease() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let first = try PostgreSQLPlayLogStore(url: url, node: "studio-1")
+    #expect(throws: PlayLogNodeError.nodeRunning(node: "studio-1", url: url)) {
+      _ = try PostgreSQLPlayLogStore(url: url, node: "studio-1", leaseWaitSeconds: 0)
+    }
+    _ = try PostgreSQLPlayLogStore(url: url, node: "studio-2")
+    try first.close()
+    _ = try PostgreSQLPlayLogStore(url: url, node: "studio-1")  // the lease ended with its session
+  }
+
+  @Test("A channel a live node holds is refused, and taken over once that node is gone")
+  func channelOwnership() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let first = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try first.claim(channels: ["CKUA", "CBC"])
+    let second = try PostgreSQLPlayLogStore(url: url, node: "b")
+    #expect(throws: PlayLogNodeError.channelHeld(channel: "CBC", node: "a", url: url)) {
+      try second.claim(channels: ["JAZZ", "CBC"], waitSeconds: 0)
+    }
+    try first.claim(channels: ["CKUA"])  // its own again: fine
+    try first.close()
+    try second.claim(channels: ["CBC"])
+    let owners = try server.psql(
+      "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
+      database: "plays")
+    #expect(owners == "CBC=b\nCKUA=a\nJAZZ=b\n")
+  }
+
+  @Test("A node's recovery touches only its own open plays")
+  func recoveryIsPerNode() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    let aPlay = try a.record(PlayLogStoreTests.play(channel: "A1", start: 0, status: .open))
+    let bPlay = try b.record(PlayLogStoreTests.play(channel: "B1", start: 0, status: .open))
+    try a.close()  // node a "crashes"
+    let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
+    #expect(try restarted.recoverOpenPlays() == [aPlay])
+    let statuses = try server.psql("SELECT id || ':' || status FROM plays ORDER BY id", database: "plays")
+    #expect(statuses == "\(aPlay):recovered\n\(bPlay):open\n")
+  }
+
+  @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")
+  func reconnectsAfterServerRestart() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let store = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try store.claim(channels: ["A1"])
+    try store.record(PlayLogStoreTests.play(channel: "A1", start: 0, status: .closed))
+    try server.kill()
+    #expect {
+      try store.record(PlayLogStoreTests.play(channel: "A1", start: 200_000, status: .closed))
+    } throws: { ($0 as? PostgreSQLError)?.isConnectionLost == true }
+    try server.start()
+    try store.record(PlayLogStoreTests.play(channel: "A1", start: 200_000, status: .closed))
+    #expect(throws: PlayLogNodeError.nodeRunning(node: "a", url: url)) {
+      _ = try PostgreSQLPlayLogStore(url: url, node: "a", leaseWaitSeconds: 0)
+    }
+    let other = try PostgreSQLPlayLogStore(url: url, node: "b")
+    #expect(throws: PlayLogNodeError.channelHeld(channel: "A1", node: "a", url: url)) {
+      try other.claim(channels: ["A1"], waitSeconds: 0)
+    }
+    #expect(try server.psql("SELECT count(*) FROM plays", database: "plays") == "2\n")
+  }
+}
