@@ -103,4 +103,72 @@ struct PlayLogStorageContractTests {
     #expect(plays.last?.status == .closed)
     #expect(plays.first?.start == PlayLogStoreTests.time(-500))
   }
+
+  /// Runs `body` with a fresh store of `engine` and returns the rows of the alerts, stretches and unknown segments
+  /// as text (read through an SQLite copy for PostgreSQL, as reports read them), and its unknown fingerprints.
+  static func alertAndStretchRows(
+    _ engine: Engine, _ body: (any PlayLogStorage) throws -> Void
+  ) throws -> (rows: [String], fingerprints: [String]) {
+    try withTemporaryDirectory { folder in
+      let sqlitePath = folder.appendingPathComponent("plays.sqlite").path
+      var fingerprints: [String] = []
+      switch engine {
+      case .sqlite:
+        let store = try PlayLogStore(path: sqlitePath)
+        try body(store)
+        fingerprints = try store.unknownFingerprints().map {
+          "\($0.cluster) \($0.clusterOffsetSeconds) \($0.fingerprint)"
+        }
+      case .postgreSQL:
+        let server = try PostgreSQLTestServer()
+        let url = try server.makeDatabase("plays")
+        let store = try PostgreSQLPlayLogStore(url: url, node: "node-a")
+        try body(store)
+        fingerprints = try store.unknownFingerprints().map {
+          "\($0.cluster) \($0.clusterOffsetSeconds) \($0.fingerprint)"
+        }
+        try store.close()
+        try PlayLogCopy.copy(postgreSQL: url, toSQLite: sqlitePath)
+      }
+      let database = try SQLiteDatabase(path: sqlitePath)
+      var rows: [String] = []
+      for sql in [
+        "SELECT coalesce(c.name, '-'), a.kind, a.start_ms, a.end_ms, a.detail FROM alerts AS a "
+          + "LEFT JOIN channels AS c ON c.id = a.channel_id ORDER BY a.start_ms, a.kind",
+        "SELECT c.name, s.start_ms, s.end_ms, s.label, s.item_key, s.music_confidence FROM air_stretches AS s "
+          + "JOIN channels AS c ON c.id = s.channel_id ORDER BY s.start_ms",
+        "SELECT c.name, u.start_ms, u.cluster, u.cluster_offset_ms, u.fingerprint, u.clip_path FROM unknown_segments AS u "
+          + "JOIN channels AS c ON c.id = u.channel_id ORDER BY u.start_ms",
+      ] {
+        rows += try database.query(sql).map { "\($0.values)" }
+      }
+      return (rows, fingerprints)
+    }
+  }
+
+  @Test(
+    "Both stores keep alerts, stretches and unknown segments alike, each once however often it is written",
+    arguments: Engine.allCases)
+  func alertsAndStretchesAlike(engine: Engine) throws {
+    let time = PlayLogStoreTests.time
+    func script(_ store: any PlayLogStorage) throws {
+      for _ in 0..<2 {  // every write twice: a retry or a replayed spool
+        try store.openAlert(channel: "fm", kind: "silence", start: time(0), detail: "quiet")
+        try store.openAlert(channel: nil, kind: "play_log_unwritable", start: time(5), detail: "locked")
+        try store.closeAlert(channel: "fm", kind: "silence", start: time(0), end: time(30), detail: "quiet")
+        try store.record(
+          AirStretchRecord(
+            channel: "fm", start: time(100), end: time(160), label: "unknown-music", musicConfidence: 0.875,
+            unknown: AirStretchRecord.Unknown(cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD")))
+        try store.record(
+          AirStretchRecord(channel: "fm", start: time(160), end: time(170), label: "speech", musicConfidence: 0.25))
+      }
+    }
+    let result = try Self.alertAndStretchRows(engine, script)
+    let expected = try Self.alertAndStretchRows(.sqlite, script)
+    // Two alerts, two stretches, one unknown segment.
+    #expect(result.rows.count == 5, "\(result.rows)")
+    #expect(result.rows == expected.rows)
+    #expect(result.fingerprints == ["3 1.5 QUJD"])
+  }
 }
