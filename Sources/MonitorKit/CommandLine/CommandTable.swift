@@ -61,6 +61,7 @@ enum CommandTable {
           + "length, said on stderr)"),
       .value("db", "plays.sqlite", "the SQLite play log to write the plays to"),
       .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
+      .value("clips", "DIR", "a folder to keep each unknown music segment's audio in, as an Opus clip"),
       settingsOption,
     ],
     arguments: "RECORDING")
