@@ -12,6 +12,9 @@ public struct AirStretch: Sendable, Equatable {
   /// For `unknown-music`: the stretch's fingerprint (the matcher's query peaks over it, frames from the stretch's
   /// start), for clustering repeats.
   public var signature: Signature?
+  /// For `unknown-music`, when the air watch keeps audio: the stretch's air audio, mono at the fingerprint rate (the
+  /// newest part only, when the stretch is longer than the watch's ring holds).
+  public var audio: [Float]?
 
   public init(
     label: AirLabel, startSeconds: Double, endSeconds: Double, item: String? = nil, musicConfidence: Double,

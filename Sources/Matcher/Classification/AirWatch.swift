@@ -2,7 +2,7 @@
 /// a `StreamMatcher` (`StreamMatcher(catalog:settings:sink:air:)`): its feature extractor taps the matcher's
 /// spectra, it counts and keeps the matcher's peaks, and it sees the matcher's events on their way to the sink, so
 /// that a catalog play claims its stretch. Closed stretches go to `stretches`; an `unknown-music` stretch carries its
-/// fingerprint.
+/// fingerprint and, when the watch keeps audio (`keepingAudioSeconds`), its air audio.
 ///
 /// Chain: spectra → `AirFeatureExtractor` → `AirClassifier` (a label per window) → `AirSegmenter` (smoothing, the
 /// catalog's plays, runs) → the stretch sink.
@@ -24,10 +24,17 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
   /// The label of the newest window, smoothed by nothing: what is on the air now, for a console.
   public private(set) var onAir: AirLabel = .silence
   private var runningPlays = 0
+  /// The recent audio at the fingerprint rate (the matcher's front end appends to it), when the watch keeps audio.
+  let audioRing: AirAudioRing?
 
-  public init(parameters: FingerprintParameters, stretches: any AirStretchSink) {
+  /// - Parameter keepingAudioSeconds: when above 0, the watch keeps this much of the latest audio, and an unknown
+  ///   segment closed carries its audio (`AirStretch.audio`): it should cover the longest segment to keep plus
+  ///   `ClassifierTuning.holdSeconds`.
+  public init(parameters: FingerprintParameters, stretches: any AirStretchSink, keepingAudioSeconds: Double = 0) {
     self.parameters = parameters
     self.stretches = stretches
+    audioRing =
+      keepingAudioSeconds > 0 ? AirAudioRing(seconds: keepingAudioSeconds, sampleRateHz: parameters.sampleRateHz) : nil
     history = PeakHistory(parameters: parameters)
     segmenter.emit = { [unowned self] in self.close($0) }
   }
@@ -40,6 +47,7 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
     segmenter = AirSegmenter()
     segmenter.emit = { [unowned self] in self.close($0) }
     history.removeAll()
+    audioRing?.removeAll()
     runningPlays = 0
     return e
   }
@@ -94,6 +102,11 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
       s.signature = Signature(
         parameters: parameters, sampleCount: samples, peaks: peaks, audibleStartSeconds: 0,
         audibleEndSeconds: Double(samples) / rate)
+      if let audioRing {
+        s.audio = audioRing.samples(
+          from: Int(((s.startSeconds - originSeconds) * rate).rounded()),
+          to: Int(((s.endSeconds - originSeconds) * rate).rounded()))
+      }
     }
     stretches?.receive(s)
   }

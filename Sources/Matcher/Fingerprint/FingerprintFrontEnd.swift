@@ -3,7 +3,8 @@ import Foundation
 /// The chain from raw audio to peaks, assembled here and nowhere else:
 /// interleaved samples → downmix → `Resampler` (to the fingerprint rate) → `SpectrumAnalyzer` → `PeakExtractor` →
 /// the consumer (a signature collector, or a stream matcher). An optional spectrum tap (the air classifier's feature
-/// extractor) receives the same spectra beside the peak extractor.
+/// extractor) receives the same spectra beside the peak extractor, and an optional audio ring (the air watch's, for
+/// clips of unknown music) the audio at the fingerprint rate.
 ///
 /// Also measures the audible span on the way. One thread at a time.
 final class FingerprintFrontEnd {
@@ -12,6 +13,7 @@ final class FingerprintFrontEnd {
   private let extractor: PeakExtractor
   /// Hands each spectrum to the peak extractor and the tap, when there is a tap.
   private let tee: SpectrumFrameTee?
+  private let audioRing: AirAudioRing?
   private var resampler: Resampler?
   private var mono: [Float] = []
   /// Samples delivered at the fingerprint rate.
@@ -25,9 +27,10 @@ final class FingerprintFrontEnd {
 
   init(
     parameters: FingerprintParameters, peaksPerBlock: Int, consumer: any PeakConsumer,
-    spectrumTap: (any SpectrumFrameConsumer)? = nil
+    spectrumTap: (any SpectrumFrameConsumer)? = nil, audioRing: AirAudioRing? = nil
   ) {
     self.parameters = parameters
+    self.audioRing = audioRing
     let bins = SpectrumAnalyzer.binRange(parameters)
     extractor = PeakExtractor(
       parameters: parameters, firstBin: bins.first, binCount: bins.count, peaksPerBlock: peaksPerBlock,
@@ -82,6 +85,7 @@ final class FingerprintFrontEnd {
   /// matcher deciding that a play started) sees the stream time of the audio analysed so far, not of the end of a
   /// long buffer (a scan's buffers of an 8 kHz mono file are a second long).
   private func atFingerprintRate(_ samples: UnsafeBufferPointer<Float>) {
+    audioRing?.append(samples)
     let hop = parameters.hopSizeSamples
     var start = 0
     while start < samples.count {

@@ -137,7 +137,7 @@ public final class StreamMatcher {
     let bins = SpectrumAnalyzer.binRange(parameters)
     frontEnd = FingerprintFrontEnd(
       parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: relay,
-      spectrumTap: air?.startStream(firstBin: bins.first, binCount: bins.count))
+      spectrumTap: air?.startStream(firstBin: bins.first, binCount: bins.count), audioRing: air?.audioRing)
   }
 
   deinit {

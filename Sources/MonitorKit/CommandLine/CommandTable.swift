@@ -70,6 +70,7 @@ enum CommandTable {
         "where the spool keeps plays the play log cannot take (default: beside an SQLite play log; for PostgreSQL, "
           + "the current folder)"),
       .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
+      .value("clips", "DIR", "a folder to keep each unknown music segment's audio in, as an Opus clip"),
       settingsOption,
     ],
     arguments: "RECORDING")

@@ -69,17 +69,28 @@ enum ScanCommand {
         .start(token: writer.makeToken(), play: PlayRecord(play, channel: channel, origin: origin, status: .closed)))
     }
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
-    let recorder = AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, keepsRecords: true) {
-      origin.addingTimeInterval($0)
+    // Clips of the unknown music, written off this thread; the scan waits for them before the play log closes.
+    let clips = a.value("clips").map {
+      UnknownClipWriter(
+        directory: $0, settings: UnknownClipSettings(clipsDirectory: $0),
+        sampleRateHz: catalog.parameters.sampleRateHz, log: MonitorLog())
     }
-    let air = AirWatch(parameters: catalog.parameters, stretches: recorder)
+    let recorder = AirStretchRecorder(
+      channel: channel, clusters: clusters, writer: writer, clips: clips, keepsRecords: true
+    ) { origin.addingTimeInterval($0) }
+    let air = AirWatch(
+      parameters: catalog.parameters, stretches: recorder,
+      keepingAudioSeconds: clips == nil ? 0 : UnknownClipWriter.ringSeconds)
     let matcher = StreamMatcher(
       catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector, air: air)
     let progress = ProgressReporter()
     let started = Date()
     var seconds = 0.0
     // A scan that fails still writes the plays it found (or keeps them in the spool) before it reports the error.
-    defer { _ = writer?.stop() }
+    defer {
+      clips?.waitUntilIdle()
+      _ = writer?.stop()
+    }
     try decoder.decode(path: recording) { samples, channels, rate in
       try matcher.append(samples, channels: channels, sampleRate: rate)
       seconds += Double(samples.count / channels) / rate
@@ -91,6 +102,7 @@ enum ScanCommand {
           elapsed > 0 ? seconds / elapsed : 0))
     }
     matcher.flush()
+    clips?.waitUntilIdle()
     progress.finish()
     if let writer, let path = a.value("db") {
       if PlayLogLocation.isPostgreSQL(path) && writer.isFailing {

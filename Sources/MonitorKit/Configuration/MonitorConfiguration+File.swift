@@ -60,6 +60,7 @@ extension MonitorConfiguration {
     spoolDirectory = spoolDirectory.map { Self.absolutePath($0, in: folder) }
     http.tokenFile = http.tokenFile.map { Self.absolutePath($0, in: folder) }
     database.passwordFile = database.passwordFile.map { Self.absolutePath($0, in: folder) }
+    unknown.clipsDirectory = unknown.clipsDirectory.map { Self.absolutePath($0, in: folder) }
     for i in channels.indices {
       if case .file(let path, let loop) = channels[i].source {
         channels[i].source = .file(path: Self.absolutePath(path, in: folder), loop: loop)

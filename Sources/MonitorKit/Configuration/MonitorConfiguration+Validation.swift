@@ -83,6 +83,7 @@ extension MonitorConfiguration {
     try reports.validate(origin: origin)
     try alerts.validate(origin: origin, channels: channels)
     try http.validate(origin: origin)
+    try unknown.validate(origin: origin)
     try validateFiles(origin: origin, checks: checks)
   }
 

@@ -35,6 +35,8 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
   var alerts = AlertSettings()
   /// The HTTP API, metrics and health server. Optional section; see `HTTPSettings` (on by default, loopback only).
   var http = HTTPSettings()
+  /// Clips of unknown music. Optional section; see `UnknownClipSettings` (no clips without `clipsDirectory`).
+  var unknown = UnknownClipSettings()
 
   /// The allowed number of worker threads.
   static let workerThreadRange = 1...64
@@ -63,6 +65,7 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     case reports
     case alerts
     case http
+    case unknown
   }
 
   /// `JSONDecoder.userInfo` key for the required keys (`CodingKeys` raw values) that the command line supplies,
@@ -113,5 +116,6 @@ struct MonitorConfiguration: Codable, Sendable, Equatable {
     reports = try c.value(.reports, or: ReportSettings())
     alerts = try c.value(.alerts, or: AlertSettings())
     http = try c.value(.http, or: HTTPSettings())
+    unknown = try c.value(.unknown, or: UnknownClipSettings())
   }
 }

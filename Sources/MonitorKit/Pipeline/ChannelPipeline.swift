@@ -42,6 +42,7 @@ final class ChannelPipeline: @unchecked Sendable {
   private let writer: PlayLogWriter
   private let log: MonitorLog
   private let clusters: UnknownClusters?
+  private let clips: UnknownClipWriter?
   private var lane: Lane
   private var retiring: Lane?
   private let buffer: UnsafeMutableBufferPointer<Float>
@@ -71,8 +72,9 @@ final class ChannelPipeline: @unchecked Sendable {
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
-    log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil
+    log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil, clips: UnknownClipWriter? = nil
   ) {
+    self.clips = clips
     self.name = name
     self.input = input
     self.settings = settings
@@ -81,7 +83,7 @@ final class ChannelPipeline: @unchecked Sendable {
     self.clusters = clusters
     lane = Self.makeLane(
       channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
-      clusters: clusters)
+      clusters: clusters, clips: clips)
     buffer = .allocate(capacity: bufferFrames)
     chunkFrames = bufferFrames
     buffer.initialize(repeating: 0)
@@ -92,16 +94,20 @@ final class ChannelPipeline: @unchecked Sendable {
 
   private static func makeLane(
     channel: String, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter, log: MonitorLog,
-    history: PlayHistory, clusters: UnknownClusters?
+    history: PlayHistory, clusters: UnknownClusters?, clips: UnknownClipWriter?
   ) -> Lane {
     let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
     sink.history = history
     let recorder = clusters.map { clusters in
-      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer) { [unowned sink] in
+      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, clips: clips) { [unowned sink] in
         sink.clock.date(atStream: $0)
       }
     }
-    let air = recorder.map { AirWatch(parameters: catalog.parameters, stretches: $0) }
+    let air = recorder.map {
+      AirWatch(
+        parameters: catalog.parameters, stretches: $0,
+        keepingAudioSeconds: clips == nil ? 0 : UnknownClipWriter.ringSeconds)
+    }
     return Lane(
       matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink, air: air), sink: sink,
       recorder: recorder)
@@ -273,7 +279,7 @@ final class ChannelPipeline: @unchecked Sendable {
     old.sink.acceptsNewPlays = false
     var fresh = Self.makeLane(
       channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
-      clusters: clusters)
+      clusters: clusters, clips: clips)
     fresh.sink.suppress = {
       [weak oldMatcher = old.matcher, weak oldSink = old.sink, weak freshSink = fresh.sink] play in
       // A play the retiring matcher still reports: the same item, overlapping in time.

@@ -57,7 +57,8 @@ extension Monitor {
     for channel in change.added + change.changed {
       do {
         let pipeline = try Self.makePipeline(
-          channel, configuration: applied, catalog: catalog, jack: jack, writer: writer, log: log, clusters: clusters)
+          channel, configuration: applied, catalog: catalog, jack: jack, writer: writer, log: log, clusters: clusters,
+          clips: clips)
         try pipeline.input.start()
         workers?.add(pipeline)
         pipelines[channel.name] = pipeline

@@ -31,6 +31,8 @@ final class Monitor: @unchecked Sendable {
   let alerts: AlertWatcher
   /// The unknown-music segments of every channel, clustered (one index shared by all channels).
   let clusters: UnknownClusters
+  /// Keeps the unknown segments' audio clips (`unknown.clipsDirectory`), nil without it.
+  let clips: UnknownClipWriter?
   let catalogInfo: Mutex<Catalog.Info>
   private let startedAt = Mutex(Date())
   /// The configuration, catalog and channels running now: a reload replaces them.
@@ -103,6 +105,11 @@ final class Monitor: @unchecked Sendable {
     }
     let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)
     self.writer = writer
+    let clips = configuration.unknown.clipsDirectory.map {
+      UnknownClipWriter(
+        directory: $0, settings: configuration.unknown, sampleRateHz: catalog.parameters.sampleRateHz, log: log)
+    }
+    self.clips = clips
 
     let jackChannels = configuration.channels.compactMap { channel -> JackSession.Channel? in
       guard case .jack(let source) = channel.source else { return nil }
@@ -116,7 +123,7 @@ final class Monitor: @unchecked Sendable {
     let pipelines = try configuration.channels.map { channel in
       try Self.makePipeline(
         channel, configuration: configuration, catalog: catalog, jack: jack, writer: writer, log: log,
-        clusters: clusters)
+        clusters: clusters, clips: clips)
     }
     running = Mutex((configuration, catalog, pipelines))
     let info = catalog.info()
@@ -132,7 +139,7 @@ final class Monitor: @unchecked Sendable {
   /// A channel's pipeline, with its input (not started yet).
   static func makePipeline(
     _ channel: ChannelConfiguration, configuration: MonitorConfiguration, catalog: Catalog, jack: JackSession?,
-    writer: PlayLogWriter, log: MonitorLog, clusters: UnknownClusters
+    writer: PlayLogWriter, log: MonitorLog, clusters: UnknownClusters, clips: UnknownClipWriter?
   ) throws -> ChannelPipeline {
     let rate = catalog.parameters.sampleRateHz
     let input: any ChannelInput
@@ -146,7 +153,7 @@ final class Monitor: @unchecked Sendable {
     }
     return ChannelPipeline(
       name: channel.name, input: input, catalog: catalog, settings: configuration.matcherSettings(for: channel),
-      writer: writer, log: log, clusters: clusters)
+      writer: writer, log: log, clusters: clusters, clips: clips)
   }
 
   /// Starts the sources and the workers. Control thread.
@@ -234,6 +241,7 @@ final class Monitor: @unchecked Sendable {
     workers?.stop()
     workers = nil
     alerts.stop()  // closes the open alerts, before the writer stops
+    clips?.waitUntilIdle()  // the unknown segments whose clips are being written, before the writer stops
     let leftover = writer.stop()
     if leftover.spooled > 0 {
       log.line(

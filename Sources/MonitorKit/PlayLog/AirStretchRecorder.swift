@@ -3,14 +3,16 @@ import Matcher
 import Reports
 
 /// A channel's labelled stretches into the play log: an unknown segment is first placed in its cluster
-/// (`UnknownClusters`, shared by every channel), then each stretch goes to the play log writer (spooled like the
-/// plays when the play log cannot be written).
+/// (`UnknownClusters`, shared by every channel) and its audio handed to the clip writer, when clips are kept; then
+/// each stretch goes to the play log writer (spooled like the plays when the play log cannot be written); an unknown
+/// segment with audio goes once its clip is written (or given up), from the clip writer's queue.
 ///
 /// Threads: `receive` from the channel's worker (the thread that feeds its matcher); the counts from the same thread.
 final class AirStretchRecorder: AirStretchSink {
   let channel: String
   private let clusters: UnknownClusters
   private let writer: PlayLogWriter?
+  private let clips: UnknownClipWriter?
   /// Stream seconds → wall-clock time.
   private let time: (Double) -> Date
   /// Every stretch recorded, for `scan`'s summary (run keeps none).
@@ -18,9 +20,10 @@ final class AirStretchRecorder: AirStretchSink {
   private let keepsRecords: Bool
 
   init(
-    channel: String, clusters: UnknownClusters, writer: PlayLogWriter?, keepsRecords: Bool = false,
-    time: @escaping (Double) -> Date
+    channel: String, clusters: UnknownClusters, writer: PlayLogWriter?, clips: UnknownClipWriter? = nil,
+    keepsRecords: Bool = false, time: @escaping (Double) -> Date
   ) {
+    self.clips = clips
     self.channel = channel
     self.clusters = clusters
     self.writer = writer
@@ -38,8 +41,16 @@ final class AirStretchRecorder: AirStretchSink {
       record.unknown = AirStretchRecord.Unknown(
         cluster: assignment.cluster, clusterOffsetSeconds: assignment.offsetSeconds, fingerprint: fingerprint)
     }
-    writer?.submit(.stretch(record))
     if keepsRecords { recorded.append(record) }
+    if record.unknown != nil, let clips, let audio = stretch.audio {
+      clips.write(audio, channel: channel, start: record.start) { [writer, record] path in
+        var clipped = record
+        clipped.unknown?.clipPath = path
+        writer?.submit(.stretch(clipped))
+      }
+      return
+    }
+    writer?.submit(.stretch(record))
   }
 
   /// Rebuilds the clusters from the unknown segments in the play log at `path` (their fingerprints); a fingerprint

@@ -45,5 +45,26 @@ struct AirWatchMusicTests {
     #expect(abs(unknown.startSeconds - 50) < 3 && abs(unknown.endSeconds - 90) < 2, "\(unknown)")
     #expect(unknown.musicConfidence > 0.7)
     #expect((unknown.signature?.peaks.count ?? 0) > 300)
+    #expect(unknown.audio == nil, "a watch that keeps no audio gives none")
+  }
+
+  @Test("A watch that keeps audio gives an unknown segment its air audio, sample for sample")
+  func unknownAudio() throws {
+    let catalog = try CatalogBuilder(parameters: FingerprintParameters()).build()
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    let unknownSong = try Self.decode("unknown.ogg")
+    let air = talk + unknownSong + unknownSong + talk
+    let collector = Collector()
+    let watch = AirWatch(parameters: catalog.parameters, stretches: collector, keepingAudioSeconds: 120)
+    let matcher = StreamMatcher(catalog: catalog, sink: nil, air: watch)
+    try air.withUnsafeBufferPointer { try matcher.append($0, sampleRate: 8000) }
+    matcher.flush()
+    let unknown = try #require(collector.stretches.first { $0.label == .unknownMusic }, "\(collector.stretches)")
+    let audio = try #require(unknown.audio)
+    #expect(audio.count == Int((unknown.durationSeconds * 8000).rounded()))
+    let first = Int((unknown.startSeconds * 8000).rounded())
+    // The decoded fixture goes past full scale in places; the ring keeps 16 bits, so those are clipped.
+    let worst = zip(audio, air[first...]).map { abs($0 - max(-1, min(1, $1))) }.max() ?? 1
+    #expect(worst < 1e-4, "the clip's audio is the air's, to 16 bits")
   }
 }

@@ -90,6 +90,57 @@ struct ScanCommandTests {
     #expect(lines.last?.contains(",2,") == true && lines.last?.contains("test-am;test-fm") == true, "\(report.stdout)")
   }
 
+  @Test("--clips keeps the unknown music as an Opus clip as long as the segment, its path in the play log's report")
+  func unknownClips() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let unknown = try CLI.decode("unknown.ogg")
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    try WAVWriter.write(talk + unknown + unknown + talk, sampleRate: 8000, to: recording)
+    let db = folder.file("plays.sqlite").path
+    let clips = folder.file("clips").path
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--db", db,
+      "--clips", clips, recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    let report = try CLI.run(["report", "unknown", "--db", db, "--tz", "UTC"])
+    let row = try #require(report.stdout.split(separator: "\r\n").dropFirst().first, "\(report.stdout)")
+    let fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let path = try #require(fields.last)
+    #expect(path.hasPrefix(clips + "/test-fm_2026-01-01T00-00-"), "\(row)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clips) == [(path as NSString).lastPathComponent])
+    let probe = try Subprocess.run(
+      "/usr/bin/ffprobe",
+      ["-v", "error", "-show_entries", "stream=codec_name,channels:format=duration", "-of", "default=nw=1", path])
+    #expect(probe.status == 0 && probe.stdout.contains("codec_name=opus") && probe.stdout.contains("channels=1"))
+    let duration = probe.stdout.split(separator: "\n").first { $0.hasPrefix("duration=") }
+      .flatMap { Double($0.dropFirst("duration=".count)) }
+    let segmentSeconds = try #require(Double(fields[4]))
+    #expect(abs((duration ?? 0) - segmentSeconds) < 1, "clip \(duration ?? 0) s, segment \(segmentSeconds) s")
+  }
+
+  @Test("--clips into a folder that cannot be made says so in one line, and logs the segment without a clip")
+  func unwritableClips() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let unknown = try CLI.decode("unknown.ogg")
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    try WAVWriter.write(talk + unknown + unknown + talk, sampleRate: 8000, to: recording)
+    let db = folder.file("plays.sqlite").path
+    let notAFolder = folder.file("file")
+    try Data("x".utf8).write(to: notAFolder)
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--db", db,
+      "--clips", notAFolder.path + "/clips", recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    let lines = result.stderr.split(separator: "\n").filter { $0.contains("not kept") }
+    #expect(lines.count == 1 && lines[0].contains("logged without a clip"), "\(result)")
+    #expect(result.stderr.contains("1 unknown music segments in 1 clusters"), "\(result)")
+    let report = try CLI.run(["report", "unknown", "--db", db, "--tz", "UTC"])
+    let row = report.stdout.split(separator: "\r\n").dropFirst().first
+    #expect(row?.hasSuffix(",test-fm,") == true, "the clip column is empty: \(report.stdout)")
+  }
+
   @Test("--db writes the plays a stopped monitor left in the play log's spool first, once")
   func replaysSpool() throws {
     try CLI.makeCatalog(at: catalogURL)

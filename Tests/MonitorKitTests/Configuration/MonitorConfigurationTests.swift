@@ -183,7 +183,18 @@ struct MonitorConfigurationTests {
       (
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
         "unknown key `catalogpath`; correct or remove it (known keys here: alerts, catalogPath, channels, "
-          + "database, databasePath, http, jack, matcher, reports, spoolDirectory, workerThreads)"
+          + "database, databasePath, http, jack, matcher, reports, spoolDirectory, unknown, workerThreads)"
+      ),
+      // The unknown-music clips.
+      (
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", unknown: {retentionDays: 0}, "
+          + "channels: [{name: \"a\", source: \"jack\"}]}", "unknown.retentionDays",
+        "0.0 is not a positive number of days"
+      ),
+      (
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", unknown: {clipsDir: \"c\"}, "
+          + "channels: [{name: \"a\", source: \"jack\"}]}", "unknown.clipsDir",
+        "clipsDirectory, retentionDays, retentionGigabytes"
       ),
       // The alerts section and a channel's.
       (

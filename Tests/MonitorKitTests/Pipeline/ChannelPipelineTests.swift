@@ -60,6 +60,27 @@ final class ChannelPipelineTests {
     #expect(plays[0].detectedAt.timeIntervalSince(plays[0].start) < 8)
   }
 
+  @Test("run keeps an unknown segment's audio as a clip from the channel's own input, its path with the segment")
+  func unknownClip() throws {
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    let input = ScriptedInput(segments: [.init(samples: talk + unknown + unknown + talk, startTime: Self.origin)])
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let clipsFolder = folder.file("clips").path
+    let clips = UnknownClipWriter(
+      directory: clipsFolder, settings: UnknownClipSettings(clipsDirectory: clipsFolder), sampleRateHz: 8000, log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      clusters: UnknownClusters(parameters: catalog.parameters), clips: clips)
+    pipeline.finish()
+    clips.waitUntilIdle()
+    #expect(writer.stop().isEmpty)
+    let names = try FileManager.default.contentsOfDirectory(atPath: clipsFolder)
+    #expect(names.count == 1 && names[0].hasPrefix("test-fm_2026-03-01T12-00-") && names[0].hasSuffix(".opus"))
+    let report = try CLI.run(["report", "unknown", "--db", dbPath, "--tz", "UTC"])
+    #expect(report.stdout.contains(",test-fm,\(clipsFolder)/\(names.first ?? "?")"), "\(report.stdout)")
+  }
+
   @Test("the status shows the play on air while it plays, and neither play nor level once the input has ended")
   func statusAfterTheEnd() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
