@@ -53,6 +53,8 @@ SWIFT_FLAGS=(
   -package-name broadcast_monitor -I "$MODULES"
 )
 for map in Sources/C*/module.modulemap; do SWIFT_FLAGS+=(-Xcc "-fmodule-map-file=$map"); done
+# Headers outside the default search path, as SwiftPM finds them through the targets' pkgConfig (libpq's).
+for flag in $(pkg-config --cflags-only-I libpq); do SWIFT_FLAGS+=(-Xcc "$flag"); done
 
 # module_sources NAME: the Swift files of a module.
 module_sources() {
