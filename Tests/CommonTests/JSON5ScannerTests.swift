@@ -1,8 +1,7 @@
-import Common
 import Foundation
 import Testing
 
-@testable import Matcher
+@testable import Common
 
 @Suite("JSON5Scanner")
 struct JSON5ScannerTests {
