@@ -35,7 +35,7 @@ enum FeedCommand {
       clientName: a.value("client") ?? "broadcast-monitor-feed", serverName: a.value("server"),
       portNames: portNames, ringSeconds: 1)
     defer { playback.close() }
-    signals.onSignal { playback.stop() }
+    signals.onSignal { _ in playback.stop() }
     for (port, destination) in zip(portNames, destinations) {
       try playback.connect(port: port, to: destination)
     }

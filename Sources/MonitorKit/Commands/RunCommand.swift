@@ -35,10 +35,9 @@ enum RunCommand {
     let console = ConsoleHolder()
     let signals = TerminationSignals(hangUp: true)
     let stopping = Atomic(false)
-    signals.onSignal {
+    signals.onSignal { signal in
       guard !stopping.exchange(true, ordering: .relaxed) else { return }
-      log.line(
-        "\(TerminationSignals.name(signals.received ?? SIGTERM)): stopping; running plays end at the last audio heard")
+      log.line("\(TerminationSignals.name(signal)): stopping; running plays end at the last audio heard")
       console.view?.requestStop()
       stop.signal()
     }

@@ -19,7 +19,7 @@ final class TerminationSignals: @unchecked Sendable {
   /// action to run.
   private final class Shared: Sendable {
     let first = Atomic<Int32>(0)
-    let action = Mutex<(@Sendable () -> Void)?>(nil)
+    let action = Mutex<(@Sendable (Int32) -> Void)?>(nil)
     let hangUpAction = Mutex<(@Sendable () -> Void)?>(nil)
   }
 
@@ -44,7 +44,7 @@ final class TerminationSignals: @unchecked Sendable {
           return
         }
         _ = shared.first.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
-        shared.action.withLock { $0 }?()
+        shared.action.withLock { $0 }?(signal)
       }
       source.resume()
       return source
@@ -55,10 +55,11 @@ final class TerminationSignals: @unchecked Sendable {
     for source in sources { source.cancel() }
   }
 
-  /// Runs `action` on the signal queue at each signal from now on, and right away if one already arrived.
-  func onSignal(_ action: @escaping @Sendable () -> Void) {
+  /// Runs `action` with the signal's number on the signal queue at each signal from now on, and right away (with
+  /// the first one's) if one already arrived.
+  func onSignal(_ action: @escaping @Sendable (Int32) -> Void) {
     shared.action.withLock { $0 = action }
-    if received != nil { action() }
+    if let received { action(received) }
   }
 
   /// Runs `action` on the signal queue at each SIGHUP from now on (only with `init(hangUp: true)`).
