@@ -69,6 +69,34 @@ package final class FFmpegProcess {
       close(error.write)
     }
 
+    let pid: pid_t
+    do {
+      pid = try Self.spawn(
+        executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment
+      ) { files in
+        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&files, output.write, 1)
+        posix_spawn_file_actions_adddup2(&files, error.write, 2)
+      }
+    } catch let failure {
+      close(output.read)
+      close(error.read)
+      throw failure
+    }
+    processID = pid
+    outputDescriptor = output.read
+    errorDescriptor = error.read
+  }
+
+  /// Starts `executable` (a path) with `arguments` and `environment` as every child of the package starts: with no
+  /// blocked signals and default signal actions, and in its own process group. `files` sets up its standard
+  /// streams. The one `posix_spawn` of the package (ffmpeg, ffprobe, the alert command).
+  /// - Returns: its process id.
+  /// - Throws: `SpawnError` with the `errno` of the failure.
+  package static func spawn(
+    executable: String, arguments: [String], environment: [String: String],
+    files setUp: (inout posix_spawn_file_actions_t) -> Void
+  ) throws(SpawnError) -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -85,26 +113,17 @@ package final class FFmpegProcess {
     var files = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&files)
     defer { posix_spawn_file_actions_destroy(&files) }
-    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&files, output.write, 1)
-    posix_spawn_file_actions_adddup2(&files, error.write, 2)
+    setUp(&files)
 
-    let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let code = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
-    guard code == 0 else {
-      close(output.read)
-      close(error.read)
-      throw SpawnError(code: code)
-    }
-    processID = pid
-    outputDescriptor = output.read
-    errorDescriptor = error.read
+    guard code == 0 else { throw SpawnError(code: code) }
+    return pid
   }
 
   /// The path of the program `name` (a path, or a name looked up on PATH), nil when there is none.

@@ -126,35 +126,13 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
     _ = json.withUnsafeBytes { send(input.read, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     shutdown(input.read, Int32(SHUT_WR))
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    var files = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&files)
-    defer { posix_spawn_file_actions_destroy(&files) }
-    posix_spawn_file_actions_adddup2(&files, input.write, 0)
-    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0)
-
-    let environment = ProcessInfo.processInfo.environment.merging(Self.environment(for: event)) { $1 }
-    let words: [String] = ["/bin/sh", "-c", command]
-    let argv = words.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
+    return try FFmpegProcess.spawn(
+      executable: "/bin/sh", arguments: ["-c", command],
+      environment: ProcessInfo.processInfo.environment.merging(Self.environment(for: event)) { $1 }
+    ) { files in
+      posix_spawn_file_actions_adddup2(&files, input.write, 0)
+      posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0)
     }
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, "/bin/sh", &files, &attributes, argv, envp)
-    guard code == 0 else { throw FFmpegProcess.SpawnError(code: code) }
-    return pid
   }
 
   /// Reaps `pid` by `deadline`: its exit status (the signal's number, negated, when a signal ended it), nil while it
