@@ -30,11 +30,35 @@ extension JackCapture {
   /// The wall-clock time of `frame` in seconds since 1970 (UTC): the system's real-time clock now, less how long
   /// ago JACK's clock says the frame was (`jackTime(ofFrame:)`). A future frame gives a future time. `nil` once the
   /// capture is closed or its server shut down. Non-JACK thread (control or worker).
+  ///
+  /// The two clocks are read as a pair: JACK's clock before and after the real-time clock, kept only when the
+  /// reads lie within `clockPairMaxMicroseconds` of each other, so that a thread preempted between them does not
+  /// shift the time by however long it waited (up to `clockPairAttempts` tries; the closest pair otherwise).
   public func wallClockSeconds(ofFrame frame: UInt32) -> Double? {
-    guard let times = jackTime(ofFrame: frame) else { return nil }
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    let ago = Double(Int64(bitPattern: times.nowUsecs &- times.usecs)) / 1_000_000
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000 - ago
+    client.withLock { client -> Double? in
+      guard let client, !serverShutDown else { return nil }
+      let usecs = jack_frames_to_time(client, frame)
+      var best: (spanUsecs: UInt64, jackUsecs: UInt64, realtime: timespec)?
+      for _ in 0..<Self.clockPairAttempts {
+        let before = jack_get_time()
+        var realtime = timespec()
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        let after = jack_get_time()
+        let span = after &- before
+        if best == nil || span < best!.spanUsecs {
+          best = (span, before &+ span / 2, realtime)
+        }
+        if span <= Self.clockPairMaxMicroseconds { break }
+      }
+      guard let best else { return nil }
+      let ago = Double(Int64(bitPattern: best.jackUsecs &- usecs)) / 1_000_000
+      return Double(best.realtime.tv_sec) + Double(best.realtime.tv_nsec) / 1_000_000_000 - ago
+    }
   }
+
+  /// The most JACK's clock may advance around a read of the real-time clock for the pair to count as one instant:
+  /// the reads take about a microsecond; more means the thread was preempted between them.
+  static let clockPairMaxMicroseconds: UInt64 = 20
+  /// How often to read the pair before taking the closest one seen.
+  static let clockPairAttempts = 4
 }

@@ -82,6 +82,10 @@ struct JackCaptureGraphTests {
     if capture.xruns == 0 {
       #expect(capture.lastFrameTime &- first == UInt32(frames - capture.bufferSize), "one frame per ring sample")
     }
-    #expect(capture.rings[0].availableToRead == frames)
+    // A slow machine may take longer between the start and the close than the ring holds: the ring is then full
+    // and the port counts the samples it could not take.
+    let ring = capture.rings[0]
+    #expect(ring.availableToRead == min(frames, ring.capacity))
+    #expect(capture.overruns(ofPortAt: 0) == max(0, frames - ring.capacity))
   }
 }

@@ -34,6 +34,8 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
   private var xrunsUnreported = 0
   private var lastXrunNotice = 0.0
   private var lastAudioEnd: Double?
+  /// The segment of the chunk that ended at `lastAudioEnd`.
+  private var lastAudioSegment = 0
   private var notices: [InputNotice] = []
   private let scratch: UnsafeMutableBufferPointer<Float>
 
@@ -133,11 +135,18 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
       xrunsSeen = xrunsNow
       frameOffset = Self.frameOffset(of: capture)
     }
-    let start =
+    var start =
       frameOffset.flatMap { capture.wallClockSeconds(ofFrame: $0 &+ UInt32(truncatingIfNeeded: position)) }
       ?? (lastAudioEnd ?? Date().timeIntervalSince1970)
+    // JACK's estimate of a frame's time moves by microseconds as its clock filter follows the sound card: within a
+    // segment a chunk starts no earlier than `maxBackstepFrames` before the previous one ended, so the stamps only
+    // go forward and still follow JACK's clock (back by under a frame per chunk, forward at once).
+    if let end = lastAudioEnd, lastAudioSegment == segment {
+      start = max(start, end - Self.maxBackstepFrames / rate)
+    }
     framesConsumed += frames
     lastAudioEnd = start + Double(frames) / rate
+    lastAudioSegment = segment
     if xrunsUnreported > 0 && start - lastXrunNotice >= 10 {  // at most one notice per 10 s
       notices.append(
         InputNotice(
@@ -150,6 +159,11 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     }
     return InputChunk(frames: frames, sampleRate: rate, startTime: start, segment: segment)
   }
+
+  /// How far, in frames, a chunk's time stamp may step back from where the previous chunk of its segment ended: under
+  /// one frame, which `ChannelInput` allows a JACK input, and at 1,024-frame periods still 900 ppm of slew, more
+  /// than any sound card's clock drifts from the system's.
+  static let maxBackstepFrames = 0.9
 
   /// The JACK frame of ring sample 0: from the first cycle's frame time while no cycle was skipped; after an xrun,
   /// from the latest cycle (its frame time and how many frames the rings had received by then).
