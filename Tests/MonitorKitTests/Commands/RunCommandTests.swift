@@ -106,6 +106,9 @@ struct RunCommandTests {
     ]
     let first = try startMonitor(arguments, name: "first")
     try waitForLog(first, "play started: \"Chaos God\"")
+    // The writer stores the play after the line is logged.
+    let stored = try Wait.until(seconds: 30, pollSeconds: 0.1) { try !PlayLogStore(path: db).plays().isEmpty }
+    #expect(stored, "the first monitor's play reached the play log")
 
     let second = try startMonitor(arguments, name: "second")
     defer { second.terminateAndWait() }

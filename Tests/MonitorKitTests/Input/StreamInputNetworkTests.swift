@@ -104,7 +104,7 @@ struct StreamInputIcecastTests {
     server.kill()
     let killed = Date().timeIntervalSince1970
     #expect(
-      recorder.pump(seconds: 5) { $0.input.status == .reconnecting && !$0.notices.isEmpty }, "\(recorder.statuses)")
+      recorder.pump(seconds: 20) { $0.input.status == .reconnecting && !$0.notices.isEmpty }, "\(recorder.statuses)")
     let gap = try #require(recorder.notices.first, "no gap notice")
     #expect(gap.kind == .gap)
     #expect(gap.detail.contains(server.url) && gap.detail.contains("retrying in"), "\(gap.detail)")

@@ -71,6 +71,10 @@ struct HTTPServiceTests {
     try check(channels, "/api/v1/channels")
     #expect(onAir == ["Armygeddon", "Chaos God"], "\(channels.body)")
 
+    // The play log's writer stores a play after its event went out: wait for both rows before paging.
+    try Wait.until(seconds: 30) {
+      try (monitor.get("/api/v1/plays").json()["plays"] as? [[String: Any]])?.count == 2
+    }
     let first = try monitor.get("/api/v1/plays?limit=1")
     try check(first, "/api/v1/plays")
     let cursor = try #require(try first.json()["nextCursor"] as? String, "\(first.body)")
