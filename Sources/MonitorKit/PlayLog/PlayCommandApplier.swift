@@ -13,6 +13,9 @@ struct PlayCommandApplier {
     /// When the row is an earlier play of the same airing that this play continues, the status it had: its start
     /// and reference offset stay, and a retraction gives it back that status.
     var continues: PlayStatus?
+    /// The play as this applier recorded it, on the line its latest update gave it; nil for a row it did not
+    /// record itself (a continued play, or one named by a spool entry).
+    var play: PlayRecord?
   }
 
   let store: any PlayLogStorage
@@ -36,24 +39,31 @@ struct PlayCommandApplier {
   /// did not see its start).
   /// - Parameter retrying: the command may be in the play log already (an earlier attempt failed with an error after
   ///   SQLite committed it, or the spool is replayed): a start or an event found there is not added again.
-  /// - Returns: the row of the earlier play that a start continues, and the status it had; nil otherwise.
+  /// - Returns: the row of the earlier play that a start continues (or that an update moved the play onto), and the
+  ///   status it had; nil otherwise.
   /// - Throws: ``PlayLogError`` for a command the store refuses; ``SQLiteError`` when the file cannot be written.
   @discardableResult
   mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> (id: Int64, status: PlayStatus)? {
     switch entry.command {
     case .start(let token, let play):
       if retrying, let recorded = try store.recordedPlayID(matching: play, startMayHaveMoved: true) {
-        targets[token] = Target(row: recorded, continues: nil)
+        targets[token] = Target(row: recorded, continues: nil, play: play)
       } else if let reopened = try store.reopenPlayOfSameAiring(as: play, retrying: retrying) {
         // An open one is one this play reopened before its write was retried; `closed` is what it had before.
         let earlier = reopened.status == .open ? PlayStatus.closed : reopened.status
         targets[token] = Target(row: reopened.id, continues: earlier)
         return (reopened.id, earlier)
       } else {
-        targets[token] = Target(row: try store.record(play), continues: nil)
+        targets[token] = Target(row: try store.record(play), continues: nil, play: play)
       }
     case .update(let token, let start, let end, let refOffsetSeconds, let speed, let confidence, let closed):
       guard let target = target(token, entry) else { return nil }  // its start was retracted or never recognized
+      if let earlier = try foldIntoEarlierPart(
+        token: token, target, start: start, end: end, refOffsetSeconds: refOffsetSeconds, speed: speed,
+        confidence: confidence, closed: closed)
+      {
+        return earlier
+      }
       do {
         if target.continues != nil {
           try store.extend(playID: target.row, end: end, confidence: confidence, status: closed ? .closed : .open)
@@ -95,6 +105,43 @@ struct PlayCommandApplier {
     }
     return nil
   }
+
+  /// Folds a play into an earlier play of the same airing when an update moves it onto that play's line: the rest
+  /// of an airing heard after an outage may first be found on a repeated section of the item, and moved to its
+  /// true line only by a later update, when the start's check for the same airing has passed. The play's row goes,
+  /// and the earlier play, open again, takes its end and its later updates.
+  /// - Returns: the earlier play's id and the status it had; nil when the update leaves the play on its own line
+  ///   (or moved it onto no earlier play's), and nothing was written.
+  private mutating func foldIntoEarlierPart(
+    token: UInt64, _ target: Target, start: Date?, end: Date, refOffsetSeconds: Double, speed: Double,
+    confidence: Double, closed: Bool
+  ) throws -> (id: Int64, status: PlayStatus)? {
+    guard target.continues == nil, var moved = target.play else { return nil }
+    let before = moved
+    moved.start = start ?? moved.start
+    moved.end = end
+    moved.refOffsetSeconds = refOffsetSeconds
+    moved.speed = speed
+    moved.id = target.row  // not a candidate for its own earlier part
+    // Where the line before the update puts the reference at the moved play's start.
+    let elapsedSeconds = moved.start.timeIntervalSince(before.start)
+    let shiftSeconds = abs(refOffsetSeconds - (before.refOffsetSeconds + elapsedSeconds * before.speed))
+    guard shiftSeconds > Self.lineMoveSeconds,
+      let earlier = try store.reopenPlayOfSameAiring(as: moved, retrying: false)
+    else {
+      targets[token]?.play = moved
+      return nil
+    }
+    try store.retract(playID: target.row)
+    try store.extend(playID: earlier.id, end: end, confidence: confidence, status: closed ? .closed : .open)
+    targets[token] = closed ? nil : Target(row: earlier.id, continues: earlier.status, play: nil)
+    return earlier
+  }
+
+  /// How far, in seconds of reference audio, an update must move a play's line for the applier to look again for
+  /// an earlier play of the same airing: more than the matcher's refinement of a line (milliseconds), far less than
+  /// the same-airing tolerance (`PlayLogStore.sameAiringToleranceSeconds`).
+  static let lineMoveSeconds = 0.25
 
   private func target(_ token: UInt64, _ entry: PlaySpool.Entry) -> Target? {
     targets[token] ?? entry.row.map { Target(row: $0, continues: entry.continues) }

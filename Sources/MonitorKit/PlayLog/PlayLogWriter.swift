@@ -334,10 +334,14 @@ final class PlayLogWriter: @unchecked Sendable {
     }
     do {
       let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
-      if let continued, case .start(_, let play) = command {
+      if let continued {
         let cut = continued.status == .recovered ? "recovered after a restart" : "cut by a gap in the input"
-        log.line(
-          "\"\(play.title)\" continues play \(continued.id), \(cut): one airing, one play", channel: play.channel)
+        if case .start(_, let play) = command {
+          log.line(
+            "\"\(play.title)\" continues play \(continued.id), \(cut): one airing, one play", channel: play.channel)
+        } else {
+          log.line("a play moved onto the line of play \(continued.id), \(cut), and continues it: one airing, one play")
+        }
       }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.

@@ -54,7 +54,8 @@ extension PlayLogStore {
   /// item on the same channel, on the same line (within ``sameAiringToleranceSeconds``, and within half the
   /// item's length when it is known), and `play` starting at most ``restartGapSeconds`` after the earlier play's end.
   /// The earlier play is `open` again (its start, reference offset and speed stay; its end moves to `play`'s end if
-  /// that is later); move it on with ``extend(playID:end:confidence:status:)``.
+  /// that is later); move it on with ``extend(playID:end:confidence:status:)``. When `play` has an id (a recorded
+  /// play whose line an update moved), that play itself is not a candidate.
   /// - Parameter retrying: also continue an `open` play of the same airing: a write that is retried (after an
   ///   error, or from the spool on the next start) may find the play it reopened before.
   /// - Returns: the continued play's id and the status it had (`closed` or `recovered`, or `open` when retrying);
@@ -73,12 +74,12 @@ extension PlayLogStore {
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
         WHERE c.name = ? AND i.item_key = ? AND (p.status IN ('recovered', 'closed') OR ?) AND p.start_ms <= ?
-          AND p.end_ms >= ?
+          AND p.end_ms >= ? AND p.id <> ?
         ORDER BY p.end_ms DESC, p.id DESC
         """,
         [
           .text(play.channel), .text(play.itemKey), .integer(retrying ? 1 : 0), .integer(playStart),
-          .integer(playStart - gapMilliseconds),
+          .integer(playStart - gapMilliseconds), .integer(play.id ?? -1),
         ]
       ) { row in
         guard found == nil,

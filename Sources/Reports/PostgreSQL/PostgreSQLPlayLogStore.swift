@@ -200,13 +200,13 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
         WHERE c.name = $1 AND i.item_key = $2 AND (p.status IN ('recovered', 'closed') OR $3::boolean)
-          AND p.start_ms <= $4 AND p.end_ms >= $5
+          AND p.start_ms <= $4 AND p.end_ms >= $5 AND p.id <> $6
         ORDER BY p.end_ms DESC, p.id DESC
         FOR UPDATE OF p
         """,
         [
           .text(play.channel), .text(play.itemKey), .boolean(retrying), .integer(playStart),
-          .integer(playStart - gapMilliseconds),
+          .integer(playStart - gapMilliseconds), .integer(play.id ?? -1),
         ])
       for row in rows {
         guard

@@ -363,6 +363,74 @@ struct PlayLogWriterSpoolTests {
     #expect(lines.text.contains("continues play 1, cut by a gap in the input"), "\(lines.text)")
   }
 
+  @Test("the rest of an airing first found on a repeated section continues the earlier play once moved to its line")
+  func restOfAiringMovedOntoEarlierLineContinuesIt() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-moved")
+    let path = folder.file("plays.sqlite").path
+    let lines = LineCollector()
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }))
+    var first = Self.play("song", start: 1000)
+    first.refOffsetSeconds = 3
+    let firstToken = writer.makeToken()
+    writer.submit(.start(token: firstToken, play: first))
+    writer.submit(
+      .update(
+        token: firstToken, start: first.start, end: first.start.addingTimeInterval(40), refOffsetSeconds: 3,
+        speed: 1, confidence: 0.9, closed: true))
+    // jackd restarted: 6 s unheard; the rest is first found on a chorus that recurs 2:52 into the song, a line far
+    // from the first part's, and moved to its true line (1.1 s off the first part's) by a later update.
+    var rest = first
+    rest.start = first.start.addingTimeInterval(46)
+    rest.refOffsetSeconds = 172
+    rest.end = rest.start.addingTimeInterval(6)
+    rest.detectedAt = rest.end
+    let token = writer.makeToken()
+    writer.submit(.start(token: token, play: rest))
+    writer.submit(
+      .update(
+        token: token, start: rest.start, end: rest.start.addingTimeInterval(12), refOffsetSeconds: 3 + 46 - 1.1,
+        speed: 1, confidence: 0.8, closed: false))
+    writer.submit(
+      .update(
+        token: token, start: rest.start, end: first.start.addingTimeInterval(200), refOffsetSeconds: 3 + 46 - 1.1,
+        speed: 1, confidence: 0.85, closed: true))
+    #expect(writer.stop().isEmpty)
+    let plays = try PlayLogStore(path: path).plays()
+    #expect(plays.count == 1, "one airing, one play: \(plays)")
+    #expect(plays.first?.status == .closed)
+    #expect(plays.first?.start == first.start && plays.first?.refOffsetSeconds == 3, "the airing's start stays")
+    #expect(plays.first?.end == first.start.addingTimeInterval(200))
+    #expect(lines.text.contains("moved onto the line of play 1, cut by a gap in the input"), "\(lines.text)")
+  }
+
+  @Test("a play that moves to a line of its own stays a play of its own")
+  func playMovedOffEveryEarlierLineStaysApart() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-apart")
+    let path = folder.file("plays.sqlite").path
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: MonitorLog(write: { _ in }))
+    let first = Self.play("song", start: 1000)
+    let firstToken = writer.makeToken()
+    writer.submit(.start(token: firstToken, play: first))
+    writer.submit(
+      .update(
+        token: firstToken, start: first.start, end: first.start.addingTimeInterval(40), refOffsetSeconds: 0,
+        speed: 1, confidence: 0.9, closed: true))
+    // The song again from the top a minute later: its line refined by 2 s, still a whole minute from the first's.
+    var again = first
+    again.start = first.start.addingTimeInterval(60)
+    again.refOffsetSeconds = 2
+    again.end = again.start.addingTimeInterval(6)
+    let token = writer.makeToken()
+    writer.submit(.start(token: token, play: again))
+    writer.submit(
+      .update(
+        token: token, start: again.start, end: again.start.addingTimeInterval(30), refOffsetSeconds: 0, speed: 1,
+        confidence: 0.8, closed: true))
+    #expect(writer.stop().isEmpty)
+    let plays = try PlayLogStore(path: path).plays()
+    #expect(plays.count == 2, "two airings, two plays: \(plays)")
+  }
+
   @Test("a spool replayed after its writes reached the play log (a refined start, a continued play) adds nothing")
   func replayAfterWritesReachedPlayLog() throws {
     let folder = try TemporaryDirectory(prefix: "spool-again")

@@ -73,6 +73,9 @@ struct PlayLogStorageContractTests {
     rest.start = cut.start.addingTimeInterval(40)
     rest.refOffsetSeconds = 45
     rest.end = cut.start.addingTimeInterval(60)
+    var itself = cut
+    itself.id = cutID
+    #expect(try store.reopenPlayOfSameAiring(as: itself, retrying: false) == nil, "a play is not its own earlier part")
     let reopened = try #require(try store.reopenPlayOfSameAiring(as: rest, retrying: false))
     #expect(reopened.id == cutID && reopened.status == .recovered)
     try store.extend(playID: cutID, end: time(1_150_000), confidence: 0.95, status: .closed)
