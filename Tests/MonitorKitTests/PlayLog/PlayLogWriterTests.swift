@@ -41,7 +41,7 @@ struct PlayLogWriterTests {
     #expect(plays.first?.speed == 1.02)
   }
 
-  @Test("a locked play log holds the writes in memory and writes each once when the lock goes", .timeLimit(.minutes(1)))
+  @Test("a locked play log holds the writes in memory and writes each once when the lock goes")
   func survivesLockedDatabase() throws {
     let folder = try TemporaryDirectory(prefix: "writer-locked")
     let path = folder.file("plays.sqlite").path
@@ -103,11 +103,6 @@ struct PlayLogWriterSpoolTests {
       refOffsetSeconds: 0, speed: 1, confidence: 0.9, closed: closed)
   }
 
-  static func waitUntil(_ condition: () -> Bool, seconds: Double = 20) {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-  }
-
   /// Another program holding the play log's write lock (longer than SQLite's 5 s busy timeout) until `release()`.
   final class Locker {
     let process = Process()
@@ -134,8 +129,7 @@ struct PlayLogWriterSpoolTests {
   }
 
   @Test(
-    "a stop while the play log is locked leaves every write in the spool at once; the next start writes each once",
-    .timeLimit(.minutes(1)))
+    "a stop while the play log is locked leaves every write in the spool at once; the next start writes each once")
   func stopWhileLockedSpools() throws {
     let folder = try TemporaryDirectory(prefix: "writer-spool")
     let path = folder.file("plays.sqlite").path
@@ -144,7 +138,7 @@ struct PlayLogWriterSpoolTests {
     let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log, retrySeconds: 0.2)
     let running = writer.makeToken()
     writer.submit(.start(token: running, play: Self.play("running", start: 1000)))
-    Self.waitUntil { writer.backlog == 0 }
+    Wait.until(seconds: 120) { writer.backlog == 0 }
 
     let locker = try Locker(path)
     let held = writer.makeToken()
@@ -154,7 +148,7 @@ struct PlayLogWriterSpoolTests {
       .event(channel: "test-fm", kind: .gap, start: Date(timeIntervalSince1970: 1040), end: nil, detail: "dropped"))
     writer.submit(Self.update(held, start: 1030, end: 1090, closed: true))
     writer.submit(Self.update(running, start: 1000, end: 1100, closed: true))
-    Self.waitUntil { writer.isFailing && writer.spooled == 5 }
+    Wait.until(seconds: 120) { writer.isFailing && writer.spooled == 5 }
     #expect(writer.spooled == 5, "every waiting write is in the spool")
     #expect(lines.text.contains("Plays wait in the spool \(path).spool"), "\(lines.text)")
     // What a SIGKILL now would leave.
@@ -189,8 +183,7 @@ struct PlayLogWriterSpoolTests {
   }
 
   @Test(
-    "alerts opened and closed while the play log is locked go to the spool; replayed twice they are one row each",
-    .timeLimit(.minutes(1)))
+    "alerts opened and closed while the play log is locked go to the spool; replayed twice they are one row each")
   func alertsGoThroughTheSpool() throws {
     let folder = try TemporaryDirectory(prefix: "writer-alerts")
     let path = folder.file("plays.sqlite").path
@@ -199,13 +192,13 @@ struct PlayLogWriterSpoolTests {
     let start = Date(timeIntervalSince1970: 2000)
     let end = Date(timeIntervalSince1970: 2030)
     writer.submit(.alertOpened(channel: "fm", kind: "silence", start: start, detail: "quiet"))
-    Self.waitUntil { writer.backlog == 0 }
+    Wait.until(seconds: 120) { writer.backlog == 0 }
 
     let locker = try Locker(path)
     writer.submit(.alertOpened(channel: nil, kind: "play_log_unwritable", start: start, detail: "locked"))
     writer.submit(.alertClosed(channel: "fm", kind: "silence", start: start, end: end, detail: "quiet"))
     writer.submit(.alertClosed(channel: nil, kind: "play_log_unwritable", start: start, end: end, detail: "locked"))
-    Self.waitUntil { writer.isFailing && writer.spooled == 3 }
+    Wait.until(seconds: 120) { writer.isFailing && writer.spooled == 3 }
     let spool = PlaySpool(playLogPath: path)
     let copy = folder.file("copy.spool").path
     try FileManager.default.copyItem(atPath: spool.path, toPath: copy)
@@ -225,8 +218,7 @@ struct PlayLogWriterSpoolTests {
   }
 
   @Test(
-    "stretches and unknown segments written while the play log is locked wait in the spool and are written once",
-    .timeLimit(.minutes(1)))
+    "stretches and unknown segments written while the play log is locked wait in the spool and are written once")
   func stretchesAreSpooled() throws {
     let folder = try TemporaryDirectory(prefix: "writer-stretch")
     let path = folder.file("plays.sqlite").path
@@ -242,7 +234,7 @@ struct PlayLogWriterSpoolTests {
       label: "speech", musicConfidence: 0.1)
     writer.submit(.stretch(unknown))
     writer.submit(.stretch(talk))
-    Self.waitUntil { writer.isFailing && writer.spooled == 2 }
+    Wait.until(seconds: 120) { writer.isFailing && writer.spooled == 2 }
     #expect(writer.stop().spooled == 2)
     locker.release()
     let spool = PlaySpool(playLogPath: path)
@@ -288,7 +280,7 @@ struct PlayLogWriterSpoolTests {
     let locker = try Locker(path)
     defer { locker.release() }
     writer.submit(.start(token: writer.makeToken(), play: Self.play("at risk", start: 1000)))
-    Self.waitUntil { writer.isFailing }
+    Wait.until(seconds: 120) { writer.isFailing }
     let leftover = writer.stop()
     #expect(leftover.spooled == 0)
     #expect(leftover.unspooled.count == 1 && leftover.unspooled[0].contains(#""title":"at risk""#), "\(leftover)")
@@ -552,11 +544,6 @@ struct PlayLogWriterDiskTests {
     }
   }
 
-  static func waitUntil(_ condition: () -> Bool, seconds: Double = 20) {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-  }
-
   /// Empties the WAL into the file, so the next commit must grow the WAL again.
   static func checkpoint(_ path: String) throws {
     let result = try Subprocess.run("sqlite3", [path, "PRAGMA wal_checkpoint(TRUNCATE);"])
@@ -570,14 +557,13 @@ struct PlayLogWriterDiskTests {
     let writer = PlayLogWriter(
       store: try PlayLogStore(path: path), log: MonitorLog(write: { lines.append($0) }), retrySeconds: 0.2)
     submitPlays(["before"], start: 1000, to: writer)
-    waitUntil { writer.backlog == 0 }
+    Wait.until(seconds: 120) { writer.backlog == 0 }
     try checkpoint(path)
     return (writer, lines)
   }
 
   @Test(
-    "A full disk: the error names the file and the cause, plays wait, and are written once when space returns",
-    .timeLimit(.minutes(1)))
+    "A full disk: the error names the file and the cause, plays wait, and are written once when space returns")
   func fullDisk() throws {
     let folder = try TemporaryDirectory(prefix: "writer-full")
     let mountPoint = folder.file("disk")
@@ -597,7 +583,7 @@ struct PlayLogWriterDiskTests {
     try? handle.close()
 
     Self.submitPlays(["full-1", "full-2", "full-3"], start: 2000, to: writer)
-    Self.waitUntil { writer.isFailing }
+    Wait.until(seconds: 120) { writer.isFailing }
     #expect(writer.isFailing)
     #expect(writer.backlog == 6)
     #expect(lines.text.contains("play log \(path) cannot be written"), "\(lines.text)")
@@ -616,8 +602,7 @@ struct PlayLogWriterDiskTests {
   }
 
   @Test(
-    "A read-only file: the error names it, plays wait, and are written once when it is writable again",
-    .timeLimit(.minutes(1)))
+    "A read-only file: the error names it, plays wait, and are written once when it is writable again")
   func readOnlyFile() throws {
     let folder = try TemporaryDirectory(prefix: "writer-readonly")
     let path = folder.file("plays.sqlite").path
@@ -628,7 +613,7 @@ struct PlayLogWriterDiskTests {
     defer { _ = try? Subprocess.run("chattr", ["-i"] + files) }
 
     Self.submitPlays(["held-1", "held-2"], start: 2000, to: writer)
-    Self.waitUntil { writer.isFailing }
+    Wait.until(seconds: 120) { writer.isFailing }
     #expect(writer.isFailing)
     #expect(writer.backlog == 4)
     #expect(lines.text.contains("play log \(path) cannot be written"), "\(lines.text)")
