@@ -12,7 +12,7 @@ import Testing
 struct RunCommandPostgreSQLTests {
   @Test(
     "A node that starts a channel a live node holds is refused; a node killed with SIGKILL recovers only its plays",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func nodes() throws {
     let runs = try RunCommandTests()
     let server = try PostgreSQLTestServer()

@@ -52,7 +52,7 @@ struct ScanCommandPostgreSQLTests {
     return scan
   }
 
-  @Test("A scan that loses its server waits for it, writes every play once and exits 0", .timeLimit(.minutes(4)))
+  @Test("A scan that loses its server waits for it, writes every play once and exits 0", .timeLimit(.minutes(10)))
   func waitsForServer() throws {
     let scan = try scanLosingServer(outageWaitSeconds: 300)
     defer { scan.terminateAndWait() }

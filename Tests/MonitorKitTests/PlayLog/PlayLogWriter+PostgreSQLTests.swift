@@ -19,7 +19,7 @@ struct PlayLogWriterPostgreSQLTests {
 
   @Test(
     "PostgreSQL killed with SIGKILL during writes and restarted: every play written once, the outage logged once",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func serverKilledDuringWrites() throws {
     let server = try PostgreSQLTestServer()
     let url = try server.makeDatabase("plays")
@@ -61,7 +61,7 @@ struct PlayLogWriterPostgreSQLTests {
     #expect(lines.text.contains("writable again"))
   }
 
-  @Test("A spool left by a node is replayed into PostgreSQL once on its next start", .timeLimit(.minutes(2)))
+  @Test("A spool left by a node is replayed into PostgreSQL once on its next start", .timeLimit(.minutes(10)))
   func spoolReplayedOnce() throws {
     let server = try PostgreSQLTestServer()
     let url = try server.makeDatabase("plays")
