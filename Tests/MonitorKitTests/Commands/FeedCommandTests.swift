@@ -106,7 +106,10 @@ struct FeedCommandTests {
           "--server", server.name, "--loop", "--start", "28", "--connect", "bmcap:M",
           Fixtures.music("catalog-b.ogg").path,
         ], output: output)
-      usleep(4_000_000)  // blocking, like the waits below: the times measured here must be real
+      // From its first sample (late on a busy machine), 4 s of play: blocking, like the waits below, since the
+      // times measured here must be real.
+      Wait.until(seconds: 30) { (try? String(contentsOf: output, encoding: .utf8))?.contains("first sample") == true }
+      usleep(4_000_000)
       let stillRunning = feed.isRunning
       let stopped = ContinuousClock.now
       feed.send(SIGTERM)
