@@ -337,7 +337,8 @@ final class PlayLogWriter: @unchecked Sendable {
       if let continued, case .start(_, let play) = command {
         let cut = continued.status == .recovered ? "recovered after a restart" : "cut by a gap in the input"
         log.line(
-          "\"\(play.title)\" continues play \(continued.id), \(cut): one airing, one play", channel: play.channel)
+          "\"\(play.metadata.title)\" continues play \(continued.id), \(cut): one airing, one play",
+          channel: play.channel)
       }
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.

@@ -24,7 +24,7 @@ struct PlaySpoolGoldenTests {
         token: 1,
         play: PlayRecord(
           channel: "fm", itemKey: "spot-17", title: "Été \"Spot\"", artist: "Annonceur", album: "Campagne",
-          isrc: "ZZBMF2600017", label: "Régie", kind: "ad",
+          isrc: "ZZBMF2600017", label: "Régie", kind: .ad,
           attributes: ["advertiser": "Garage Dupont", "Cart": " C-117 "], itemDurationSeconds: 30.5,
           start: date(10.25), end: date(14.25), refOffsetSeconds: 2.5, speed: 1.04, confidence: 0.875,
           detectedAt: date(14.25), status: .open)),
