@@ -256,6 +256,8 @@ struct ReportCommandTests {
     }
     let badZone = try report(["plays", "--db", database, "--tz", "Mars/Olympus"])
     #expect(badZone.status == 64 && badZone.stderr.contains("unknown time zone"))
+    let badKind = try report(["proof-of-play", "--db", database, "--kind", "advert"])
+    #expect(badKind.status == 64 && badKind.stderr.contains("--kind advert: use song, ad, jingle, other"), "\(badKind)")
     let noChannel = try report(["plays", "--db", database, "--channel", "cbc"])
     #expect(noChannel.status == 64 && noChannel.stderr.contains("has no channel \"cbc\"; it has ckua"))
     let noSettings = try report(["soundexchange", "--db", database])

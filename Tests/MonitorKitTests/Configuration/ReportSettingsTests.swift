@@ -91,6 +91,11 @@ struct ReportSettingsTests {
         "reports.soundExchange.channels.fm.icecastMount"
       ),
       ("{proofOfPlay: {kind: \"ad\", advertizer: \"x\"}}", "reports.proofOfPlay.advertizer"),
+      ("{proofOfPlay: {kind: \"advert\"}}", "reports.proofOfPlay.kind"),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], kinds: [\"songs\"]}]}",
+        "reports.quotaRules[0].kinds[0]"
+      ),
       (
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 135, qualifyingValues: [\"y\"]}]}",
         "reports.quotaRules[0].targetPercent"
