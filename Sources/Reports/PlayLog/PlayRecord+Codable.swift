@@ -2,8 +2,8 @@ import Common
 import Foundation
 
 /// A play's JSON, as the play spool keeps it: one flat object, the item's metadata fields (`title`, `artist`,
-/// `album`, `isrc`, `label`, `kind`, `attributes`) beside the play's, so that a spool written before the metadata
-/// became one value reads the same (`Tests/Fixtures/golden/spool` holds one). `id` and `itemDurationSeconds` are
+/// `album`, `isrc`, `label`, `kind`, `attributes`) beside the play's, the shape spools of earlier versions have, so
+/// that the next start replays them (`Tests/Fixtures/golden/spool` holds one). `id` and `itemDurationSeconds` are
 /// left out when nil.
 extension PlayRecord: Codable {
   enum CodingKeys: String, CodingKey {
