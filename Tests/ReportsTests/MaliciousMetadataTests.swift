@@ -17,7 +17,7 @@ struct MaliciousMetadataTests {
     for (index, title) in titles.enumerated() {
       items["evil\(index)"] = ReportFixture.item(
         key: "cat:evil\(index)", title: title, artist: "=cmd|' /C calc'!A0", album: "@album", isrc: "-ISRC\(index)",
-        label: "+label", kind: index % 2 == 0 ? "song" : "ad", attributes: ["advertiser": "=evil()", "mapl": "MA"],
+        label: "+label", kind: index % 2 == 0 ? .song : .ad, attributes: ["advertiser": "=evil()", "mapl": "MA"],
         seconds: 60)
     }
     var plays: [ReportFixture.Play] = []

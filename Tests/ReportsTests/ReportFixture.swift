@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 @testable import Reports
@@ -17,18 +18,18 @@ struct ReportFixture {
       key: "cat:mer", title: "La Mer", artist: "Chanteuse", album: "Océans", isrc: "FRCCC2600003",
       label: "Label Bleu", attributes: ["language": "FR"], seconds: 150),
     "sale": item(
-      key: "cat:sale", title: "Spring Sale 30s", kind: "ad",
+      key: "cat:sale", title: "Spring Sale 30s", kind: .ad,
       attributes: ["advertiser": "Hardware Co", "cart": "C1001"],
       seconds: 30),
     "car": item(
-      key: "cat:car", title: "Car Deal", kind: "ad", attributes: ["Advertiser": "Auto Dealer", "ISCI": "AUTO0015000H"],
+      key: "cat:car", title: "Car Deal", kind: .ad, attributes: ["Advertiser": "Auto Dealer", "ISCI": "AUTO0015000H"],
       seconds: 15),
-    "ident": item(key: "cat:ident", title: "Station ID", kind: "jingle", seconds: 5),
+    "ident": item(key: "cat:ident", title: "Station ID", kind: .jingle, seconds: 5),
   ]
 
   static func item(
     key: String, title: String, artist: String = "", album: String = "", isrc: String = "", label: String = "",
-    kind: String = "song", attributes: [String: String] = [:], seconds: Double
+    kind: ItemKind = .song, attributes: [String: String] = [:], seconds: Double
   ) -> PlayRecord {
     PlayRecord(
       channel: "", itemKey: key, title: title, artist: artist, album: album, isrc: isrc, label: label, kind: kind,

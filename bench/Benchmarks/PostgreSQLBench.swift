@@ -53,7 +53,7 @@ func benchPostgreSQL(_ arguments: [String]) throws {
           let start = Date(timeIntervalSince1970: Double(base + Int64(index) * 210_000) / 1000)
           let play = PlayRecord(
             channel: names[index % channels], itemKey: "song-\(index % 4000)", title: "Song \(index % 4000)",
-            artist: "Artist \(index % 900)", isrc: String(format: "ZZBM%08d", index % 4000), kind: "song",
+            artist: "Artist \(index % 900)", isrc: String(format: "ZZBM%08d", index % 4000), kind: .song,
             attributes: ["mapl": index % 3 == 0 ? "MAPL" : ""], itemDurationSeconds: 210, start: start,
             end: start.addingTimeInterval(8), confidence: 0.9, detectedAt: start.addingTimeInterval(6), status: .open)
           let writeStart = Date()

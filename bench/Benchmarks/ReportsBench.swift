@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 
@@ -40,7 +41,7 @@ private struct BenchCatalog {
         Self.item(
           key: String(format: "song-%04d", index), title: "Song \(index)", artist: "Artist \(index % 900)",
           album: "Album \(index % 1500)", isrc: String(format: "ZZBM%08d", index), label: "Label \(index % 60)",
-          kind: "song",
+          kind: .song,
           attributes: [
             "mapl": mapl[Int.random(in: 0..<mapl.count, using: &random)],
             "language": Bool.random(using: &random) ? "fr" : "en",
@@ -49,19 +50,19 @@ private struct BenchCatalog {
     for index in 1...200 {
       ads.append(
         Self.item(
-          key: String(format: "ad-%03d", index), title: "Spot \(index)", kind: "ad",
+          key: String(format: "ad-%03d", index), title: "Spot \(index)", kind: .ad,
           attributes: ["advertiser": "Advertiser \(index % 40)", "cart": String(format: "C%04d", index)],
           seconds: [15, 30, 30, 60][index % 4]))
     }
     for index in 1...10 {
       jingles.append(
-        Self.item(key: "jingle-\(index)", title: "Jingle \(index)", kind: "jingle", attributes: [:], seconds: 5))
+        Self.item(key: "jingle-\(index)", title: "Jingle \(index)", kind: .jingle, attributes: [:], seconds: 5))
     }
   }
 
   static func item(
     key: String, title: String, artist: String = "", album: String = "", isrc: String = "", label: String = "",
-    kind: String, attributes: [String: String], seconds: Double
+    kind: ItemKind, attributes: [String: String], seconds: Double
   ) -> PlayRecord {
     PlayRecord(
       channel: "", itemKey: key, title: title, artist: artist, album: album, isrc: isrc, label: label, kind: kind,
@@ -169,20 +170,22 @@ private func generate(path: String, channels: Int, days: Int) throws {
 private func schedule(of batch: [PlayRecord]) -> [ScheduledSpot] {
   var spots: [ScheduledSpot] = []
   var ads = 0
-  for play in batch where play.kind == "ad" {
+  for play in batch where play.metadata.kind == .ad {
     ads += 1
-    guard ads % 50 != 0, let cart = play.attributes["cart"] else { continue }
+    guard ads % 50 != 0, let cart = play.metadata.attributes["cart"] else { continue }
     let minute = Int64((play.start.timeIntervalSince1970 / 60).rounded(.down)) * 60_000
     let length = play.itemDurationSeconds.map { Int64($0 * 1000) }
     spots.append(
       ScheduledSpot(
         channel: play.channel, scheduledAtMilliseconds: minute, cart: cart,
-        advertiser: play.attributes["advertiser"] ?? "", title: play.title, lengthMilliseconds: length))
+        advertiser: play.metadata.attributes["advertiser"] ?? "", title: play.metadata.title, lengthMilliseconds: length
+      ))
     if ads % 97 == 0 {
       spots.append(
         ScheduledSpot(
           channel: play.channel, scheduledAtMilliseconds: minute + 1_200_000, cart: cart,
-          advertiser: play.attributes["advertiser"] ?? "", title: play.title, lengthMilliseconds: length))
+          advertiser: play.metadata.attributes["advertiser"] ?? "", title: play.metadata.title,
+          lengthMilliseconds: length))
     }
   }
   return spots
@@ -299,7 +302,7 @@ private func benchWriterDuringReport(path: String, folder: String, scope: Report
       var ids: [Int64] = []
       while stop.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
         let play = PlayRecord(
-          channel: "ch01", itemKey: "song-0001", title: "Song 1", kind: "song",
+          channel: "ch01", itemKey: "song-0001", title: "Song 1", kind: .song,
           start: Date(ms: next), end: Date(ms: next + 1000), confidence: 0.9,
           detectedAt: Date(ms: next), status: .closed)
         let start = Date()

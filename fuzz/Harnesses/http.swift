@@ -39,7 +39,7 @@ private let router: APIRouter = {
     for (index, channel) in ["fm1", "fm2"].enumerated() {
       _ = try store.record(
         PlayRecord(
-          channel: channel, itemKey: "k\(index)", title: "Title \(index)", artist: "Artist", kind: "song",
+          channel: channel, itemKey: "k\(index)", title: "Title \(index)", artist: "Artist", kind: .song,
           start: start, end: start.addingTimeInterval(30), confidence: 0.9, detectedAt: start, status: .closed))
     }
     try store.recordEvent(channel: "fm1", kind: .gap, start: start, detail: "gap")

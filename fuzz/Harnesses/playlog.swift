@@ -13,7 +13,7 @@ let minute = Date(timeIntervalSince1970: 1_790_000_000)
 func play(_ channel: String, _ key: String, at offset: Double, status: PlayStatus) -> PlayRecord {
   PlayRecord(
     channel: channel, itemKey: key, title: "Title \(key)", artist: "Artist", album: "Album", isrc: "ZZ0000000001",
-    label: "Label", kind: "song", attributes: ["bpm": "120"], itemDurationSeconds: 180,
+    label: "Label", kind: .song, attributes: ["bpm": "120"], itemDurationSeconds: 180,
     start: minute.addingTimeInterval(offset), end: minute.addingTimeInterval(offset + 170), refOffsetSeconds: 2,
     speed: 1.01, confidence: 0.9, detectedAt: minute.addingTimeInterval(offset + 10), status: status)
 }

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Edits a catalog: adds reference signatures, removes tracks, and builds the immutable `Catalog` with its index.

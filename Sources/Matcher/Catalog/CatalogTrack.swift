@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// One reference recording in a catalog: its metadata and where its fingerprint sits on the catalog's frame axis.

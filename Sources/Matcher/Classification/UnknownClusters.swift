@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Groups unknown segments by recording: each new segment's fingerprint is matched against every earlier one (any

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Matcher
 import Synchronization

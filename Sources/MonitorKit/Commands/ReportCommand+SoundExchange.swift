@@ -98,7 +98,7 @@ extension ReportCommand {
     }
     for (item, isrc) in summary.invalidISRCs {
       lines.append(
-        "item \(item.key) (\"\(item.title)\" by \(item.artist)) has ISRC \"\(isrc)\", which is not 12 characters "
+        "item \(item.key) (\"\(item.metadata.title)\" by \(item.metadata.artist)) has ISRC \"\(isrc)\", which is not 12 characters "
           + "(2 letters, 3 letters or digits, 7 digits) even without hyphens; the ISRC column is left empty, so "
           + "album and label identify it: correct it in the catalog metadata")
     }

@@ -102,12 +102,12 @@ enum ReportCommand {
       try ReconcileReport(
         scope: scope,
         toleranceSeconds: a.value("tolerance").flatMap(Double.init) ?? ReconcileReport.defaultToleranceSeconds,
-        kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        kind: a.value("kind").flatMap(ItemKind.init(rawValue:)) ?? settings.proofOfPlay.kind,
         advertiserAttribute: settings.proofOfPlay.advertiserAttribute
       ).write(from: reader, to: sink, progress: report)
     default:
       try ProofOfPlayReport(
-        scope: scope, kind: a.value("kind") ?? settings.proofOfPlay.kind,
+        scope: scope, kind: a.value("kind").flatMap(ItemKind.init(rawValue:)) ?? settings.proofOfPlay.kind,
         advertiserAttribute: settings.proofOfPlay.advertiserAttribute
       ).write(from: reader, to: sink, progress: report)
     }
@@ -151,6 +151,9 @@ enum ReportCommand {
     for (option, kinds) in only.sorted(by: { $0.key < $1.key })
     where (a.options[option] != nil || a.flags.contains(option)) && !kinds.contains(kind) {
       throw UsageError("--\(option) is for the \(kinds.sorted().joined(separator: " and ")) report, not \(kind)")
+    }
+    if let itemKind = a.value("kind"), ItemKind(rawValue: itemKind) == nil {
+      throw UsageError("--kind \(itemKind): use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     if let tolerance = a.value("tolerance"), !(Double(tolerance).map { $0.isFinite && $0 >= 0 } ?? false) {
       throw UsageError("--tolerance \(tolerance): give seconds ≥ 0, such as 60")

@@ -6,7 +6,7 @@ import Matcher
 /// Threads: a value; any thread.
 struct ProofOfPlaySettings: Codable, Sendable, Equatable {
   /// The item kind listed (`--kind` replaces it). Default `ad`.
-  var kind: String
+  var kind: ItemKind
   /// The catalog metadata column that names an item's advertiser (compared without regard to case).
   /// Default `advertiser`.
   var advertiserAttribute: String
@@ -16,7 +16,7 @@ struct ProofOfPlaySettings: Codable, Sendable, Equatable {
     case advertiserAttribute
   }
 
-  init(kind: String = "ad", advertiserAttribute: String = "advertiser") {
+  init(kind: ItemKind = .ad, advertiserAttribute: String = "advertiser") {
     self.kind = kind
     self.advertiserAttribute = advertiserAttribute
   }

@@ -23,7 +23,7 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
   /// How many of `flags` qualify an item. Default 1.
   var minimumFlags = 1
   /// The item kinds that count. Default `["song"]`.
-  var kinds = ["song"]
+  var kinds: [ItemKind] = [.song]
   /// The share of counted plays that must qualify, in percent (0…100). Required.
   var targetPercent: Double
   /// The period the share is measured over: `day`, `week` (Monday to Sunday) or `month`. Default `week`.
@@ -61,7 +61,7 @@ struct QuotaRuleSettings: Codable, Sendable, Equatable {
 
   init(
     name: String, attribute: String, qualifyingValues: [String] = [], flags: [String] = [], minimumFlags: Int = 1,
-    kinds: [String] = ["song"], targetPercent: Double, period: ReportGrouping = .week, weekStartsOn: String = "mon",
+    kinds: [ItemKind] = [.song], targetPercent: Double, period: ReportGrouping = .week, weekStartsOn: String = "mon",
     dayParts: [DayPartSettings] = [DayPartSettings(name: "whole week")], channels: [String]? = nil,
     minimumPlayedFraction: Double? = nil, minimumPlayedSeconds: Double? = nil,
     subQuotas: [QuotaSubQuotaSettings] = []

@@ -37,10 +37,6 @@ extension ReportSettings {
         }
       }
     }
-    if proofOfPlay.kind.isEmpty {
-      throw ConfigurationError(
-        keyPath: origin.place(of: "reports.proofOfPlay.kind"), reason: "is empty; use for example \"ad\"")
-    }
     if proofOfPlay.advertiserAttribute.isEmpty {
       throw ConfigurationError(
         keyPath: origin.place(of: "reports.proofOfPlay.advertiserAttribute"),
@@ -63,7 +59,7 @@ extension ReportSettings {
       let criterion = try Self.criterion(
         attribute: settings.attribute, qualifyingValues: settings.qualifyingValues, flags: settings.flags,
         minimumFlags: settings.minimumFlags, fail: fail)
-      if settings.kinds.isEmpty || settings.kinds.contains(where: \.isEmpty) {
+      if settings.kinds.isEmpty {
         throw fail("kinds", "name the item kinds that count, such as [\"song\"]")
       }
       if !(settings.targetPercent.isFinite && (0...100).contains(settings.targetPercent)) {

@@ -39,7 +39,8 @@ final class PlayEventSink: MatchEventSink {
       let token = writer.makeToken()
       tokens[play.id] = token
       let record = PlayRecord(play, channel: channel, status: .open) { self.clock.date(atStream: $0) }
-      history.started(id: token, channel: channel, title: record.title, artist: record.artist, start: record.start)
+      history.started(
+        id: token, channel: channel, title: record.metadata.title, artist: record.metadata.artist, start: record.start)
       writer.submit(.start(token: token, play: record))
       log.record(
         MonitorEvent(

@@ -11,11 +11,10 @@ extension PlayRecord {
 
   /// The play log's record of a matcher's play, with stream seconds turned into times by `time`.
   init(_ play: MatchedPlay, channel: String, status: PlayStatus, time: (Double) -> Date) {
-    let m = play.track.metadata
     self.init(
-      channel: channel, itemKey: play.track.key, title: m.title, artist: m.artist, album: m.album, isrc: m.isrc,
-      label: m.label, kind: m.kind.rawValue, attributes: m.attributes, itemDurationSeconds: play.track.durationSeconds,
-      start: time(play.startSeconds), end: time(play.endSeconds), refOffsetSeconds: play.referenceOffsetSeconds,
+      channel: channel, itemKey: play.track.key, metadata: play.track.metadata,
+      itemDurationSeconds: play.track.durationSeconds, start: time(play.startSeconds), end: time(play.endSeconds),
+      refOffsetSeconds: play.referenceOffsetSeconds,
       speed: play.speed, confidence: play.confidence, detectedAt: time(play.detectedAtSeconds), status: status)
   }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Common
 import Foundation
 
 /// Reads the play log for reports, while the monitor goes on writing it.
@@ -99,7 +100,7 @@ public final class PlayLogReader {
       let id = try row.int64(0)
       items[id] = CatalogItem(
         id: id, key: key, title: try row.string(2), artist: try row.string(3), album: try row.string(4),
-        isrc: try row.string(5), label: try row.string(6), kind: try row.string(7), attributes: attributes,
+        isrc: try row.string(5), label: try row.string(6), kind: try row.itemKind(7), attributes: attributes,
         durationMilliseconds: try row.optionalInt64(9))
     }
     itemCache = items
@@ -134,7 +135,7 @@ public final class PlayLogReader {
   /// start, then channel name, then id), a chunk at a time as the type's comment explains.
   /// - Parameter itemKind: only plays of items of this kind (`ad`); all when nil.
   package func forEachPlay(
-    channelID: Int64?, itemKind: String? = nil, fromMilliseconds: Int64, toMilliseconds: Int64,
+    channelID: Int64?, itemKind: ItemKind? = nil, fromMilliseconds: Int64, toMilliseconds: Int64,
     _ body: (PlaySpan) throws -> Void
   ) throws {
     // The start index gives the rows by start, then id, with no sort; plays that share a start time (on different
@@ -150,7 +151,7 @@ public final class PlayLogReader {
     var chunk: [PlaySpan] = []
     chunk.reserveCapacity(chunkRows)
     func values(_ from: Int64, _ to: Int64, limit: Int64) -> [SQLiteValue] {
-      [.integer(from), .integer(to), .integer(channelID), .integer(limit), .text(itemKind)]
+      [.integer(from), .integer(to), .integer(channelID), .integer(limit), .text(itemKind?.rawValue)]
     }
     while from < toMilliseconds {
       chunk.removeAll(keepingCapacity: true)

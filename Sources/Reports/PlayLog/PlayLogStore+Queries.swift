@@ -62,7 +62,7 @@ extension PlayLogStore {
         PlayRecord(
           id: try row.int64(0), channel: try row.string(1), itemKey: itemKey, title: try row.string(4),
           artist: try row.string(5), album: try row.string(6), isrc: try row.string(7), label: try row.string(8),
-          kind: try row.string(9), attributes: attributes,
+          kind: try row.itemKind(9), attributes: attributes,
           itemDurationSeconds: try row.optionalInt64(11).map { Double($0) / 1000 }, start: try row.date(12),
           end: try row.date(13), refOffsetSeconds: Double(try row.int64(14)) / 1000, speed: try row.double(15),
           confidence: try row.double(16), detectedAt: try row.date(17), status: status))

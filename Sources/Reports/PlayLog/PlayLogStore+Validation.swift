@@ -6,7 +6,7 @@ extension PlayLogStorage {
   func validate(_ play: PlayRecord) throws {
     func refuse(_ reason: String) -> PlayLogError { .invalidPlay(reason: reason, path: path) }
     guard !play.channel.isEmpty else { throw refuse("the channel name is empty") }
-    guard !play.itemKey.isEmpty else { throw refuse("the catalog item key is empty (item \"\(play.title)\")") }
+    guard !play.itemKey.isEmpty else { throw refuse("the catalog item key is empty (item \"\(play.metadata.title)\")") }
     for (name, date) in [("start", play.start), ("end", play.end), ("detection time", play.detectedAt)] {
       guard Self.isStorable(date) else { throw refuse("the \(name) \(date.timeIntervalSince1970) is out of range") }
     }

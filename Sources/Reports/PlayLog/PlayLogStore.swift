@@ -37,7 +37,7 @@ public final class PlayLogStore {
   @discardableResult
   public func record(_ play: PlayRecord) throws -> Int64 {
     try validate(play)
-    let attributesJSON = try AttributesJSON.encode(play.attributes)
+    let attributesJSON = try AttributesJSON.encode(play.metadata.attributes)
     return try database.transaction { try insert(play, attributesJSON: attributesJSON) }
   }
 
@@ -52,11 +52,11 @@ public final class PlayLogStore {
     encoded.reserveCapacity(plays.count)
     for play in plays {
       try validate(play)
-      if let known = attributes[play.attributes] {
+      if let known = attributes[play.metadata.attributes] {
         encoded.append(known)
       } else {
-        let json = try AttributesJSON.encode(play.attributes)
-        attributes[play.attributes] = json
+        let json = try AttributesJSON.encode(play.metadata.attributes)
+        attributes[play.metadata.attributes] = json
         encoded.append(json)
       }
     }
@@ -147,8 +147,10 @@ public final class PlayLogStore {
         OR (excluded.duration_ms IS NOT NULL AND catalog_items.duration_ms IS NOT excluded.duration_ms)
       """,
       [
-        .text(play.itemKey), .text(play.title), .text(play.artist), .text(play.album), .text(play.isrc),
-        .text(play.label), .text(play.kind), .text(attributesJSON), .integer(durationMilliseconds),
+        .text(play.itemKey), .text(play.metadata.title), .text(play.metadata.artist), .text(play.metadata.album),
+        .text(play.metadata.isrc), .text(play.metadata.label), .text(play.metadata.kind.rawValue),
+        .text(attributesJSON),
+        .integer(durationMilliseconds),
       ])
     guard let row = try database.firstRow("SELECT id FROM catalog_items WHERE item_key = ?", [.text(play.itemKey)])
     else {

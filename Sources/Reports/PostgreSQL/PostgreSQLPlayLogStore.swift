@@ -113,7 +113,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   @discardableResult
   public func record(_ play: PlayRecord) throws -> Int64 {
     try validate(play)
-    let attributesJSON = try AttributesJSON.encode(play.attributes)
+    let attributesJSON = try AttributesJSON.encode(play.metadata.attributes)
     return try connection.transaction { try insert(play, attributesJSON: attributesJSON) }
   }
 
@@ -121,7 +121,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   @discardableResult
   public func record(contentsOf plays: [PlayRecord]) throws -> [Int64] {
     for play in plays { try validate(play) }
-    let encoded = try plays.map { try AttributesJSON.encode($0.attributes) }
+    let encoded = try plays.map { try AttributesJSON.encode($0.metadata.attributes) }
     return try connection.transaction { try zip(plays, encoded).map { try insert($0, attributesJSON: $1) } }
   }
 
@@ -319,8 +319,10 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         OR (excluded.duration_ms IS NOT NULL AND catalog_items.duration_ms IS DISTINCT FROM excluded.duration_ms)
       """,
       [
-        .text(play.itemKey), .text(play.title), .text(play.artist), .text(play.album), .text(play.isrc),
-        .text(play.label), .text(play.kind), .text(attributesJSON), .integer(durationMilliseconds),
+        .text(play.itemKey), .text(play.metadata.title), .text(play.metadata.artist), .text(play.metadata.album),
+        .text(play.metadata.isrc), .text(play.metadata.label), .text(play.metadata.kind.rawValue),
+        .text(attributesJSON),
+        .integer(durationMilliseconds),
       ])
     return try connection.query("SELECT id FROM catalog_items WHERE item_key = $1", [.text(play.itemKey)])[0].int64(0)
   }

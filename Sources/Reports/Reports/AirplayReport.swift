@@ -82,8 +82,9 @@ package struct AirplayReport: Sendable {
           .sorted { a, b in
             if a.0.plays != b.0.plays { return a.0.plays > b.0.plays }
             if a.0.totalMilliseconds != b.0.totalMilliseconds { return a.0.totalMilliseconds > b.0.totalMilliseconds }
-            if a.1.artist != b.1.artist { return a.1.artist < b.1.artist }
-            if a.1.title != b.1.title { return a.1.title < b.1.title }
+            let (x, y) = (a.1.metadata, b.1.metadata)
+            if x.artist != y.artist { return x.artist < y.artist }
+            if x.title != y.title { return x.title < y.title }
             return a.1.key < b.1.key
           }
         for (tally, item) in rows {
@@ -98,7 +99,8 @@ package struct AirplayReport: Sendable {
             encoder.append(encoded: cells)
           } else {
             var cells = ReportRowEncoder(style: encoder.style)
-            for text in [item.title, item.artist, item.album, item.isrc, item.label, item.kind, item.key] {
+            let m = item.metadata
+            for text in [m.title, m.artist, m.album, m.isrc, m.label, m.kind.rawValue, item.key] {
               cells.append(text: text)
             }
             itemCells[item.id] = cells.bytes

@@ -35,9 +35,9 @@ package struct PlaysReport: Sendable {
       if let cells = itemCells[play.itemID] {
         encoder.append(encoded: cells)
       } else {
-        let item = try reader.item(play.itemID)
+        let m = try reader.item(play.itemID).metadata
         var cells = ReportRowEncoder(style: encoder.style)
-        for text in [item.title, item.artist, item.album, item.isrc, item.label, item.kind] {
+        for text in [m.title, m.artist, m.album, m.isrc, m.label, m.kind.rawValue] {
           cells.append(text: text)
         }
         itemCells[play.itemID] = cells.bytes

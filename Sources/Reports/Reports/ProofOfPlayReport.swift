@@ -1,3 +1,5 @@
+import Common
+
 /// The `proof-of-play` report: every airing of the items of one kind (ads by default) with exact times and
 /// durations, per advertiser, for spot verification.
 ///
@@ -12,11 +14,11 @@
 package struct ProofOfPlayReport: Sendable {
   package let scope: ReportScope
   /// The item kind listed (`ad`).
-  package let kind: String
+  package let kind: ItemKind
   /// The attribute that names the advertiser.
   package let advertiserAttribute: String
 
-  package init(scope: ReportScope, kind: String = "ad", advertiserAttribute: String = "advertiser") {
+  package init(scope: ReportScope, kind: ItemKind = .ad, advertiserAttribute: String = "advertiser") {
     self.scope = scope
     self.kind = kind
     self.advertiserAttribute = advertiserAttribute
@@ -36,7 +38,7 @@ package struct ProofOfPlayReport: Sendable {
 
   /// `item`'s cart number or ISCI code, "" when it has neither.
   package static func cart(of item: CatalogItem) -> String {
-    cartAttributes.lazy.compactMap { item.attribute($0) }.first { !$0.isEmpty } ?? ""
+    cartAttributes.lazy.compactMap { item.metadata.attribute($0) }.first { !$0.isEmpty } ?? ""
   }
 
   /// True when an airing of `durationMilliseconds` is shorter than ``partialFraction`` of `item`'s length.
@@ -56,8 +58,8 @@ package struct ProofOfPlayReport: Sendable {
         channelID: channel.id, itemKind: kind, fromMilliseconds: channel.fromMilliseconds,
         toMilliseconds: channel.toMilliseconds
       ) { play in
-        airingsByAdvertiser[try reader.item(play.itemID).attribute(advertiserAttribute) ?? "", default: []].append(
-          (play, index))
+        let advertiser = try reader.item(play.itemID).metadata.attribute(advertiserAttribute) ?? ""
+        airingsByAdvertiser[advertiser, default: []].append((play, index))
       }
       progress?(Double(index + 1) / Double(channels.count))
     }
@@ -99,8 +101,8 @@ package struct ProofOfPlayReport: Sendable {
         } else {
           cells.append(number: "")
         }
-        cells.append(text: item.title)
-        cells.append(text: item.artist)
+        cells.append(text: item.metadata.title)
+        cells.append(text: item.metadata.artist)
         cells.append(text: item.key)
         cells.append(text: Self.cart(of: item))
         itemCells[airing.play.itemID] = cells.bytes

@@ -24,7 +24,7 @@ package struct QuotaCriterion: Sendable, Equatable {
 
   /// True when `item` qualifies.
   package func qualifies(_ item: CatalogItem) -> Bool {
-    guard let value = item.attribute(attribute), !value.isEmpty else { return false }
+    guard let value = item.metadata.attribute(attribute), !value.isEmpty else { return false }
     if !qualifyingValues.isEmpty {
       return qualifyingValues.contains(value.lowercased())
     }

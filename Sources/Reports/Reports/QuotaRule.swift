@@ -1,3 +1,5 @@
+import Common
+
 /// A content quota, as data: which plays count, which of them qualify, on which channels, over which parts of the
 /// week, and the share they must reach. Canada's CRTC rule (at least 35 % of popular-music selections Canadian,
 /// MAPL: at least two of music, artist, performance, lyrics, over the broadcast week from Sunday and Monday to
@@ -19,7 +21,7 @@ package struct QuotaRule: Sendable, Equatable {
   /// What qualifies an item.
   package var criterion: QuotaCriterion
   /// The item kinds that count (`song`); the others are left out of both numbers.
-  package var kinds: Set<String>
+  package var kinds: Set<ItemKind>
   /// The share of counted plays that must qualify, in percent.
   package var targetPercent: Double
   /// The period the share is measured over (default: week).
@@ -39,7 +41,7 @@ package struct QuotaRule: Sendable, Equatable {
 
   package init(
     name: String, attribute: String, qualifyingValues: [String] = [], flags: [String] = [], minimumFlags: Int = 1,
-    kinds: Set<String> = ["song"], targetPercent: Double, period: ReportGrouping = .week, weekStartsOn: Int = 0,
+    kinds: Set<ItemKind> = [.song], targetPercent: Double, period: ReportGrouping = .week, weekStartsOn: Int = 0,
     dayParts: [DayPart] = [DayPart(name: "whole week")], channels: Set<String>? = nil,
     minimumPlayedFraction: Double = QuotaRule.defaultMinimumPlayedFraction, minimumPlayedSeconds: Double? = nil,
     subQuotas: [QuotaSubQuota] = []
@@ -60,7 +62,7 @@ package struct QuotaRule: Sendable, Equatable {
 
   /// True when plays of `item` count towards the quota at all (before the fragment check).
   package func counts(_ item: CatalogItem) -> Bool {
-    kinds.contains(item.kind)
+    kinds.contains(item.metadata.kind)
   }
 
   /// True when the rule applies to `channel`.

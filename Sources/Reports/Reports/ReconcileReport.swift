@@ -1,3 +1,5 @@
+import Common
+
 /// The `reconcile` report: each spot the traffic system scheduled (`schedule import`) against what the monitor heard
 /// air, for billing and affidavits.
 ///
@@ -31,12 +33,12 @@ package struct ReconcileReport: Sendable {
   /// Within this many seconds of its time a spot is `aired`; beyond, late or early.
   package let toleranceSeconds: Double
   /// The item kind whose airings are spots (`ad`).
-  package let kind: String
+  package let kind: ItemKind
   /// The attribute that names an unscheduled airing's advertiser.
   package let advertiserAttribute: String
 
   package init(
-    scope: ReportScope, toleranceSeconds: Double = ReconcileReport.defaultToleranceSeconds, kind: String = "ad",
+    scope: ReportScope, toleranceSeconds: Double = ReconcileReport.defaultToleranceSeconds, kind: ItemKind = .ad,
     advertiserAttribute: String = "advertiser"
   ) {
     self.scope = scope
@@ -103,7 +105,7 @@ package struct ReconcileReport: Sendable {
         } else {
           let item = try reader.item(play.itemID)
           let found = ProofOfPlayReport.cart(of: item)
-          cart = item.kind == kind || !found.isEmpty ? found.lowercased() : nil
+          cart = item.metadata.kind == kind || !found.isEmpty ? found.lowercased() : nil
           cartOfItem[play.itemID] = .some(cart)
         }
         guard let cart else { return }
@@ -199,12 +201,12 @@ package struct ReconcileReport: Sendable {
       if let spot = row.spot {
         encoder.append(text: spot.cart)
         encoder.append(text: spot.advertiser)
-        encoder.append(text: spot.title.isEmpty ? item?.title ?? "" : spot.title)
+        encoder.append(text: spot.title.isEmpty ? item?.metadata.title ?? "" : spot.title)
         encoder.append(time: spot.scheduledAtMilliseconds, on: calendar)
       } else if let item {
         encoder.append(text: ProofOfPlayReport.cart(of: item))
-        encoder.append(text: item.attribute(advertiserAttribute) ?? "")
-        encoder.append(text: item.title)
+        encoder.append(text: item.metadata.attribute(advertiserAttribute) ?? "")
+        encoder.append(text: item.metadata.title)
         encoder.append(number: "")
       }
       if let airing = row.airing {

@@ -1,3 +1,5 @@
+import Common
+
 /// Scanning the plays of a report's channels.
 extension ReportScope {
   /// How often a scan reports progress, in plays.
@@ -7,7 +9,7 @@ extension ReportScope {
   /// span, in air order, with the index of its channel in `channels`. One channel is read through its index; several in one pass over their joint span.
   /// - Parameter progress: called every few thousand plays with the fraction of the span done.
   package static func forEachPlay(
-    of channels: [Channel], in reader: PlayLogReader, itemKind: String? = nil, progress: ReportProgress?,
+    of channels: [Channel], in reader: PlayLogReader, itemKind: ItemKind? = nil, progress: ReportProgress?,
     _ body: (PlaySpan, Int) throws -> Void
   ) throws {
     let spans = channels.filter { $0.fromMilliseconds < $0.toMilliseconds }

@@ -91,11 +91,11 @@ package struct SoundExchangeReport: Sendable {
     func isrc(of item: CatalogItem) -> String {
       if let known = isrcs[item.id] { return known }
       var isrc = ""
-      if !item.isrc.isEmpty {
-        if let valid = ISRC.normalized(item.isrc) {
+      if !item.metadata.isrc.isEmpty {
+        if let valid = ISRC.normalized(item.metadata.isrc) {
           isrc = valid
         } else {
-          summary.invalidISRCs.append((item, item.isrc))
+          summary.invalidISRCs.append((item, item.metadata.isrc))
         }
       }
       isrcs[item.id] = isrc
@@ -115,7 +115,7 @@ package struct SoundExchangeReport: Sendable {
         var slot = slotOfItem[itemID] ?? -2
         if slot == -2 {
           let item = try reader.item(itemID)
-          if item.kind == "song" {
+          if item.metadata.kind == .song {
             let isrc = isrc(of: item)
             let key = isrc.isEmpty ? "item:" + item.key : "isrc:" + isrc
             if let known = slotOfKey[key] {
@@ -147,8 +147,8 @@ package struct SoundExchangeReport: Sendable {
     let rows = recordings.sorted { a, b in
       if a.channel != b.channel { return a.channel < b.channel }
       let (x, y) = (a.recording, b.recording)
-      if x.item.artist != y.item.artist { return x.item.artist < y.item.artist }
-      if x.item.title != y.item.title { return x.item.title < y.item.title }
+      if x.item.metadata.artist != y.item.metadata.artist { return x.item.metadata.artist < y.item.metadata.artist }
+      if x.item.metadata.title != y.item.metadata.title { return x.item.metadata.title < y.item.metadata.title }
       if x.isrc != y.isrc { return x.isrc < y.isrc }
       return x.item.key < y.item.key
     }
@@ -157,8 +157,8 @@ package struct SoundExchangeReport: Sendable {
       let count =
         summary.actualPerformances ? String(Int64(recording.performances.rounded())) : String(recording.plays)
       try sink.writeRow([
-        .text(serviceName), .text(transmissionCategory), .text(item.artist), .text(item.title), .text(recording.isrc),
-        .text(item.album), .text(item.label), .number(count), .text(channel),
+        .text(serviceName), .text(transmissionCategory), .text(item.metadata.artist), .text(item.metadata.title),
+        .text(recording.isrc), .text(item.metadata.album), .text(item.metadata.label), .number(count), .text(channel),
       ])
     }
     return summary

@@ -160,7 +160,7 @@ struct AlertWatcherTests {
     #expect(retries.count == 1, "the dead receiver's failure is logged once, and retried quietly")
     let plays = try PlayLogStore(path: db).plays()
     try #require(plays.count == 1, "\(plays)")
-    #expect(plays[0].title == "Armygeddon" && plays[0].status == .closed)
+    #expect(plays[0].metadata.title == "Armygeddon" && plays[0].status == .closed)
     #expect(abs(plays[0].durationSeconds - 30) < 1.5, "\(plays[0].durationSeconds)")
     #expect(flaky.received.count >= 2 && flaky.received[0] == flaky.received[1])
     #expect(flaky.received[0].contains(#""event":"alert_opened""#))

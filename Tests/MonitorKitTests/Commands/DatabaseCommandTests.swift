@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 import TestSupport
@@ -28,15 +29,17 @@ struct DatabaseCommandTests {
       var time = start.addingTimeInterval(Double(channels.firstIndex(of: channel)!) * 7)
       while time < start.addingTimeInterval(3 * 86_400) {
         let pick = Int.random(in: 0..<12, using: &random)
-        let kind = pick < 8 ? "song" : pick < 11 ? "ad" : "jingle"
-        let seconds = kind == "ad" ? 30 : Double(Int.random(in: 120...300, using: &random)) + 0.25
+        let kind: ItemKind = pick < 8 ? .song : pick < 11 ? .ad : .jingle
+        let seconds = kind == .ad ? 30 : Double(Int.random(in: 120...300, using: &random)) + 0.25
         let attributes: [String: String] =
-          kind == "ad"
+          kind == .ad
           ? ["advertiser": "Shop \(pick)", "cart": "C\(pick)"] : ["mapl": ["M", "MA", "MAPL", ""][pick % 4]]
         try store.record(
           PlayRecord(
-            channel: channel, itemKey: "\(kind)-\(pick)", title: "Title \(pick), \"quoted\"", artist: "Artist \(pick)",
-            album: "Album", isrc: "CA\(kind.prefix(1))\(pick)", label: "Label", kind: kind, attributes: attributes,
+            channel: channel, itemKey: "\(kind.rawValue)-\(pick)", title: "Title \(pick), \"quoted\"",
+            artist: "Artist \(pick)",
+            album: "Album", isrc: "CA\(kind.rawValue.prefix(1))\(pick)", label: "Label", kind: kind,
+            attributes: attributes,
             itemDurationSeconds: seconds, start: time, end: time.addingTimeInterval(seconds),
             refOffsetSeconds: Double(pick) / 3, speed: 1 + Double(pick) / 1000, confidence: 0.5 + Double(pick) / 25,
             detectedAt: time.addingTimeInterval(4.5), status: pick == 5 ? .recovered : .closed))

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 import TestSupport
@@ -17,7 +18,7 @@ struct ReportCommandTests {
     database = folder.file("plays.sqlite").path
     let store = try PlayLogStore(path: database)
     func play(
-      _ key: String, _ title: String, _ start: String, seconds: Double, kind: String = "song",
+      _ key: String, _ title: String, _ start: String, seconds: Double, kind: ItemKind = .song,
       attributes: [String: String] = [:]
     ) throws {
       let date = try #require(ISO8601Millis.parse(start))
@@ -30,7 +31,7 @@ struct ReportCommandTests {
     try play("north", "Northern Lights", "2026-01-12T12:00:00Z", seconds: 180, attributes: ["mapl": "MAPL"])
     try play("hit", "=Summer Hit", "2026-01-13T04:58:00Z", seconds: 240)
     try play(
-      "sale", "Sale", "2026-01-13T15:00:00Z", seconds: 30, kind: "ad",
+      "sale", "Sale", "2026-01-13T15:00:00Z", seconds: 30, kind: .ad,
       attributes: ["advertiser": "Shop", "cart": "Sale"])
     try store.close()
     try Data(
@@ -255,6 +256,8 @@ struct ReportCommandTests {
     }
     let badZone = try report(["plays", "--db", database, "--tz", "Mars/Olympus"])
     #expect(badZone.status == 64 && badZone.stderr.contains("unknown time zone"))
+    let badKind = try report(["proof-of-play", "--db", database, "--kind", "advert"])
+    #expect(badKind.status == 64 && badKind.stderr.contains("--kind advert: use song, ad, jingle, other"), "\(badKind)")
     let noChannel = try report(["plays", "--db", database, "--channel", "cbc"])
     #expect(noChannel.status == 64 && noChannel.stderr.contains("has no channel \"cbc\"; it has ckua"))
     let noSettings = try report(["soundexchange", "--db", database])

@@ -95,7 +95,7 @@ struct RunCommandConsoleTests {
     #expect(after.joined().contains("plays recognized in this run. Play log: \(db)"), "the summary (wrapped by tmux)")
 
     let plays = try PlayLogStore(path: db).plays()
-    #expect(Set(plays.map(\.title)).isSuperset(of: ["Armygeddon", "Internal Degeneration"]), "\(plays)")
+    #expect(Set(plays.map(\.metadata.title)).isSuperset(of: ["Armygeddon", "Internal Degeneration"]), "\(plays)")
     #expect(plays.allSatisfy { $0.status == .closed }, "\(plays)")
   }
 

@@ -60,8 +60,8 @@ struct RunCommandJackTests {
     let deadline = Date().addingTimeInterval(seconds)
     while !done() && Date() < deadline {
       if FileManager.default.fileExists(atPath: db), let plays = try? PlayLogStore(path: db).plays() {
-        for play in plays where seen["\(play.channel)/\(play.title)"] == nil {
-          seen["\(play.channel)/\(play.title)"] = Date()
+        for play in plays where seen["\(play.channel)/\(play.metadata.title)"] == nil {
+          seen["\(play.channel)/\(play.metadata.title)"] = Date()
         }
       }
       Thread.sleep(forTimeInterval: 0.1)
@@ -103,12 +103,13 @@ struct RunCommandJackTests {
     let plays = try PlayLogStore(path: db).plays()
     let one = plays.filter { $0.channel == "one" }
     let two = plays.filter { $0.channel == "two" }
-    #expect(one.map(\.title) == ["Armygeddon"], "\(plays)")
-    #expect(two.map(\.title) == ["Internal Degeneration"], "\(plays)")
+    #expect(one.map(\.metadata.title) == ["Armygeddon"], "\(plays)")
+    #expect(two.map(\.metadata.title) == ["Internal Degeneration"], "\(plays)")
     #expect(plays.allSatisfy { $0.status == .closed })
     for (play, truth) in zip(one + two, [startOne, startTwo]) {
-      #expect(abs(play.start.timeIntervalSince1970 - truth) <= 1, "\(play.title) starts within 1 s of the truth")
-      #expect(abs(play.durationSeconds - 30) <= 1.5, "\(play.title) lasts the 30 s it was fed")
+      #expect(
+        abs(play.start.timeIntervalSince1970 - truth) <= 1, "\(play.metadata.title) starts within 1 s of the truth")
+      #expect(abs(play.durationSeconds - 30) <= 1.5, "\(play.metadata.title) lasts the 30 s it was fed")
     }
     // Written while on air. The 5 s goal is measured on a release build (bench/live_latency.py); this debug build
     // only has to show the row long before the song ends.
@@ -162,7 +163,7 @@ struct RunCommandJackTests {
     after.terminateAndWait()
 
     let plays = try PlayLogStore(path: db).plays()
-    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
     #expect(plays.allSatisfy { $0.status == .closed })
     if plays.count == 2 {
       #expect(abs(plays[0].start.timeIntervalSince1970 - startBefore) <= 1)
@@ -208,10 +209,11 @@ struct RunCommandJackTests {
     #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
 
     let plays = try PlayLogStore(path: db).plays()
-    #expect(plays.map(\.title) == ["Armygeddon", "Internal Degeneration"], "\(plays)")
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Internal Degeneration"], "\(plays)")
     #expect(plays.allSatisfy { $0.status == .closed })
     for (play, start) in zip(plays, starts) {
-      #expect(abs(play.start.timeIntervalSince1970 - start) <= 1, "\(play.title) starts within 1 s of the truth")
+      #expect(
+        abs(play.start.timeIntervalSince1970 - start) <= 1, "\(play.metadata.title) starts within 1 s of the truth")
     }
     // JACK xruns, and a channel lagging behind real time, are recorded too; a loaded machine may have some at any
     // time.

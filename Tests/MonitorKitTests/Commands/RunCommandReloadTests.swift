@@ -75,12 +75,12 @@ struct RunCommandReloadTests {
     let plays = try PlayLogStore(path: db).plays()
     let keep = plays.filter { $0.channel == "keep" }
     try #require(keep.count == 1, "the untouched channel's play is one play, neither split nor restarted: \(plays)")
-    #expect(keep[0].status == .closed && keep[0].title == "Chaos God")
+    #expect(keep[0].status == .closed && keep[0].metadata.title == "Chaos God")
     #expect(keep[0].start < reloadedAt && keep[0].end > reloadedAt.addingTimeInterval(5), "\(keep[0])")
     let gone = plays.filter { $0.channel == "gone" }
     #expect(gone.count == 1 && gone.allSatisfy { $0.status == .closed }, "the removed channel's play closed: \(gone)")
     #expect(gone.first.map { $0.end <= Date() && $0.end >= reloadedAt.addingTimeInterval(-3) } == true)
-    #expect(plays.filter { $0.channel == "new" }.map(\.title) == ["Armygeddon"])
+    #expect(plays.filter { $0.channel == "new" }.map(\.metadata.title) == ["Armygeddon"])
   }
 
   @Test("a configuration with an error keeps the running one, logs why, and reloads the catalog")

@@ -63,7 +63,7 @@ struct RunCommandTests {
     let plays = try PlayLogStore(path: db).plays()
     try #require(plays.count == 1, "one play, also across the reload: \(plays)")
     let play = plays[0]
-    #expect(play.title == "Armygeddon" && play.channel == "demo" && play.status == .closed)
+    #expect(play.metadata.title == "Armygeddon" && play.channel == "demo" && play.status == .closed)
     #expect(play.start >= launched.addingTimeInterval(-1) && play.start <= launched.addingTimeInterval(5))
     #expect(abs(play.durationSeconds - 30) < 1.5, "\(play.durationSeconds)")
     let events = try Subprocess.run("/usr/bin/sqlite3", [db, "SELECT kind FROM events ORDER BY id"])
@@ -297,7 +297,7 @@ struct RunCommandTests {
     monitor.send(SIGTERM)
     #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     let plays = try PlayLogStore(path: db).plays()
-    #expect(plays.first?.title == "Armygeddon")
+    #expect(plays.first?.metadata.title == "Armygeddon")
     #expect(plays.first?.channel == "web")
     #expect(plays.allSatisfy { $0.status == .closed })
   }

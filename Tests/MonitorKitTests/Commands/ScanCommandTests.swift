@@ -160,7 +160,7 @@ struct ScanCommandTests {
     #expect(result.status == 0, "\(result)")
     #expect(result.stderr.contains("2 writes kept by the last run were replayed"), "\(result.stderr)")
     let plays = try PlayLogStore(path: db).plays()
-    #expect(plays.map(\.title) == ["left by run", "Armygeddon", "Chaos God"], "\(plays)")
+    #expect(plays.map(\.metadata.title) == ["left by run", "Armygeddon", "Chaos God"], "\(plays)")
     #expect(plays.first?.status == .closed)
     #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
   }
@@ -234,7 +234,7 @@ struct ScanCommandTests {
 
     let store = try PlayLogStore(path: db.path)
     let plays = try store.plays()
-    #expect(plays.map(\.title) == truth.map(\.title))
+    #expect(plays.map(\.metadata.title) == truth.map(\.title))
     #expect(plays.map { ISO8601Millis.format($0.start) } == rows.map { $0["start"] ?? "" })
     #expect(plays.map { ISO8601Millis.format($0.end) } == rows.map { $0["end"] ?? "" })
     #expect(plays.map { ISO8601Millis.format($0.detectedAt) } == rows.map { $0["detected_at"] ?? "" })

@@ -49,7 +49,7 @@ struct ScanRunAgreementTests {
     ])
     try #require(scan.status == 0, "\(scan)")
     let scanned = try PlayLogStore(path: scanDB).plays().sorted { $0.start < $1.start }
-    try #require(scanned.map(\.title) == ["Chaos God", "Armygeddon"], "\(scanned)")
+    try #require(scanned.map(\.metadata.title) == ["Chaos God", "Armygeddon"], "\(scanned)")
 
     let runDB = folder.file("run.sqlite").path
     let executable = try #require(CLI.executable, CLI.notBuilt)
@@ -66,7 +66,9 @@ struct ScanRunAgreementTests {
     monitor.send(SIGTERM)
     #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     let ran = try PlayLogStore(path: runDB).plays().sorted { $0.start < $1.start }
-    try #require(ran.map(\.title) == scanned.map(\.title), "run logged \(ran), scan \(scanned)\n\(monitor.output)")
+    try #require(
+      ran.map(\.metadata.title) == scanned.map(\.metadata.title),
+      "run logged \(ran), scan \(scanned)\n\(monitor.output)")
 
     // Line the run's audio up with the scan's start through the first play, then every play must agree.
     let origin = try #require(ISO8601Millis.parse(Self.scanStart))
@@ -78,17 +80,17 @@ struct ScanRunAgreementTests {
     for (byRun, byScan) in zip(ran, scanned) {
       let runStart = byRun.start.timeIntervalSince(origin) - shift
       let scanStart = byScan.start.timeIntervalSince(origin)
-      #expect(byRun.itemKey == byScan.itemKey && byRun.kind == byScan.kind)
+      #expect(byRun.itemKey == byScan.itemKey && byRun.metadata.kind == byScan.metadata.kind)
       #expect(byRun.channel == byScan.channel && byRun.status == .closed && byScan.status == .closed)
       #expect(
         abs(runStart - scanStart) <= Self.startToleranceSeconds,
-        "\(byScan.title): run at \(runStart) s, scan at \(scanStart) s into the recording")
+        "\(byScan.metadata.title): run at \(runStart) s, scan at \(scanStart) s into the recording")
       #expect(
         abs(byRun.refOffsetSeconds - byScan.refOffsetSeconds) <= Self.offsetToleranceSeconds,
-        "\(byScan.title): offset \(byRun.refOffsetSeconds) by run, \(byScan.refOffsetSeconds) by scan")
+        "\(byScan.metadata.title): offset \(byRun.refOffsetSeconds) by run, \(byScan.refOffsetSeconds) by scan")
       #expect(
         abs(byRun.speed - byScan.speed) <= Self.speedTolerance,
-        "\(byScan.title): speed \(byRun.speed) by run, \(byScan.speed) by scan")
+        "\(byScan.metadata.title): speed \(byRun.speed) by run, \(byScan.speed) by scan")
     }
   }
 }

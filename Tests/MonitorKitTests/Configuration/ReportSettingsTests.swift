@@ -29,7 +29,7 @@ struct ReportSettingsTests {
     let configuration = try folder.load(ConfigurationFolder.minimal)
     #expect(configuration.reports == ReportSettings())
     #expect(configuration.reports.soundExchange == nil)
-    #expect(configuration.reports.proofOfPlay == ProofOfPlaySettings(kind: "ad", advertiserAttribute: "advertiser"))
+    #expect(configuration.reports.proofOfPlay == ProofOfPlaySettings(kind: .ad, advertiserAttribute: "advertiser"))
     #expect(configuration.reports.quotaRules.isEmpty)
   }
 
@@ -45,7 +45,7 @@ struct ReportSettingsTests {
     #expect(
       rules == [
         QuotaRule(
-          name: "CanCon", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2, kinds: ["song"],
+          name: "CanCon", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2, kinds: [.song],
           targetPercent: 35, period: .week,
           dayParts: [
             DayPart(name: "Mon-Fri 6-18", weekdays: Set(0...4), startMinute: 360, endMinute: 1080),
@@ -91,6 +91,11 @@ struct ReportSettingsTests {
         "reports.soundExchange.channels.fm.icecastMount"
       ),
       ("{proofOfPlay: {kind: \"ad\", advertizer: \"x\"}}", "reports.proofOfPlay.advertizer"),
+      ("{proofOfPlay: {kind: \"advert\"}}", "reports.proofOfPlay.kind"),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], kinds: [\"songs\"]}]}",
+        "reports.quotaRules[0].kinds[0]"
+      ),
       (
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 135, qualifyingValues: [\"y\"]}]}",
         "reports.quotaRules[0].targetPercent"

@@ -51,7 +51,7 @@ final class ChannelPipelineTests {
     let aStart = Double(unknown.count) / 8000
     let bStart = aStart + Double(a.count) / 8000
     try #require(plays.count == 2, "\(plays)")
-    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"])
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"])
     #expect(plays.allSatisfy { $0.status == .closed && $0.channel == "test-fm" })
     #expect(abs(plays[0].start.timeIntervalSince1970 - (Self.origin + aStart)) <= 1)
     #expect(abs(plays[0].end.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
@@ -149,7 +149,7 @@ final class ChannelPipelineTests {
         Thread.sleep(forTimeInterval: 0.05)
       }
       try #require(open.count == 1, "no open play while the song was on air")
-      #expect(open[0].title == "Armygeddon")
+      #expect(open[0].metadata.title == "Armygeddon")
       #expect(open[0].end.timeIntervalSince1970 > Self.origin + aStart + 5)
     }
     #expect(plays.map(\.status) == [.closed])
@@ -166,10 +166,10 @@ final class ChannelPipelineTests {
     ])
     let (plays, log) = try run(input)
     try #require(plays.count == 2, "\(plays)")
-    #expect(plays[0].title == "Armygeddon")
+    #expect(plays[0].metadata.title == "Armygeddon")
     #expect(plays[0].end.timeIntervalSince1970 <= Self.origin + Double(cut) / 8000 + 0.5)
     #expect(plays[0].end.timeIntervalSince1970 >= Self.origin + Double(cut) / 8000 - 3)
-    #expect(plays[1].title == "Chaos God")
+    #expect(plays[1].metadata.title == "Chaos God")
     #expect(abs(plays[1].start.timeIntervalSince1970 - resumeAt) <= 1)
     #expect(log.contains { $0.contains("[test-fm] gap: stream dropped") })
     let events = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events ORDER BY id"])
@@ -184,7 +184,7 @@ final class ChannelPipelineTests {
       while input.deliveredSeconds < aStart + 12 { pipeline.pump() }
       pipeline.reload(catalog: self.catalog)
     }
-    #expect(plays.map(\.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
     #expect(log.contains { $0.contains("catalog reloaded") })
   }
 

@@ -39,7 +39,8 @@ struct WorkerPoolTests {
     let plays = try PlayLogStore(path: dbPath).plays()
     #expect(plays.map(\.channel) == ["ch1", "ch2", "ch3"])
     #expect(
-      plays.map(\.title) == ["Armygeddon", "Internal Degeneration", "Internal Degeneration"], "\(plays.map(\.title))")
+      plays.map(\.metadata.title) == ["Armygeddon", "Internal Degeneration", "Internal Degeneration"],
+      "\(plays.map(\.metadata.title))")
     #expect(plays.allSatisfy { $0.status == .closed })
   }
 }

@@ -34,7 +34,7 @@ struct PlayLogWriterTests {
       .event(channel: "test-fm", kind: .gap, start: Date(timeIntervalSince1970: 1200), end: nil, detail: "dropped"))
     #expect(writer.stop().isEmpty)
     let plays = try PlayLogStore(path: path).plays()
-    #expect(plays.map(\.title) == ["one"])
+    #expect(plays.map(\.metadata.title) == ["one"])
     #expect(plays.first?.status == .closed)
     #expect(plays.first?.start == Date(timeIntervalSince1970: 999.5), "the matcher's refined start")
     #expect(plays.first?.end == Date(timeIntervalSince1970: 1180))
@@ -86,7 +86,7 @@ struct PlayLogWriterTests {
     #expect(writer.stop().isEmpty)
     #expect(lines.text.contains("writable again"))
     let plays = try PlayLogStore(path: path).plays()
-    #expect(plays.map(\.title) == ["held"])
+    #expect(plays.map(\.metadata.title) == ["held"])
     #expect(plays.first?.status == .closed)
   }
 }
@@ -163,7 +163,7 @@ struct PlayLogWriterSpoolTests {
     locker.release()
 
     let store = try PlayLogStore(path: path)
-    #expect(try store.plays().map(\.title) == ["running"], "nothing written while locked")
+    #expect(try store.plays().map(\.metadata.title) == ["running"], "nothing written while locked")
     // After a SIGKILL: the spool as it was, replayed before the recovery.
     try FileManager.default.moveItem(atPath: spool.path, toPath: folder.file("stopped.spool").path)
     try FileManager.default.copyItem(atPath: killed, toPath: spool.path)
@@ -175,7 +175,7 @@ struct PlayLogWriterSpoolTests {
     #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 5)
     #expect(try store.recoverOpenPlays() == [])
     let plays = try store.plays()
-    #expect(plays.map(\.title) == ["running", "held"], "each play once: \(plays)")
+    #expect(plays.map(\.metadata.title) == ["running", "held"], "each play once: \(plays)")
     #expect(plays.map(\.status) == [.closed, .closed])
     #expect(plays.map(\.end) == [Date(timeIntervalSince1970: 1100), Date(timeIntervalSince1970: 1090)])
     let events = try Subprocess.run("/usr/bin/sqlite3", [path, "SELECT kind, detail FROM events"])
@@ -450,7 +450,7 @@ struct PlayLogWriterSpoolTests {
     let log = MonitorLog(write: { _ in })
     #expect(try PlayLogWriter.replay(spool, into: store, log: log) == 4)
     let once = try store.plays()
-    #expect(once.map(\.title) == ["cut", "refined"], "\(once)")
+    #expect(once.map(\.metadata.title) == ["cut", "refined"], "\(once)")
     #expect(once.map(\.start) == [cut.start, Date(timeIntervalSince1970: 1995)])
     #expect(once.map(\.status) == [.closed, .closed])
     try FileManager.default.copyItem(atPath: copy, toPath: spool.path)
@@ -479,7 +479,7 @@ struct PlayLogWriterSpoolTests {
     let lines = LineCollector()
     let store = try PlayLogStore(path: path)
     #expect(try PlayLogWriter.replay(spool, into: store, log: MonitorLog(write: { lines.append($0) })) == 2)
-    #expect(try store.plays().map(\.title) == ["one", "two"])
+    #expect(try store.plays().map(\.metadata.title) == ["one", "two"])
     #expect(lines.text.contains("its last record was cut off at byte"), "\(lines.text)")
     #expect(!FileManager.default.fileExists(atPath: spool.path))
   }
@@ -496,7 +496,7 @@ struct PlayLogWriterSpoolTests {
     let lines = LineCollector()
     let store = try PlayLogStore(path: path)
     #expect(try PlayLogWriter.replay(spool, into: store, log: MonitorLog(write: { lines.append($0) })) == 1)
-    #expect(try store.plays().map(\.title) == ["one"])
+    #expect(try store.plays().map(\.metadata.title) == ["one"])
     #expect(lines.text.contains("play spool \(spool.path) is damaged at byte"), "\(lines.text)")
     #expect(lines.text.contains("checksum does not match"), "\(lines.text)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: spool.path + ".damaged")) == bytes)
@@ -597,7 +597,7 @@ struct PlayLogWriterDiskTests {
     #expect(writer.stop().isEmpty)
     #expect(lines.text.contains("writable again"))
     let plays = try PlayLogStore(path: path).plays()
-    #expect(plays.map(\.title) == ["before", "full-1", "full-2", "full-3"])
+    #expect(plays.map(\.metadata.title) == ["before", "full-1", "full-2", "full-3"])
     #expect(plays.allSatisfy { $0.status == .closed })
   }
 
@@ -624,7 +624,7 @@ struct PlayLogWriterDiskTests {
     #expect(writer.stop().isEmpty)
     #expect(lines.text.contains("writable again"), "\(lines.text)")
     let plays = try PlayLogStore(path: path).plays()
-    #expect(plays.map(\.title) == ["before", "held-1", "held-2"])
+    #expect(plays.map(\.metadata.title) == ["before", "held-1", "held-2"])
     #expect(plays.allSatisfy { $0.status == .closed })
   }
 }

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 import Testing
@@ -23,8 +24,10 @@ struct PlayRecordMatchedPlayTests {
     #expect(record.end == origin.addingTimeInterval(40.25))
     #expect(record.detectedAt == origin.addingTimeInterval(15))
     #expect(record.channel == "fm" && record.itemKey == "key-1" && record.status == .open)
-    #expect(record.title == "T" && record.artist == "A" && record.album == "L" && record.isrc == "ZZ1")
-    #expect(record.label == "Lab" && record.kind == "ad" && record.attributes == ["k": "v"])
+    #expect(
+      record.metadata.title == "T" && record.metadata.artist == "A" && record.metadata.album == "L"
+        && record.metadata.isrc == "ZZ1")
+    #expect(record.metadata.label == "Lab" && record.metadata.kind == .ad && record.metadata.attributes == ["k": "v"])
     #expect(record.itemDurationSeconds == 30)
     #expect(record.refOffsetSeconds == 1.5 && record.speed == 1.04 && record.confidence == 0.8)
   }

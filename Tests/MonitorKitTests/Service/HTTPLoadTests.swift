@@ -107,6 +107,6 @@ struct HTTPLoadTests {
 
   /// The plays of a play log as (channel, title, status), in channel order.
   static func plays(_ path: String) throws -> [String] {
-    try PlayLogStore(path: path).plays().map { "\($0.channel) \($0.title) \($0.status.rawValue)" }.sorted()
+    try PlayLogStore(path: path).plays().map { "\($0.channel) \($0.metadata.title) \($0.status.rawValue)" }.sorted()
   }
 }

@@ -43,6 +43,19 @@ struct PlayLogReaderTests {
     }
   }
 
+  @Test("An item kind the play log holds that is no ItemKind is refused, naming the word and the column")
+  func unknownItemKind() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      let store = try PlayLogStore(path: path)
+      try store.record(Self.play("fm", 1_000, "x"))
+      try store.database.run("UPDATE catalog_items SET kind = 'advert'")
+      let error = try #require(throws: SQLiteError.self) { try PlayLogReader(path: path).items() }
+      #expect(error.code == SQLITE_MISMATCH && error.message.contains("column kind holds \"advert\""), "\(error)")
+      #expect(throws: SQLiteError.self) { try store.plays() }
+    }
+  }
+
   @Test("Between chunks the reader holds no read transaction: the writer commits and checkpoints the WAL fully")
   func writerIsNeverHeldBack() throws {
     try withTemporaryDirectory { folder in

@@ -31,7 +31,7 @@ struct PlayLogStoreTests {
       let store = try PlayLogStore(path: path)
       let play = PlayRecord(
         channel: "FM 東京 📻", itemKey: "cat:0042", title: "夜に駆ける", artist: "YOASOBI", album: "THE BOOK 📖",
-        isrc: "JPU901900587", label: "Sony Music", kind: "song",
+        isrc: "JPU901900587", label: "Sony Music", kind: .song,
         attributes: ["language": "日本語", "mapl": "M,A", "note": "quote \" and / slash 🎶"], itemDurationSeconds: 261.5,
         start: Self.time(192_345), end: Self.time(453_789), refOffsetSeconds: 1.234, speed: 1.04, confidence: 0.987,
         detectedAt: Self.time(199_001), status: .open)
@@ -169,13 +169,13 @@ struct PlayLogStoreTests {
     first.itemDurationSeconds = 200
     try store.record(first)
     var second = Self.play(itemKey: "k", title: "New title", start: 300_000)
-    second.attributes = ["advertiser": "ACME"]
+    second.metadata.attributes = ["advertiser": "ACME"]
     try store.record(second)
     #expect(try store.database.firstRow("SELECT count(*) FROM channels")?[0] == .integer(1))
     #expect(try store.database.firstRow("SELECT count(*) FROM catalog_items")?[0] == .integer(1))
     let plays = try store.plays()
-    #expect(plays.map(\.title) == ["New title", "New title"])
-    #expect(plays.map(\.attributes) == [["advertiser": "ACME"], ["advertiser": "ACME"]])
+    #expect(plays.map(\.metadata.title) == ["New title", "New title"])
+    #expect(plays.map(\.metadata.attributes) == [["advertiser": "ACME"], ["advertiser": "ACME"]])
     #expect(plays.map(\.itemDurationSeconds) == [200, 200])
   }
 

@@ -13,7 +13,7 @@ struct PlayRecordTests {
       status: .open)
     #expect(play.durationSeconds == 182.5)
     #expect(play.id == nil)
-    #expect(play.kind == "song")
+    #expect(play.metadata.kind == .song)
     #expect(play.speed == 1)
   }
 }

@@ -48,7 +48,7 @@ struct PlayLogStorageContractTests {
     var play = PlayLogStoreTests.play(itemKey: "key-\(title)", title: title, start: start, status: status)
     play.speed = 1.0123456789012345
     play.confidence = 0.1 + 0.2
-    play.attributes = ["mapl": "M,A", "language": "日本語"]
+    play.metadata.attributes = ["mapl": "M,A", "language": "日本語"]
     play.itemDurationSeconds = 180.5
     return play
   }
@@ -101,7 +101,7 @@ struct PlayLogStorageContractTests {
   func sameWritesSamePlays(engine: Engine) throws {
     let plays = try Self.withStore(engine, Self.script)
     let expected = try Self.withStore(.sqlite, Self.script)
-    #expect(plays.map(\.title) == ["closed", "cut"])
+    #expect(plays.map(\.metadata.title) == ["closed", "cut"])
     #expect(plays == expected)
     #expect(plays.last?.status == .closed)
     #expect(plays.first?.start == PlayLogStoreTests.time(-500))

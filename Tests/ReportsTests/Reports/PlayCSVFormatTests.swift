@@ -7,7 +7,7 @@ import Testing
 struct PlayCSVFormatTests {
   private static let play = PlayRecord(
     id: 7, channel: "CKUA", itemKey: "k1", title: "Song, with comma", artist: "-Artist", album: "",
-    isrc: "CAU111100001", label: "Label", kind: "song", attributes: ["x": "y"],
+    isrc: "CAU111100001", label: "Label", kind: .song, attributes: ["x": "y"],
     start: Date(millisecondsSince1970: 1_767_225_792_345), end: Date(millisecondsSince1970: 1_767_225_984_845),
     refOffsetSeconds: -0.5, speed: 1.04, confidence: 0.9876, detectedAt: Date(millisecondsSince1970: 1_767_225_799_001),
     status: .recovered)

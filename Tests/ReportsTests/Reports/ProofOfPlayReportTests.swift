@@ -29,7 +29,7 @@ struct ProofOfPlayReportTests {
             + "Spring Sale 30s,,cat:sale,C1001,closed",
           "Hardware Co,ckua,2026-01-20T09:00:00.000-05:00,2026-01-20T09:00:30.000-05:00,30.000,30.000,"
             + "Spring Sale 30s,,cat:sale,C1001,closed"))
-    let jingles = try fixture.csv { try ProofOfPlayReport(scope: scope, kind: "jingle").write(from: $0, to: $1) }
+    let jingles = try fixture.csv { try ProofOfPlayReport(scope: scope, kind: .jingle).write(from: $0, to: $1) }
     #expect(try StrictCSVParser.parse(jingles).count == 1)
   }
 }

@@ -8,7 +8,7 @@ struct QuotaReportTests {
   /// Canada's CRTC rule: 35 % Canadian (MAPL: two of music, artist, performance, lyrics) popular music, over the
   /// broadcast week (6:00 to midnight) and Monday to Friday 6:00 to 18:00.
   static let crtc = QuotaRule(
-    name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2, kinds: ["song"],
+    name: "CRTC Canadian content", attribute: "mapl", flags: ["M", "A", "P", "L"], minimumFlags: 2, kinds: [.song],
     targetPercent: 35, period: .week,
     dayParts: [
       DayPart(name: "broadcast week", startMinute: 6 * 60, endMinute: 24 * 60),
@@ -17,7 +17,7 @@ struct QuotaReportTests {
 
   /// France: 40 % of songs in French.
   static let france = QuotaRule(
-    name: "France 40% francophone", attribute: "language", qualifyingValues: ["fr", "fra"], kinds: ["song"],
+    name: "France 40% francophone", attribute: "language", qualifyingValues: ["fr", "fra"], kinds: [.song],
     targetPercent: 40)
 
   static let header =
