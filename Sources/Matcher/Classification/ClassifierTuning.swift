@@ -87,3 +87,13 @@ extension ClassifierTuning {
   /// simulations, against matches of 10 s and more).
   static let maxMatchOverlapShare = 0.5
 }
+
+extension ClassifierTuning {
+  /// Unknown music stays on air (for a console) through at most this many seconds of windows labelled otherwise: a
+  /// quiet passage or a word over the music, as the ±4-window vote bridges them.
+  static let onAirBreakSeconds = 5.0
+  /// Unknown music on air is matched against the earlier unknown segments every this many seconds, over its last
+  /// this many seconds, until its cluster is found: twice the 10 s a cluster match needs, and one match of a few
+  /// milliseconds every 20 s.
+  static let onAirIdentifySeconds = 20.0
+}

@@ -70,6 +70,15 @@ public final class UnknownClusters: @unchecked Sendable {
     }
   }
 
+  /// The cluster of the earlier segment that `query` matches longest, nil when none does; the index is unchanged
+  /// (for unknown music still on air).
+  public func identify(_ query: Signature) -> Int64? {
+    lock.withLock {
+      guard let catalog, let match = Self.longest(matches(of: query, in: catalog)) else { return nil }
+      return placement[match.track.key]?.cluster
+    }
+  }
+
   /// Finds where a segment belongs, part by part: when the earlier segments of two or more clusters match it one
   /// after the other, it is cut halfway between their matches (each part at least
   /// `ClassifierTuning.minUnknownSeconds` long), and each part joins its cluster and enters the index as a segment
