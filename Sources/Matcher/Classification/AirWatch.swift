@@ -23,6 +23,15 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
   private let history: PeakHistory
   /// The label of the newest window, smoothed by nothing: what is on the air now, for a console.
   public private(set) var onAir: AirLabel = .silence
+  /// Unknown music on the air now (from the newest windows' labels, through short breaks), nil when there is none.
+  public private(set) var unknownMusicOnAir: UnknownMusicOnAir?
+  /// Finds the cluster of a query signature among the earlier unknown segments, nil when none matches
+  /// (`UnknownClusters.identify`): unknown music on air gets its cluster when its recent audio matches. Called on the
+  /// watch's thread.
+  public var identifyCluster: (@Sendable (Signature) -> Int64?)?
+  /// Stream time of the newest window of unknown music, and when its cluster is looked for next.
+  private var lastUnknownMusicSeconds = -Double.infinity
+  private var nextIdentifySeconds = 0.0
   private var runningPlays = 0
   /// The recent audio at the fingerprint rate (the matcher's front end appends to it), when the watch keeps audio.
   let audioRing: AirAudioRing?
@@ -49,6 +58,7 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
     history.removeAll()
     audioRing?.removeAll()
     runningPlays = 0
+    unknownMusicOnAir = nil
     return e
   }
 
@@ -60,6 +70,7 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
   /// The stream ended: every window is decided and the last stretches close.
   func finish() {
     segmenter.decide(nowSeconds: .infinity, final: true)
+    unknownMusicOnAir = nil
   }
 
   public func receive(_ event: MatchEvent) {
@@ -85,6 +96,7 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
     let end = start + Double(features.frameCount * parameters.hopSizeSamples) / rate
     featureLog?(features, verdict.label, verdict.musicScore)
     onAir = runningPlays > 0 && verdict.label != .silence ? .catalog : verdict.label
+    noteOnAir(onAir, startSeconds: start, endSeconds: end)
     segmenter.add(
       AirSegmenter.Window(startSeconds: start, endSeconds: end, label: verdict.label, musicScore: verdict.musicScore))
     segmenter.decide(nowSeconds: end)
@@ -92,11 +104,44 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
 
   private var rate: Double { Double(parameters.sampleRateHz) }
 
+  /// Follows unknown music on air: it starts with a window of unknown music, lasts through at most
+  /// `ClassifierTuning.onAirBreakSeconds` of other windows, and ends at once with a catalog play. While its cluster
+  /// is unknown, its last `ClassifierTuning.onAirIdentifySeconds` are matched against the earlier unknown segments
+  /// that often.
+  private func noteOnAir(_ label: AirLabel, startSeconds: Double, endSeconds: Double) {
+    guard label == .unknownMusic else {
+      if label == .catalog || endSeconds - lastUnknownMusicSeconds > ClassifierTuning.onAirBreakSeconds {
+        unknownMusicOnAir = nil
+      }
+      return
+    }
+    let every = ClassifierTuning.onAirIdentifySeconds
+    if unknownMusicOnAir == nil {
+      unknownMusicOnAir = UnknownMusicOnAir(sinceSeconds: startSeconds)
+      nextIdentifySeconds = startSeconds + every
+    }
+    lastUnknownMusicSeconds = endSeconds
+    guard unknownMusicOnAir?.cluster == nil, let identifyCluster, endSeconds >= nextIdentifySeconds else { return }
+    nextIdentifySeconds = endSeconds + every
+    let to = frame(atStream: endSeconds)
+    let from = frame(atStream: endSeconds - every)
+    let samples = Int(to - from) * parameters.hopSizeSamples
+    let recent = Signature(
+      parameters: parameters, sampleCount: samples, peaks: history.peaks(from: from, to: to),
+      audibleStartSeconds: 0, audibleEndSeconds: Double(samples) / rate)
+    unknownMusicOnAir?.cluster = identifyCluster(recent)
+  }
+
+  /// The fingerprint frame at stream time `seconds`.
+  private func frame(atStream seconds: Double) -> Int32 {
+    Int32(((seconds - originSeconds) * rate / Double(parameters.hopSizeSamples)).rounded())
+  }
+
   private func close(_ stretch: AirStretch) {
     var s = stretch
     if s.label == .unknownMusic {
-      let from = Int32(((s.startSeconds - originSeconds) * rate / Double(parameters.hopSizeSamples)).rounded())
-      let to = Int32(((s.endSeconds - originSeconds) * rate / Double(parameters.hopSizeSamples)).rounded())
+      let from = frame(atStream: s.startSeconds)
+      let to = frame(atStream: s.endSeconds)
       let peaks = history.peaks(from: from, to: to)
       let samples = Int(to - from) * parameters.hopSizeSamples
       s.signature = Signature(

@@ -82,4 +82,18 @@ extension ClassifierTuning {
   /// A new unknown segment joins an earlier one's cluster when the matcher finds it there over at least 10 s: the
   /// matcher's own bar for a catalog play is lower, and two songs share no 10 s stretch of pair hashes by chance.
   static let clusterMinMatchSeconds = 10.0
+  /// Two matches of one unknown segment that overlap by more than this share of the shorter are two takes on one
+  /// stretch (the stronger is kept); less is a crossfade between two recordings (5 s at most on the dev
+  /// simulations, against matches of 10 s and more).
+  static let maxMatchOverlapShare = 0.5
+}
+
+extension ClassifierTuning {
+  /// Unknown music stays on air (for a console) through at most this many seconds of windows labelled otherwise: a
+  /// quiet passage or a word over the music, as the ±4-window vote bridges them.
+  static let onAirBreakSeconds = 5.0
+  /// Unknown music on air is matched against the earlier unknown segments every this many seconds, over its last
+  /// this many seconds, until its cluster is found: twice the 10 s a cluster match needs, and one match of a few
+  /// milliseconds every 20 s.
+  static let onAirIdentifySeconds = 20.0
 }

@@ -23,6 +23,11 @@ extension MonitorConfiguration {
   /// it shared libraries that every ffmpeg shares) and its 30 s ring (1 MB at 8 kHz).
   static let streamInputBytesPerChannel = 16.0 * 1_048_576
 
+  /// A channel's audio kept for the clips of unknown music while `unknown.clipsDirectory` is set: its last
+  /// `UnknownClipWriter.ringSeconds` at the fingerprint rate (8 kHz unless the catalog says otherwise), 16 bits
+  /// (`AirAudioRing`): 9.6 MB, allocated when the channel starts.
+  static let clipAudioBytesPerChannel = UnknownClipWriter.ringSeconds * Double(FingerprintParameters().sampleRateHz) * 2
+
   /// The share of the machine's memory the channels may take: the rest is for the catalog (mapped whole), SQLite,
   /// the worker threads and the system. JACK's rings are touched before capture starts, so they are resident.
   static let channelMemoryShare = 0.5
@@ -58,7 +63,7 @@ extension MonitorConfiguration {
       + "configuration and play log"
   }
 
-  /// Refuses channels whose rings and matchers would take more than `channelMemoryShare` of `memoryBytes`, naming
+  /// Refuses channels whose rings, matchers, inputs and clip audio would take more than `channelMemoryShare` of `memoryBytes`, naming
   /// the channels, the memory they need and have, and what to change. The place is `jack.ringSeconds` when JACK's
   /// rings are most of it.
   func validateMemory(origin: ConfigurationOrigin, memoryBytes: Double) throws(ConfigurationError) {
@@ -73,7 +78,8 @@ extension MonitorConfiguration {
     let ringBytes = Double(jackPorts) * Self.jackRingBytesPerPort(ringSeconds: jack.ringSeconds)
     let matcherBytes = Double(channels.count) * Self.matcherBytesPerChannel
     let streamBytes = Double(streams) * Self.streamInputBytesPerChannel
-    let total = ringBytes + matcherBytes + streamBytes
+    let clipBytes = unknown.clipsDirectory == nil ? 0 : Double(channels.count) * Self.clipAudioBytesPerChannel
+    let total = ringBytes + matcherBytes + streamBytes + clipBytes
     let allowed = memoryBytes * Self.channelMemoryShare
     guard total > allowed else { return }
     let ringsFirst = ringBytes > total / 2
@@ -83,7 +89,9 @@ extension MonitorConfiguration {
         + "(JACK rings \(Self.describe(bytes: ringBytes)): \(jackPorts) ports × jack.ringSeconds "
         + String(format: "%g s at %g kHz", jack.ringSeconds, Self.assumedJackSampleRateHz / 1000)
         + "; matchers \(Self.describe(bytes: matcherBytes)); "
-        + "stream inputs \(Self.describe(bytes: streamBytes))), more than half of this machine's "
+        + "stream inputs \(Self.describe(bytes: streamBytes))"
+        + (clipBytes > 0 ? "; audio kept for unknown.clipsDirectory's clips \(Self.describe(bytes: clipBytes))" : "")
+        + "), more than half of this machine's "
         + "\(Self.describe(bytes: memoryBytes)); "
         + (ringsFirst
           ? "use a smaller jack.ringSeconds (default 10) or fewer channels"

@@ -42,7 +42,16 @@ extension ConsoleLayout {
     }
 
     lines.append(Line(text: "On air", style: .heading))
-    if status.current.isEmpty { lines.append(Line(text: "  nothing from the catalog", style: .dim)) }
+    if status.current.isEmpty, let music = status.unknownMusic {
+      lines.append(Line(text: "  " + unknownMusicText(music) + ": music that matched nothing in the catalog"))
+      lines.append(
+        Line(
+          text:
+            "    since \(clockTime(music.since, in: snapshot.timeZone)) \(zoneLabel(snapshot.timeZone, at: music.since)), "
+            + "\(duration(snapshot.now.timeIntervalSince(music.since))) on air"))
+    } else if status.current.isEmpty {
+      lines.append(Line(text: "  nothing from the catalog", style: .dim))
+    }
     for play in status.current {
       lines.append(Line(text: "  " + DisplayWidth.printable(itemText(title: play.title, artist: play.artist))))
       lines.append(

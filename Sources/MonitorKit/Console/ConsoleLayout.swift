@@ -237,6 +237,9 @@ enum ConsoleLayout {
   /// Title – artist, on air, reference position, speed, confidence of the channel's current play.
   private static func playingCells(_ status: ChannelStatus, _ now: Date) -> [String] {
     guard let play = status.current.first else {
+      if let music = status.unknownMusic {
+        return [unknownMusicText(music), duration(now.timeIntervalSince(music.since)), "", "", ""]
+      }
       return [status.input == .reconnecting ? "(no audio)" : "-", "", "", "", ""]
     }
     let more = status.current.count > 1 ? " (+\(status.current.count - 1))" : ""
@@ -247,6 +250,11 @@ enum ConsoleLayout {
       String(format: "%.1f%%", play.speed * 100),
       String(format: "%.2f", play.confidence),
     ]
+  }
+
+  /// Unknown music on air, with its cluster when known: `unknown music (cluster 7)`.
+  static func unknownMusicText(_ music: ChannelStatus.UnknownMusic) -> String {
+    "unknown music" + (music.cluster.map { " (cluster \($0))" } ?? "")
   }
 
   /// Seconds into the reference at the play's newest matched audio.

@@ -108,6 +108,7 @@ final class ChannelPipeline: @unchecked Sendable {
         parameters: catalog.parameters, stretches: $0,
         keepingAudioSeconds: clips == nil ? 0 : UnknownClipWriter.ringSeconds)
     }
+    if let clusters { air?.identifyCluster = { clusters.identify($0) } }
     return Lane(
       matcher: StreamMatcher(catalog: catalog, settings: settings, sink: sink, air: air), sink: sink,
       recorder: recorder)
@@ -336,6 +337,11 @@ final class ChannelPipeline: @unchecked Sendable {
         referenceOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed, confidence: play.confidence,
         kind: play.track.metadata.kind.rawValue)
     }
+    let unknownMusic = lane.matcher.air?.unknownMusicOnAir.flatMap { music in
+      plays.isEmpty
+        ? ChannelStatus.UnknownMusic(
+          since: lane.sink.clock.date(atStream: music.sinceSeconds), cluster: music.cluster) : nil
+    }
     let inputStatus = input.status
     let sourceRate = input.sourceSampleRate
     let xruns = input.xruns
@@ -365,6 +371,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.matcher = matcherState
       if let reading { $0.peakLevelDB = reading }
       $0.current = plays
+      $0.unknownMusic = unknownMusic
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
       $0.playCount = started
       $0.recentPlays = recentPlays

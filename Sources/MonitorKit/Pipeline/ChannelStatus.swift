@@ -14,6 +14,9 @@ struct ChannelStatus: Sendable, Equatable {
   var peakLevelDB: Float = -.infinity
   /// Plays on air now, with wall-clock start and end, the newest start first (see `onAir(_:)`).
   var current: [CurrentPlay] = []
+  /// Unknown music on air now (music that matched nothing in the catalog), nil when there is none or a catalog play
+  /// is on air.
+  var unknownMusic: UnknownMusic?
   /// Wall-clock time of the newest audio consumed, seconds since 1970.
   var lastAudioTime: Double?
   /// Plays recognized (withdrawn ones included), gaps and overrun notices since the start.
@@ -49,6 +52,12 @@ struct ChannelStatus: Sendable, Equatable {
     var confidence: Double
     /// The catalog item's kind (`song`, `ad`, `jingle`, `other`).
     var kind = ""
+  }
+
+  /// Unknown music on air: since when, and its cluster once its audio matched an earlier unknown segment.
+  struct UnknownMusic: Sendable, Equatable {
+    var since: Date
+    var cluster: Int64?
   }
 
   /// A play recognized on the channel, on air or ended.

@@ -5,7 +5,9 @@ import Matcher
 /// changes): channels removed stop, channels changed stop and start again, channels added start, each on its own
 /// (their running plays end at the last audio heard, as at a stop), while every other channel runs on untouched, its
 /// pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
-/// does on its own: running plays are kept. A configuration that cannot be read or is not valid changes nothing but
+/// does on its own: running plays are kept. The `unknown` section's clip folder and retention apply to the clips
+/// written from then on (clips turned on when the monitor started without them wait for the next start: the
+/// channels keep no audio for them). A configuration that cannot be read or is not valid changes nothing but
 /// the catalog: the running configuration stays, and the log says why.
 extension Monitor {
   /// Reads the configuration with `load` and applies it. Any thread, while the monitor runs (it waits for a
@@ -40,6 +42,14 @@ extension Monitor {
       applied.catalogPath = running.configuration.catalogPath
     }
     for note in change.deferred { log.line("SIGHUP: \(note)", severity: .warning) }
+    if let clips {
+      clips.update(settings: applied.unknown)
+    } else if applied.unknown.clipsDirectory != nil {
+      log.line(
+        "SIGHUP: unknown.clipsDirectory set: clips are kept from the next start (the channels keep no audio for "
+          + "them until then)", severity: .warning)
+      applied.unknown = running.configuration.unknown
+    }
 
     var pipelines = Dictionary(running.pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for name in change.removed + change.changed.map(\.name) {

@@ -3,7 +3,8 @@ import Matcher
 import Reports
 
 /// A channel's labelled stretches into the play log: an unknown segment is first placed in its cluster
-/// (`UnknownClusters`, shared by every channel) and its audio handed to the clip writer, when clips are kept; then
+/// (`UnknownClusters`, shared by every channel; cut in two where two clusters match one after the other) and its
+/// audio handed to the clip writer, when clips are kept; then
 /// each stretch goes to the play log writer (spooled like the plays when the play log cannot be written); an unknown
 /// segment with audio goes once its clip is written (or given up), from the clip writer's queue.
 ///
@@ -32,17 +33,41 @@ final class AirStretchRecorder: AirStretchSink {
   }
 
   func receive(_ stretch: AirStretch) {
+    guard stretch.label == .unknownMusic, let signature = stretch.signature else {
+      record(stretch, unknown: nil, audio: nil)
+      return
+    }
+    // Two recordings aired back to back, each heard before, are two segments: one per cluster.
+    let parts = clusters.assignParts(signature)
+    let rate = Double(signature.parameters.sampleRateHz)
+    for part in parts {
+      var piece = stretch
+      piece.startSeconds = stretch.startSeconds + part.startSeconds
+      if part.endSeconds < signature.durationSeconds { piece.endSeconds = stretch.startSeconds + part.endSeconds }
+      let assignment = part.assignment
+      let fingerprint = (try? assignment.reference.encoded())?.base64EncodedString() ?? ""
+      // The audio covers the stretch's end (its newest part only, when the stretch is long): the part's share of it.
+      let audio = stretch.audio.flatMap { audio -> [Float]? in
+        let audioStart = stretch.endSeconds - Double(audio.count) / rate
+        let from = max(0, Int(((piece.startSeconds - audioStart) * rate).rounded()))
+        let to = min(audio.count, Int(((piece.endSeconds - audioStart) * rate).rounded()))
+        return to > from ? Array(audio[from..<to]) : nil
+      }
+      record(
+        piece,
+        unknown: AirStretchRecord.Unknown(
+          cluster: assignment.cluster, clusterOffsetSeconds: assignment.offsetSeconds, fingerprint: fingerprint),
+        audio: audio)
+    }
+  }
+
+  private func record(_ stretch: AirStretch, unknown: AirStretchRecord.Unknown?, audio: [Float]?) {
     var record = AirStretchRecord(
       channel: channel, start: time(stretch.startSeconds), end: time(stretch.endSeconds),
       label: stretch.label.rawValue, itemKey: stretch.item, musicConfidence: stretch.musicConfidence)
-    if stretch.label == .unknownMusic, let signature = stretch.signature {
-      let assignment = clusters.assign(signature)
-      let fingerprint = (try? assignment.reference.encoded())?.base64EncodedString() ?? ""
-      record.unknown = AirStretchRecord.Unknown(
-        cluster: assignment.cluster, clusterOffsetSeconds: assignment.offsetSeconds, fingerprint: fingerprint)
-    }
+    record.unknown = unknown
     if keepsRecords { recorded.append(record) }
-    if record.unknown != nil, let clips, let audio = stretch.audio {
+    if record.unknown != nil, let clips, let audio {
       clips.write(audio, channel: channel, start: record.start) { [writer, record] path in
         var clipped = record
         clipped.unknown?.clipPath = path

@@ -15,8 +15,9 @@ import Synchronization
 /// Threads: `write` from any thread; `done` runs on the writer's queue; `waitUntilIdle()` from any thread but that
 /// queue.
 final class UnknownClipWriter: Sendable {
-  let directory: String
-  let settings: UnknownClipSettings
+  /// The folder and retention in force: the configuration's `unknown` section, replaced by a reload
+  /// (`update(settings:)`); a clip asked for goes by the settings in force when it is written.
+  private let current: Mutex<UnknownClipSettings>
   /// The rate of the audio written (the matcher's).
   let sampleRateHz: Int
   private let log: MonitorLog
@@ -36,11 +37,22 @@ final class UnknownClipWriter: Sendable {
   /// 9.6 MB per channel at 8 kHz, 16 bits.
   static let ringSeconds = 600.0
 
+  /// Clips go to `directory` (whatever `settings.clipsDirectory` says), kept as `settings` says.
   init(directory: String, settings: UnknownClipSettings, sampleRateHz: Int, log: MonitorLog) {
-    self.directory = directory
+    var settings = settings
+    settings.clipsDirectory = directory
+    current = Mutex(settings)
     self.sampleRateHz = sampleRateHz
-    self.settings = settings
     self.log = log
+  }
+
+  /// The settings in force. Any thread.
+  var settings: UnknownClipSettings { current.withLock { $0 } }
+
+  /// Applies the `unknown` section of a reloaded configuration to the clips written from now on: their folder and
+  /// retention; without `clipsDirectory`, no clip is written (the segments are logged without one). Any thread.
+  func update(settings: UnknownClipSettings) {
+    current.withLock { $0 = settings }
   }
 
   /// Writes `audio` (mono, at `sampleRateHz`) as the clip of the segment of `channel` that starts at `start`, off the
@@ -52,11 +64,16 @@ final class UnknownClipWriter: Sendable {
     group.enter()
     queue.async { [self] in
       defer { group.leave() }
+      let settings = self.settings
+      guard let directory = settings.clipsDirectory else {
+        done(nil)
+        return
+      }
       let name = Self.fileName(channel: channel, start: start)
       do {
-        let path = try encode(audio, name: name)
+        let path = try encode(audio, name: name, in: directory)
         lastFailure.withLock { $0 = nil }
-        applyRetention(now: Date())
+        applyRetention(now: Date(), settings: settings)
         done(path)
       } catch {
         let reason = "\(error)"
@@ -89,7 +106,7 @@ final class UnknownClipWriter: Sendable {
 
   /// The raw audio goes to a hidden file, ffmpeg encodes it to a hidden `.partial` file, which is then renamed:
   /// a clip in the folder is always whole.
-  private func encode(_ audio: [Float], name: String) throws -> String {
+  private func encode(_ audio: [Float], name: String, in directory: String) throws -> String {
     if !FileManager.default.fileExists(atPath: directory) {
       do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -150,9 +167,11 @@ final class UnknownClipWriter: Sendable {
   }
 
   /// Deletes the clips (`*.opus` in the folder) older than `retentionDays`, then the oldest until the rest take at
-  /// most `retentionGigabytes`. Returns the names deleted, oldest first.
+  /// most `retentionGigabytes` (the settings in force unless given). Returns the names deleted, oldest first.
   @discardableResult
-  func applyRetention(now: Date) -> [String] {
+  func applyRetention(now: Date, settings: UnknownClipSettings? = nil) -> [String] {
+    let settings = settings ?? self.settings
+    guard let directory = settings.clipsDirectory else { return [] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     var clips: [(name: String, modified: Date, bytes: Int64)] = []
     for name in names where name.hasSuffix(".opus") && !name.hasPrefix(".") {

@@ -43,6 +43,13 @@ enum ChannelsDocument {
     status.peakLevelDB.isFinite ? .number(Double(min(status.peakLevelDB, 0))) : .null
   }
 
+  /// Unknown music on air: since when and its cluster (null until known); null when there is none.
+  static func unknownMusic(_ status: ChannelStatus) -> JSONValue {
+    .optional(status.unknownMusic) { music in
+      .object([("since", .time(music.since)), ("cluster", .optional(music.cluster) { .integer($0) })])
+    }
+  }
+
   private static func channel(_ status: ChannelStatus) -> JSONValue {
     let onAir = status.current.map { play -> JSONValue in
       let token = status.recentPlays.last { $0.end == nil && $0.title == play.title && $0.artist == play.artist }?.id
@@ -55,7 +62,8 @@ enum ChannelsDocument {
     }
     return .object([
       ("name", .string(status.name)), ("source", .string(status.source)), ("state", .string(state(status))),
-      ("levelDBFS", level(status)), ("onAir", .array(onAir)), ("plays", .integer(Int64(status.playCount))),
+      ("levelDBFS", level(status)), ("onAir", .array(onAir)), ("unknownMusic", unknownMusic(status)),
+      ("plays", .integer(Int64(status.playCount))),
       ("overruns", .integer(Int64(status.overrunCount))), ("gaps", .integer(Int64(status.gapCount))),
       ("reconnects", .integer(Int64(status.reconnectCount))), ("lagSeconds", .number(status.lagSeconds)),
       (

@@ -131,6 +131,7 @@ enum OpenAPIDocument {
               "state": {"type": "string", "enum": ["listening", "silent", "reconnecting", "lagging", "starting", "down", "stopped"]},
               "levelDBFS": {"type": ["number", "null"], "description": "peak level, null for digital silence; never above 0"},
               "onAir": {"type": "array", "items": {"$ref": "#/components/schemas/OnAir"}},
+              "unknownMusic": {"type": ["object", "null"], "description": "music that matched nothing in the catalog, on air now (null when none, or a catalog play is on air)", "required": ["since", "cluster"], "properties": {"since": {"type": "string", "format": "date-time"}, "cluster": {"type": ["integer", "null"], "description": "its cluster in `report unknown`, once it matched an earlier unknown segment"}}},
               "plays": {"type": "integer"},
               "overruns": {"type": "integer"},
               "gaps": {"type": "integer"},

@@ -64,6 +64,34 @@ struct UnknownClustersTests {
     #expect(fresh.cluster == 3 && !fresh.joined)
   }
 
+  @Test("Two songs heard before, aired back to back, are cut between them, each part in its own cluster")
+  func backToBack() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let a = clusters.assign(try Self.query(Self.songA, from: 0, to: 100))
+    let b = clusters.assign(try Self.query(Self.songB, from: 0, to: 100))
+    let segue = Array(Self.songA[(20 * 8000)..<(80 * 8000)] + Self.songB[0..<(50 * 8000)])
+    let parts = clusters.assignParts(try Self.query(segue, from: 0, to: 110))
+    #expect(parts.map(\.assignment.cluster) == [a.cluster, b.cluster])
+    #expect(parts.first?.startSeconds == 0 && abs((parts.last?.endSeconds ?? 0) - 110) < 0.1)
+    #expect(abs((parts.first?.endSeconds ?? 0) - 60) < 5, "cut at \(parts.first?.endSeconds ?? 0) s")
+    #expect(parts.first?.endSeconds == parts.last?.startSeconds)
+    #expect(abs((parts.first?.assignment.offsetSeconds ?? 0) - 20) < 0.5)
+    #expect(abs((parts.last?.assignment.offsetSeconds ?? 0) - 0) < 0.5)
+    // Each part is indexed on its own: song B's excerpt alone joins B's cluster.
+    #expect(clusters.segmentCount == 4)
+    #expect(clusters.assign(try Self.query(segue, from: 65, to: 105)).cluster == b.cluster)
+  }
+
+  @Test("A segment one cluster matches in part (an airing cut short or joined late) stays whole")
+  func partialRepeatStaysWhole() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let a = clusters.assign(try Self.query(Self.songA, from: 40, to: 80))
+    let parts = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 119))
+    #expect(parts.count == 1)
+    #expect(parts.first?.assignment.cluster == a.cluster && parts.first?.assignment.joined == true)
+    #expect(abs((parts.first?.assignment.offsetSeconds ?? 0) + 40) < 0.5)
+  }
+
   @Test("Property: over random excerpts of three songs, clusters are pure and complete")
   func property() throws {
     let songs = [Self.songA, Self.songB, SyntheticSong(seed: 14, seconds: 120).render()]

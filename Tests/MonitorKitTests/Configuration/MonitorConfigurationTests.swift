@@ -435,6 +435,23 @@ struct MonitorConfigurationTests {
     #expect(error.reason.hasSuffix("use fewer channels, or split them between monitors on more machines"))
   }
 
+  @Test("The audio each channel keeps for the clips of unknown music counts towards the memory check")
+  func clipMemory() throws {
+    let streams = (0..<200).map { "{name: \"s\($0)\", source: \"https://example.org/\($0)\"}" }
+    try folder.write(Self.file(channels: streams.joined(separator: ",")))
+    var configuration = try MonitorConfiguration.decode(file: "monitor.json5", currentDirectory: folder.path)
+    let origin = ConfigurationOrigin(file: "monitor.json5")
+    // 200 stream channels take about 4.2 GB; with clips, 9.6 MB more each: 6.1 GB, more than half of 10 GB.
+    try configuration.validate(origin: origin, checks: .live, memoryBytes: 10e9)
+    configuration.unknown.clipsDirectory = folder.file("clips")
+    let error = try #require(throws: ConfigurationError.self) {
+      try configuration.validate(origin: origin, checks: .live, memoryBytes: 10e9)
+    }
+    #expect(error.keyPath == "monitor.json5: channels")
+    #expect(error.reason.contains("200 channels would take about 6.1 GB"), "\(error.reason)")
+    #expect(error.reason.contains("audio kept for unknown.clipsDirectory's clips 1.9 GB"), "\(error.reason)")
+  }
+
   @Test("Files the daemon's user cannot read or write are refused, naming the key and saying so")
   func permissions() throws {
     let catalog = try #require(throws: ConfigurationError.self) {

@@ -7,7 +7,7 @@ import Testing
 /// The console's overview at 80 and 160 columns against golden files (`Tests/Fixtures/golden/console/`), for a set
 /// of channels that covers what a screen must get right: a long channel name, digital silence, a level above full
 /// scale, a reconnecting and a lagging channel, and a channel whose next item just started while the matcher keeps
-/// the finished one running. `UPDATE_GOLDEN=1` rewrites the files.
+/// the finished one running, and one with unknown music on air. `UPDATE_GOLDEN=1` rewrites the files.
 @Suite("Console golden screens")
 struct ConsoleGoldenTests {
   static let now = ConsoleLayoutTests.now
@@ -34,7 +34,10 @@ struct ConsoleGoldenTests {
     silent.current = []
     silent.matcher = .idle
     silent.peakLevelDB = -.infinity
-    return [fm, klassik, web, night, silent]
+    var rock = ConsoleLayoutTests.channel("rock")
+    rock.current = []
+    rock.unknownMusic = .init(since: now.addingTimeInterval(-95), cluster: 7)
+    return [fm, klassik, web, night, silent, rock]
   }
 
   static func screen(width: Int) -> [ConsoleLayout.Line] {

@@ -222,6 +222,27 @@ struct ConsoleLayoutTests {
     #expect(text(ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)).contains("JACK not used"))
   }
 
+  @Test("unknown music on air shows as such, with its cluster and since when, in the row and the detail view")
+  func unknownMusic() {
+    var rock = Self.channel("rock")
+    rock.current = []
+    rock.unknownMusic = .init(since: Self.now.addingTimeInterval(-95), cluster: 7)
+    var fresh = Self.channel("fresh")
+    fresh.current = []
+    fresh.unknownMusic = .init(since: Self.now.addingTimeInterval(-10))
+    let snapshot = Self.snapshot([rock, fresh])
+    for width in [100, 200] {
+      let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: width, height: 24)
+      #expect(lines.contains { $0.text.contains("unknown music (cluster 7)") && $0.text.contains("1:35") })
+      #expect(lines.contains { $0.text.contains("unknown music ") && !$0.text.contains("cluster") })
+    }
+    let detail = ConsoleLayout.lines(
+      snapshot, ConsoleSelection(channel: 0, showsDetail: true), width: 100, height: 40)
+    #expect(detail.contains { $0.text.contains("unknown music (cluster 7): music that matched nothing") })
+    #expect(detail.contains { $0.text.contains("since 00:59:37 UTC, 1:35 on air") }, "\(text(detail))")
+    #expect(!detail.contains { $0.text.contains("nothing from the catalog") })
+  }
+
   @Test("a lagging channel shows how far it is behind, in the warning colour, in its row and its detail view")
   func lagging() {
     var lagging = Self.channel("fm")

@@ -60,6 +60,49 @@ final class ChannelPipelineTests {
     #expect(plays[0].detectedAt.timeIntervalSince(plays[0].start) < 8)
   }
 
+  @Test("unknown music on air is in the channel's status, since its start, with its cluster once it matches one")
+  func unknownMusicOnAir() throws {
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    let song = unknown + unknown
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let clusters = UnknownClusters(parameters: catalog.parameters)
+    func airing() -> (ChannelPipeline, ScriptedInput) {
+      let input = ScriptedInput(segments: [.init(samples: talk + song + talk, startTime: Self.origin)])
+      let pipeline = ChannelPipeline(
+        name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+        clusters: clusters)
+      return (pipeline, input)
+    }
+    func pump(_ pipeline: ChannelPipeline, _ input: ScriptedInput, untilSeconds seconds: Double) {
+      while input.deliveredSeconds < seconds && pipeline.pump() {}
+    }
+
+    let (first, firstInput) = airing()
+    pump(first, firstInput, untilSeconds: 15)
+    #expect(first.status.unknownMusic == nil, "talk is not unknown music")
+    pump(first, firstInput, untilSeconds: 50)
+    let heard = try #require(first.status.unknownMusic, "unknown music on air 30 s into the song")
+    #expect(abs(heard.since.timeIntervalSince1970 - (Self.origin + 20)) < 3, "since \(heard.since)")
+    #expect(heard.cluster == nil, "never heard before")
+    #expect(first.status.current.isEmpty)
+    pump(first, firstInput, untilSeconds: 75)
+    #expect(first.status.unknownMusic == nil, "talk again")
+    first.finish()
+
+    // The song heard before (as a restart restores it from the play log): on air, it shows its cluster.
+    let generator = SignatureGenerator(purpose: .query)
+    try generator.append(song, sampleRate: 8000)
+    let earlier = clusters.assign(generator.signature())
+    let (second, secondInput) = airing()
+    pump(second, secondInput, untilSeconds: 50)
+    let again = try #require(second.status.unknownMusic, "unknown music on air again")
+    #expect(again.cluster == earlier.cluster, "the earlier airing's cluster")
+    second.finish()
+    #expect(second.status.unknownMusic == nil, "nothing on air once the input ended")
+    #expect(writer.stop().isEmpty)
+  }
+
   @Test("run keeps an unknown segment's audio as a clip from the channel's own input, its path with the segment")
   func unknownClip() throws {
     let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -28,6 +29,38 @@ struct UnknownClipWriterTests {
     let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
     #expect(left == ["am_b.opus", "am_e.opus", "fm_d.opus", "notes.txt"])
     #expect(writer.applyRetention(now: now).isEmpty, "what is left fits")
+  }
+
+  @Test(
+    "Updated settings apply to the clips written next: a new folder and retention; no folder, no clip",
+    .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+  func update() throws {
+    let folder = try TemporaryDirectory(prefix: "clips")
+    let first = folder.file("first").path
+    let second = folder.file("second").path
+    let writer = UnknownClipWriter(
+      directory: first, settings: UnknownClipSettings(clipsDirectory: first), sampleRateHz: 8000,
+      log: MonitorLog(write: { _ in }))
+    let updated = UnknownClipSettings(clipsDirectory: second, retentionDays: 7, retentionGigabytes: 1)
+    writer.update(settings: updated)
+    #expect(writer.settings == updated)
+    let tone = (0..<8000).map { Float(0.3 * sin(Double($0) * 2 * .pi * 440 / 8000)) }
+    let paths = Mutex<[String?]>([])
+    writer.write(tone, channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_000)) { path in
+      paths.withLock { $0.append(path) }
+    }
+    writer.waitUntilIdle()
+    let written = try #require(paths.withLock { $0.first } ?? nil, "a clip was written")
+    #expect(written.hasPrefix(second + "/fm_"))
+    #expect(!FileManager.default.fileExists(atPath: first))
+
+    writer.update(settings: UnknownClipSettings(clipsDirectory: nil))
+    writer.write(tone, channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_100)) { path in
+      paths.withLock { $0.append(path) }
+    }
+    writer.waitUntilIdle()
+    #expect(paths.withLock { $0.count == 2 && $0[1] == nil }, "no folder: no clip")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: second).count == 1)
   }
 
   @Test("A clip's name sorts by channel, then by time")

@@ -16,4 +16,17 @@ struct ChannelsDocumentTests {
     #expect(
       alerts == [["kind": "silence", "since": "2026-11-30T00:53:00.000Z", "detail": "below -50 dBFS for 15 s"]])
   }
+
+  @Test("Unknown music on air is listed with since when and its cluster; a channel without any has null")
+  func unknownMusicListed() throws {
+    var readings = FixedReadings()
+    readings.statuses[1].unknownMusic = .init(since: Date(timeIntervalSince1970: 1_796_000_040), cluster: 7)
+    let text = ChannelsDocument.make(readings, now: Date(timeIntervalSince1970: 1_796_000_100)).text
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let channels = try #require(document["channels"] as? [[String: Any]])
+    #expect(channels[0]["unknownMusic"] is NSNull, "\(text)")
+    let music = try #require(channels[1]["unknownMusic"] as? [String: Any], "\(text)")
+    #expect(music["since"] as? String == "2026-11-30T00:54:00.000Z")
+    #expect(music["cluster"] as? Int == 7)
+  }
 }

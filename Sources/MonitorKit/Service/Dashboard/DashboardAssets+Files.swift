@@ -453,7 +453,15 @@ extension DashboardAssets {
 
         const items = onAirItems(channel);
         const onAir = el("div", { class: "onair", "aria-live": "polite" });
-        if (items.length === 0) {
+        const unknown = channel.unknownMusic;
+        if (items.length === 0 && unknown && typeof unknown === "object") {
+          const since = parseTime(unknown.since);
+          const cluster = num(unknown.cluster);
+          onAir.append(el("p", { class: "onair-title unknown-music" },
+            "Unknown music" + (cluster === null ? "" : " (cluster " + cluster + ")")));
+          onAir.append(el("p", { class: "onair-since" },
+            "since " + formatTime(since) + " (" + formatDuration(since === null ? null : (nowMs() - since) / 1000) + ")"));
+        } else if (items.length === 0) {
           onAir.append(el("p", { class: "nothing" }, "Nothing from the catalog on air"));
         } else {
           const item = items[0];
