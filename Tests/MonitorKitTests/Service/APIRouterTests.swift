@@ -1,4 +1,6 @@
 import Foundation
+import Reports
+import TestSupport
 import Testing
 
 @testable import MonitorKit
@@ -122,6 +124,30 @@ struct APIRouterTests {
     #expect(response.status == 503)
     #expect(response.bodyText.contains("channel am\"2\\x: silent (digital silence"), "\(response.bodyText)")
     #expect(!response.bodyText.contains("fm1"))
+  }
+
+  @Test("/healthz names a play log that cannot be reached: since when, the writes waiting and spooled, the error")
+  func healthOfPlayLog() {
+    var readings = FixedReadings()
+    readings.statuses.removeLast()  // the silent channel
+    let router = { APIRouter(readings: readings, configuration: configuration, token: nil, log: nil) }
+    #expect(router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText == "ok\n")
+    readings.overview.storeFailing = true
+    readings.overview.storeBacklog = 5
+    readings.overview.storeSpooled = 4
+    readings.overview.playLogOutage = PlayLogOutage(
+      cause: .unreachable, since: Date(timeIntervalSince1970: 1_796_000_000),
+      reason: "PostgreSQL play log postgresql://bm@db:5432/plays: connection refused")
+    let response = router().respond(to: HTTPRequest(method: "GET", path: "/healthz"))
+    #expect(response.status == 503)
+    #expect(
+      response.bodyText
+        == "unhealthy:\n- play log /nonexistent/plays.sqlite: unreachable since 2026-11-30T00:53:20.000Z, 5 writes "
+        + "waiting, 4 of them in the spool: PostgreSQL play log postgresql://bm@db:5432/plays: connection refused\n",
+      "\(response.bodyText)")
+    readings.overview.playLogOutage?.cause = .unwritable
+    #expect(
+      router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText.contains(": not writable since"))
   }
 
   static func error(_ response: HTTPResponse) throws -> String {
