@@ -10,6 +10,7 @@ opens the dashboard, plays the song into the channel with `broadcast-monitor fee
   - the channel's tile shows the song within 2 s of the play_started event (the monitor's --json line);
   - the title is shown as text: no element made from it, no script run;
   - the plays table and the timeline show the play;
+  - the timeline draws past alerts from the play log's alerts table, the day before's when moved back a day;
   - the browser logged no console error.
 Screenshots (desktop and phone width) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
 failed, 77 when Chromium is not installed (skipped); anything else missing is a failure that names the fix.
@@ -24,6 +25,7 @@ import queue
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -269,6 +271,27 @@ def run(binary, work):
             "return document.getElementById('timeline-later').disabled"
             " && document.querySelectorAll('.timeline .bar.play').length === 1"), 15, "the timeline back at now")
         checks.append(("the timeline goes back a day and returns to now", earlier and back, ""))
+
+        # Past alerts, as an earlier run wrote them to the play log: one 3 hours ago, one the day before.
+        now_ms = int(time.time() * 1000)
+        with sqlite3.connect(work / "plays.sqlite", timeout=10) as db:
+            for hours in (3, 30):
+                start = now_ms - hours * 3600 * 1000
+                db.execute("INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail)"
+                           " SELECT id, 'source_down', ?, ?, ? FROM channels WHERE name = ?",
+                           (start, start + 20 * 60 * 1000, f"past alert {hours} h ago", CHANNEL))
+        alert_bar = ("return Array.from(document.querySelectorAll('.timeline .bar.alert[data-alert=\"source_down\"]'))"
+                     ".some((bar) => bar.getAttribute('title').endsWith(arguments[0]))")
+        driver.find_element(By.ID, "timeline-now").click()
+        today = wait_for(lambda: driver.execute_script(alert_bar, "past alert 3 h ago"), 15,
+                         "the timeline drawing the alert of 3 hours ago")
+        driver.find_element(By.ID, "timeline-earlier").click()
+        day_before = wait_for(lambda: driver.execute_script(alert_bar, "past alert 30 h ago")
+                              and not driver.execute_script(alert_bar, "past alert 3 h ago"), 15,
+                              "the timeline of the day before drawing the alert of 30 hours ago")
+        driver.find_element(By.ID, "timeline-now").click()
+        wait_for(lambda: driver.execute_script(alert_bar, "past alert 3 h ago"), 15, "the timeline back at now")
+        checks.append(("the timeline draws past alerts from the play log, back in time too", today and day_before, ""))
 
         # The text filter, as a person types it.
         text_filter = driver.find_element(By.ID, "filter-text")
