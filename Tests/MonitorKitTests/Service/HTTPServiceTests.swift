@@ -89,6 +89,8 @@ struct HTTPServiceTests {
     let events = try monitor.get("/api/v1/events")
     try check(events, "/api/v1/events")
     #expect(events.body.contains("\"kind\":\"restart\""), "\(events.body)")
+    let alerts = try monitor.get("/api/v1/alerts?from=2000-01-01T00:00:00Z&limit=10")
+    try check(alerts, "/api/v1/alerts")
 
     let report = try monitor.get("/api/v1/reports/plays.csv?tz=UTC")
     #expect(report.status == 200 && report.headers["content-type"] == "text/csv; charset=utf-8", "\(report.body)")
