@@ -4,7 +4,7 @@
     python3 scripts/dashboard-standin.py [--port 8751]      # then open http://127.0.0.1:8751/
 
 It serves the dashboard's files straight from Sources/MonitorKit/Service/Dashboard/Static (edit, reload), and
-the HTTP API's contract from the JSON recorded in scripts/dashboard-standin/ (channels, plays, events), its times moved
+the HTTP API's contract from the JSON recorded in scripts/dashboard-standin/ (channels, plays, events; no alerts), its times moved
 so that the recording ends now. The event stream sends the channels every second, a play_started (with a hostile
 title) every 20 s, and opens and closes a silence alert on the third channel every 20 s. A development tool only: the dashboard's tests run against the real monitor.
 """
@@ -125,6 +125,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     and (not channel or row["channel"] == channel)]
             limit = min(int(query.get("limit", ["100"])[0]), 1000)
             return self.send_json({key: rows[:limit], "nextCursor": None})
+        if path == "/api/v1/alerts":  # none recorded: the live ones come through the stream
+            return self.send_json({"alerts": [], "nextCursor": None})
         if path.startswith("/api/v1/reports/") and path.endswith(".csv"):
             return self.send(200, "text/csv; charset=utf-8", b"channel,title,artist,start\r\nfm,Armygeddon,Muldjord,x\r\n")
         if path == "/api/v1/events/stream":

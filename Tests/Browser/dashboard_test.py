@@ -10,8 +10,11 @@ opens the dashboard, plays the song into the channel with `broadcast-monitor fee
   - the channel's tile shows the song within 2 s of the play_started event (the monitor's --json line);
   - the title is shown as text: no element made from it, no script run;
   - the plays table and the timeline show the play;
-  - the browser logged no console error.
-Screenshots (desktop and phone width) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
+  - the timeline draws past alerts from the play log's alerts table, the day before's when moved back a day;
+  - the browser logged no console error;
+  - from another host (the monitor listens on every address, with a token), the page is a login that refuses a wrong
+    token and, given the right one, opens the dashboard with its live stream (an HttpOnly cookie).
+Screenshots (desktop and phone width, the login) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
 failed, 77 when Chromium is not installed (skipped); anything else missing is a failure that names the fix.
 """
 
@@ -24,6 +27,7 @@ import queue
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -48,6 +52,7 @@ POLL_SECONDS = 0.02  # how often the page is read while waiting for the tile
 HOSTILE_TITLE = '<img src=x onerror="window.__injected=1">Chaos God & "Friends" </script>'
 HOSTILE_ARTIST = "<b>Muldjord</b>"
 CHANNEL = "fm"
+TOKEN = "dashboard-test-token"
 CLIENT = "bm-dashboard-test"
 
 
@@ -136,6 +141,15 @@ class EventReader:
                 return at, event
 
 
+def other_address():
+    """An IPv4 address of this machine other than loopback, as another host reaches it; None when it has none."""
+    result = subprocess.run(["hostname", "-I"], capture_output=True, text=True)
+    for address in result.stdout.split():
+        if "." in address and not address.startswith("127."):
+            return address
+    return None
+
+
 def start_browser(width, height):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -182,9 +196,12 @@ def run(binary, work):
 
         port = free_port()
         base = f"http://127.0.0.1:{port}/"
+        # Listening on every address with a token: loopback clients (most checks) need none, another host logs in.
+        config = work / "monitor.json5"
+        config.write_text(json.dumps({"http": {"listen": f"0.0.0.0:{port}", "token": TOKEN}}), encoding="utf-8")
         monitor = processes.start(
-            [binary, "run", "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-server", server,
-             "--jack-client", CLIENT, "--channel", f"{CHANNEL}=jack", "--http", f"127.0.0.1:{port}", "--json"],
+            [binary, "run", "--config", config, "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-server",
+             server, "--jack-client", CLIENT, "--channel", f"{CHANNEL}=jack", "--json"],
             stdout=subprocess.PIPE, stderr=open(work / "monitor.log", "w"), env=env, text=True)
         events = EventReader(monitor.stdout, open(work / "monitor.jsonl", "w"))
 
@@ -270,6 +287,27 @@ def run(binary, work):
             " && document.querySelectorAll('.timeline .bar.play').length === 1"), 15, "the timeline back at now")
         checks.append(("the timeline goes back a day and returns to now", earlier and back, ""))
 
+        # Past alerts, as an earlier run wrote them to the play log: one 3 hours ago, one the day before.
+        now_ms = int(time.time() * 1000)
+        with sqlite3.connect(work / "plays.sqlite", timeout=10) as db:
+            for hours in (3, 30):
+                start = now_ms - hours * 3600 * 1000
+                db.execute("INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail)"
+                           " SELECT id, 'source_down', ?, ?, ? FROM channels WHERE name = ?",
+                           (start, start + 20 * 60 * 1000, f"past alert {hours} h ago", CHANNEL))
+        alert_bar = ("return Array.from(document.querySelectorAll('.timeline .bar.alert[data-alert=\"source_down\"]'))"
+                     ".some((bar) => bar.getAttribute('title').endsWith(arguments[0]))")
+        driver.find_element(By.ID, "timeline-now").click()
+        today = wait_for(lambda: driver.execute_script(alert_bar, "past alert 3 h ago"), 15,
+                         "the timeline drawing the alert of 3 hours ago")
+        driver.find_element(By.ID, "timeline-earlier").click()
+        day_before = wait_for(lambda: driver.execute_script(alert_bar, "past alert 30 h ago")
+                              and not driver.execute_script(alert_bar, "past alert 3 h ago"), 15,
+                              "the timeline of the day before drawing the alert of 30 hours ago")
+        driver.find_element(By.ID, "timeline-now").click()
+        wait_for(lambda: driver.execute_script(alert_bar, "past alert 3 h ago"), 15, "the timeline back at now")
+        checks.append(("the timeline draws past alerts from the play log, back in time too", today and day_before, ""))
+
         # The text filter, as a person types it.
         text_filter = driver.find_element(By.ID, "filter-text")
         text_filter.send_keys("chaos god")
@@ -308,6 +346,37 @@ def run(binary, work):
 
         errors = console_errors(driver)
         checks.append(("no console errors", not errors, "; ".join(str(e.get("message")) for e in errors)))
+
+        # From another host: the login page, a wrong token refused, then the dashboard with its live stream.
+        address = other_address()
+        if address is None:
+            print("no address but loopback: the login from another host is not checked", flush=True)
+        else:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.get(f"http://{address}:{port}/")
+            wait_for(lambda: driver.execute_script("return document.getElementById('login-token') !== null"),
+                     15, "the login page from another host")
+            token = driver.find_element(By.ID, "login-token")
+            token.send_keys("not-the-token\n")
+            wait_for(lambda: driver.execute_script(
+                "return document.getElementById('login-problem').textContent !== ''"), 15, "the login's answer")
+            driver.save_screenshot(str(ARTIFACTS / "dashboard-login.png"))
+            refused = wait_for(lambda: driver.execute_script(
+                "return document.getElementById('login-problem').textContent === 'Wrong token.'"), 15,
+                "a wrong token refused")
+            token.clear()
+            token.send_keys(TOKEN + "\n")
+            wait_for(lambda: driver.execute_script(
+                "return document.querySelector('.tile[data-channel=\"' + arguments[0] + '\"]') !== null"
+                " && document.getElementById('connection').textContent === 'Live'", CHANNEL),
+                START_TIMEOUT_SECONDS, "the dashboard from another host, its live stream connected, after the login")
+            cookie_hidden = driver.execute_script("return !document.cookie.includes('bm_session')")
+            checks.append(("from another host the login opens the dashboard, live; the cookie is HttpOnly",
+                           refused and cookie_hidden, "document.cookie shows the login cookie"))
+            # A wrong token is a 401, which the browser logs as an error: expected here, not a fault of the page.
+            errors = [e for e in console_errors(driver) if "/login" not in str(e.get("message"))]
+            checks.append(("no console errors after the login", not errors,
+                           "; ".join(str(e.get("message")) for e in errors)))
         feed.terminate()
     finally:
         if driver is not None:

@@ -7,9 +7,10 @@ import Reports
 // Fuzzes the HTTP API's routing and query reading (APIRouter, APIQuery, ReportEndpoint, the page queries of the play
 // log), as `run` serves them. An input is a request as text: `METHOD TARGET` on the first line, then `Name: value`
 // header lines; the target's query is split and percent-decoded as libmicrohttpd does (`+` is a space), and a
-// header `X-Remote: 1` makes the client another host (which then needs the token). The router must answer every
-// request with 200, 4xx or 503, and every answer but 200 must be `{"error": ...}`; a crash, a hang or an allocation
-// without bound is a finding. The listen-address and cursor parsers read the target too.
+// header `X-Remote: 1` makes the client another host (which then needs the token, as `Authorization` or `Cookie`).
+// The router must answer every request with 200, 204 (a login), 4xx or 503, and every answer but 200 and 204 must be
+// `{"error": ...}`; a crash, a hang or an allocation without bound is a finding. The listen-address and cursor
+// parsers read the target too.
 
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(
@@ -24,6 +25,9 @@ public func initialize(
       "GET /metrics", "GET /healthz", "HEAD /api/v1/openapi.json", "POST /api/v1/channels",
       "GET /api/v1/channels\nX-Remote: 1\nAuthorization: Bearer fuzz-token",
       "GET /api/v1/events/stream\nX-Remote: 1\nAuthorization: Bearer wrong", "GET 127.0.0.1:8750", "GET [::1]:0",
+      "POST /login\nX-Remote: 1\nAuthorization: Bearer fuzz-token", "GET /\nX-Remote: 1",
+      "GET /api/v1/alerts?limit=1&channel=fm1&from=2026-01-01T00:00:00Z\nX-Remote: 1\n"
+        + "Cookie: theme=dark; bm_session=66757a7a2d746f6b656e",
     ].enumerated().map { ("seed-\($0.offset).txt", Data($0.element.utf8)) }
   }
   return 0
@@ -43,6 +47,8 @@ private let router: APIRouter = {
           start: start, end: start.addingTimeInterval(30), confidence: 0.9, detectedAt: start, status: .closed))
     }
     try store.recordEvent(channel: "fm1", kind: .gap, start: start, detail: "gap")
+    try store.openAlert(channel: "fm1", kind: "silence", start: start, detail: "below -50 dBFS")
+    try store.openAlert(channel: nil, kind: "play_log_unwritable", start: start, detail: "disk full")
     try store.close()
   } catch {
     fatalError("cannot make the play log: \(error)")
@@ -111,11 +117,13 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let name = line[..<colon].lowercased()
     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     if name == "authorization" { request.authorization = value }
+    if name == "cookie" { request.cookie = value }
     if name == "x-remote" { request.fromLoopback = value != "1" }
   }
   let response = router.respond(to: request)
-  fuzzExpect([200, 400, 401, 404, 405, 503].contains(response.status), "status \(response.status) for \(request)")
-  if response.status != 200 {
+  fuzzExpect(
+    [200, 204, 400, 401, 404, 405, 503].contains(response.status), "status \(response.status) for \(request)")
+  if response.status != 200 && response.status != 204 {
     let object = try? JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any]
     fuzzExpect(object?["error"] is String, "an answer \(response.status) without an error: \(response.bodyText)")
   }

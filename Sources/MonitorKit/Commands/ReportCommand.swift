@@ -25,15 +25,8 @@ enum ReportCommand {
       throw UsageError("--db is required (or --config with databasePath)")
     }
     try checkValues(a)  // before the play log is opened: a mistyped option is named first
-    // A PostgreSQL play log is read through a snapshot in SQLite: one report implementation for both engines.
-    let snapshot =
-      try PlayLogLocation.isPostgreSQL(database)
-      ? PostgreSQLPlayLogSnapshot(
-        url: database, passwordFile: configuration?.database.passwordFile,
-        scope: try scope(a, configuration: configuration, note: { _ in }))
-      : nil
+    let (reader, snapshot) = try openPlayLog(database, a, configuration: configuration)
     defer { withExtendedLifetime(snapshot) {} }
-    let reader = try PlayLogReader(path: snapshot?.path ?? database)
     let started = Date()
     let progress = ProgressReporter()
     if kind == "soundexchange" {
@@ -54,6 +47,21 @@ enum ReportCommand {
         format: "report %@: %d rows written to %@ in %.1f s", kind, output.rows - 1, a.value("out") ?? "stdout",
         Date().timeIntervalSince(started)))
     return 0
+  }
+
+  /// Opens the play log at `database` for a report as `a` describes it. A PostgreSQL play log is read through a
+  /// snapshot in SQLite (only the span and channel the report reads): one report implementation for both engines.
+  /// Keep the snapshot (nil for an SQLite file) as long as the reader: its file goes with it.
+  static func openPlayLog(
+    _ database: String, _ a: CommandLineArguments, configuration: MonitorConfiguration?
+  ) throws -> (reader: PlayLogReader, snapshot: PostgreSQLPlayLogSnapshot?) {
+    let snapshot =
+      try PlayLogLocation.isPostgreSQL(database)
+      ? PostgreSQLPlayLogSnapshot(
+        url: database, passwordFile: configuration?.database.passwordFile,
+        scope: try scope(a, configuration: configuration, note: { _ in }))
+      : nil
+    return (try PlayLogReader(path: snapshot?.path ?? database), snapshot)
   }
 
   /// Writes report `kind` (any but soundexchange) as `a` describes it, from `reader` to `sink`. `run` writes to a

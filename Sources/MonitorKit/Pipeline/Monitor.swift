@@ -224,7 +224,8 @@ final class Monitor: @unchecked Sendable {
           serverName: session.settings.serverName, clientName: capture?.clientName ?? session.settings.clientName,
           connected: capture != nil, sampleRateHz: capture?.sampleRate, bufferFrames: capture?.bufferSize,
           xruns: capture?.xruns ?? 0)
-      }, alerts: withAlerts ? alerts.active(channel: nil) : [])
+      }, alerts: withAlerts ? alerts.active(channel: nil) : [], playLogOutage: writer.outage,
+      storeSpooled: writer.spooled)
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio

@@ -20,6 +20,10 @@ struct MonitorOverview: Sendable, Equatable {
   var jack: Jack?
   /// The monitor's own open alerts (the play log cannot be written); the channels' are in `ChannelStatus.alerts`.
   var alerts: [ActiveAlert] = []
+  /// Why the play log takes no writes now, nil while it takes them (`storeFailing` false).
+  var playLogOutage: PlayLogOutage? = nil
+  /// Of `storeBacklog`, the writes kept in the spool file (they survive a stop or a crash).
+  var storeSpooled = 0
 
   struct Jack: Sendable, Equatable {
     /// The server's name, nil for the default server.

@@ -67,6 +67,8 @@ final class PlayLogWriter: @unchecked Sendable {
   private let ended = Atomic<Bool>(false)
   private let nextToken = Atomic<UInt64>(1)
   private let failing = Atomic<Bool>(false)
+  /// Why the store takes no writes, while `failing`.
+  private let currentOutage = Mutex<PlayLogOutage?>(nil)
   // Writer thread only.
   /// Writes the play log needs before any command (the last run's spool, the recovery of its open plays), when
   /// they failed at start.
@@ -117,6 +119,10 @@ final class PlayLogWriter: @unchecked Sendable {
 
   /// True while the last write failed and commands are waiting for the store. Any thread.
   var isFailing: Bool { failing.load(ordering: .relaxed) }
+
+  /// Why the play log takes no writes now (its cause, since when, the last error); nil while it takes them. Any
+  /// thread.
+  var outage: PlayLogOutage? { currentOutage.withLock { $0 } }
 
   /// The spool file. Any thread.
   var spoolPath: String { spool.path }
@@ -264,6 +270,7 @@ final class PlayLogWriter: @unchecked Sendable {
         try startupWrites()
         self.startupWrites = nil
         failing.store(false, ordering: .relaxed)
+        currentOutage.withLock { $0 = nil }
         log.line(
           "play log \(applier.store.path) is writable: the start-up writes are done, and \(backlog) waiting writes "
             + "follow")
@@ -271,6 +278,7 @@ final class PlayLogWriter: @unchecked Sendable {
       } catch {
         var message = "\(error)"
         if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
+        currentOutage.withLock { $0 = PlayLogOutage.after(error, reason: message, previous: $0) }
         if message != lastFailure {
           lastFailure = message
           log.line(
@@ -362,11 +370,13 @@ final class PlayLogWriter: @unchecked Sendable {
             + " and are written as soon as it can be (free disk space, fix permissions, or stop the other program "
             + "holding the lock); a stop leaves them there for the next start.", severity: .error)
       }
+      currentOutage.withLock { $0 = PlayLogOutage.after(error, reason: message, previous: $0) }
       failing.store(true, ordering: .relaxed)
       return false
     }
     if failing.load(ordering: .relaxed) {
       failing.store(false, ordering: .relaxed)
+      currentOutage.withLock { $0 = nil }
       lastError = nil
       log.line("play log \(applier.store.path) is writable again; \(backlog - 1) waiting writes follow")
     }

@@ -2,17 +2,25 @@ import Foundation
 import Reports
 import Synchronization
 
-/// Answers the API's requests: checks the token (from other hosts than this one) and the method, then routes by
-/// path. Read-only: every endpoint answers GET (and HEAD); anything else is 405. A path, query parameter or value
-/// that cannot be answered gets a 4xx with `{"error": ...}` naming the problem and the fix.
+/// Answers the API's requests: checks the credential (from other hosts than this one) and the method, then routes
+/// by path. Read-only: every endpoint answers GET (and HEAD); anything else is 405, but the dashboard's login. A
+/// path, query parameter or value that cannot be answered gets a 4xx with `{"error": ...}` naming the problem and
+/// the fix.
+///
+/// From other hosts, with a token: a request needs `Authorization: Bearer TOKEN` or the login cookie
+/// (`SessionCookie`), both compared in constant time. Without either, the dashboard's page (`/`) is the login page,
+/// whose form posts the token to `POST /login`; the page's static files (no data in them) are served; everything
+/// else is 401.
 ///
 ///     GET /api/v1/channels               every channel as the console sees it (`ChannelsDocument`)
 ///     GET /api/v1/plays, /api/v1/events  the play log's plays and events, newest first, paged
+///     GET /api/v1/alerts                 the play log's alerts, newest first, paged
 ///     GET /api/v1/events/stream          the monitor's events as Server-Sent Events (`EventStream`)
 ///     GET /api/v1/reports/KIND.csv       the reports of `report KIND` (`ReportEndpoint`)
 ///     GET /api/v1/openapi.json           the description of all of it (`OpenAPIDocument`)
 ///     GET /metrics, /healthz             Prometheus' metrics (`MetricsDocument`), health (`HealthCheck`)
 ///     GET /, /dashboard/NAME             the dashboard's files (`DashboardAssets`)
+///     POST /login                        the dashboard's login from other hosts (`SessionCookie`)
 ///
 /// Threads: `respond` from any thread (the server's connection threads), at once; it reads `readings` (copies) and
 /// opens its own read-only connection to the play log for each request that needs it.
@@ -33,13 +41,20 @@ final class APIRouter: Sendable {
   }
 
   func respond(to request: HTTPRequest) -> HTTPResponse {
-    if !request.fromLoopback, let token {
-      guard let given = Self.bearerToken(request.authorization), Self.constantTimeEqual(given, token) else {
-        return .error(
-          401,
-          "this API needs `Authorization: Bearer TOKEN` from other hosts (the token is http.token in the "
-            + "monitor's configuration)", headers: [("WWW-Authenticate", "Bearer")])
+    if request.path == SessionCookie.loginPath { return login(request) }
+    if !request.fromLoopback, let token, !Self.isAuthorized(request, token: token) {
+      if request.method == "GET" || request.method == "HEAD" {
+        if Self.pagePaths.contains(request.path), let page = DashboardAssets.asset(path: "/dashboard/login.html") {
+          return HTTPResponse(status: 200, contentType: page.contentType, body: .bytes(page.body))
+        }
+        if let asset = DashboardAssets.asset(path: request.path) {
+          return HTTPResponse(status: 200, contentType: asset.contentType, body: .bytes(asset.body))
+        }
       }
+      return .error(
+        401,
+        "this API needs `Authorization: Bearer TOKEN` from other hosts, or the dashboard's login at / (the token is "
+          + "http.token in the monitor's configuration)", headers: [("WWW-Authenticate", "Bearer")])
     }
     guard request.method == "GET" || request.method == "HEAD" else {
       return .error(
@@ -62,6 +77,8 @@ final class APIRouter: Sendable {
       return page(try APIQuery(request.query, allowed: Self.pageParameters, path: path).pageFilter(), plays: true)
     case "/api/v1/events":
       return page(try APIQuery(request.query, allowed: Self.pageParameters, path: path).pageFilter(), plays: false)
+    case "/api/v1/alerts":
+      return alertsPage(try APIQuery(request.query, allowed: Self.pageParameters, path: path).pageFilter())
     case "/api/v1/events/stream":
       _ = try APIQuery(request.query, allowed: [], path: path)
       return openStream()
@@ -128,6 +145,55 @@ final class APIRouter: Sendable {
       ("id", .integer(row.id)), ("channel", .optional(row.channel) { .string($0) }), ("kind", .string(row.kind)),
       ("start", .time(row.start)), ("end", .optional(row.end) { .time($0) }), ("detail", .string(row.detail)),
     ])
+  }
+
+  /// A page of alerts, from a read-only connection of its own.
+  private func alertsPage(_ filter: PlayLogReader.PageFilter) -> HTTPResponse {
+    do {
+      let reader = try PlayLogReader(path: configuration.databasePath)
+      defer { try? reader.close() }
+      let (rows, next) = try reader.alertsPage(filter)
+      return .json(.object([("alerts", .array(rows.map(Self.alert))), ("nextCursor", Self.cursor(next))]))
+    } catch {
+      return .error(503, "the play log cannot be read now: \(error)")
+    }
+  }
+
+  static func alert(_ row: PlayLogReader.AlertRow) -> JSONValue {
+    .object([
+      ("id", .integer(row.id)), ("channel", .optional(row.alert.channel) { .string($0) }),
+      ("kind", .string(row.alert.kind)), ("start", .time(row.alert.start)),
+      ("end", .optional(row.alert.end) { .time($0) }), ("detail", .string(row.alert.detail)),
+    ])
+  }
+
+  /// The paths of the dashboard's page, which is the login page for a client from another host without the token.
+  static let pagePaths: Set<String> = ["/", "/index.html", "/dashboard/", "/dashboard/index.html"]
+
+  /// True when `request` carries the token: as a bearer token or in the login cookie.
+  static func isAuthorized(_ request: HTTPRequest, token: String) -> Bool {
+    if let given = bearerToken(request.authorization), constantTimeEqual(given, token) { return true }
+    if let given = SessionCookie.token(cookieHeader: request.cookie), constantTimeEqual(given, token) { return true }
+    return false
+  }
+
+  /// `POST /login` with `Authorization: Bearer TOKEN`: 204 with the login cookie; a wrong or missing token is 401
+  /// without a word on what was wrong with it.
+  private func login(_ request: HTTPRequest) -> HTTPResponse {
+    guard request.method == "POST" else {
+      return .error(
+        405, "\(request.method) is not allowed: POST the token to /login, as the dashboard's login page does",
+        headers: [("Allow", "POST")])
+    }
+    guard let token else {
+      return .error(404, "no login here: this HTTP server listens on loopback only and needs no token")
+    }
+    guard let given = Self.bearerToken(request.authorization), Self.constantTimeEqual(given, token) else {
+      return .error(401, "wrong token", headers: [("WWW-Authenticate", "Bearer")])
+    }
+    return HTTPResponse(
+      status: 204, contentType: "text/plain; charset=utf-8", body: .bytes([]),
+      headers: [("Set-Cookie", SessionCookie.setCookie(token: token))])
   }
 
   /// A new event stream, subscribed to the log until the client leaves.

@@ -1,7 +1,7 @@
 /// One request as the API's router sees it: the method, the path (percent-decoded, without the query), the query
-/// parameters in the order given (decoded; a name may repeat), the `Authorization` header and whether the client
-/// connected from a loopback address. Built by `HTTPServer` from libmicrohttpd's parse, and by the tests and the
-/// fuzz harness directly.
+/// parameters in the order given (decoded; a name may repeat), the `Authorization` and `Cookie` headers and whether
+/// the client connected from a loopback address. Built by `HTTPServer` from libmicrohttpd's parse, and by the tests
+/// and the fuzz harness directly.
 ///
 /// A value type: safe to pass between threads.
 struct HTTPRequest: Sendable, Equatable {
@@ -9,11 +9,12 @@ struct HTTPRequest: Sendable, Equatable {
   var path: String
   var query: [(name: String, value: String)] = []
   var authorization: String?
+  var cookie: String?
   var fromLoopback = true
 
   static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
     a.method == b.method && a.path == b.path && a.query.map(\.name) == b.query.map(\.name)
-      && a.query.map(\.value) == b.query.map(\.value) && a.authorization == b.authorization
+      && a.query.map(\.value) == b.query.map(\.value) && a.authorization == b.authorization && a.cookie == b.cookie
       && a.fromLoopback == b.fromLoopback
   }
 

@@ -74,6 +74,7 @@ final class HTTPServer: @unchecked Sendable {
     request.authorization = MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map {
       String(cString: $0)
     }
+    request.cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie").map { String(cString: $0) }
     request.fromLoopback = bm_mhd_client_address(connection).map(ListenAddress.isLoopback) ?? false
     let response = handler(request)
     let native: OpaquePointer?

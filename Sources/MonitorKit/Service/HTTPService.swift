@@ -51,7 +51,7 @@ final class HTTPService {
     let address = server.address.isIPv6 ? "[\(server.address.host)]" : server.address.host
     log.line(
       "HTTP API on http://\(address):\(server.port)/ (/api/v1/openapi.json describes it; /metrics, /healthz)"
-        + (server.address.isLoopback ? "" : "; clients need the bearer token"))
+        + (server.address.isLoopback ? "" : "; clients need the bearer token, browsers log in at /"))
   }
 
   /// Ends the event streams, then stops the server.

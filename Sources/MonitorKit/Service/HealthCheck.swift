@@ -1,7 +1,10 @@
 import Foundation
+import Reports
 
 /// `GET /healthz`: 200 `ok` when every channel has audio and the play log is writable; 503 with one line per
-/// reason otherwise (for a load balancer, a container's health check or a person with curl).
+/// reason otherwise (for a load balancer, a container's health check or a person with curl). A play log that takes
+/// no writes is named with its cause (`unreachable` for a PostgreSQL server that cannot be reached, `not writable`
+/// otherwise), since when, the writes waiting (in memory and in the spool) and the last error.
 enum HealthCheck {
   /// The reasons the monitor is not healthy, empty when it is.
   static func problems(_ readings: any MonitorReadings) -> [String] {
@@ -19,9 +22,14 @@ enum HealthCheck {
       }
     }
     let overview = readings.overview
-    if overview.storeFailing {
+    let waiting = "\(overview.storeBacklog) writes waiting, \(overview.storeSpooled) of them in the spool"
+    if let outage = overview.playLogOutage {
+      let what = outage.cause == .unreachable ? "unreachable" : "not writable"
       problems.append(
-        "play log \(overview.databasePath): not writable, \(overview.storeBacklog) writes waiting (see the log)")
+        "play log \(overview.databasePath): \(what) since \(ISO8601Millis.format(outage.since)), \(waiting): "
+          + DisplayWidth.printable(outage.reason))
+    } else if overview.storeFailing {
+      problems.append("play log \(overview.databasePath): not writable, \(waiting) (see the log)")
     }
     return problems
   }

@@ -3,7 +3,7 @@ import Foundation
 /// `GET /metrics`: the monitor in Prometheus' text format (version 0.0.4), names per Prometheus' conventions: the
 /// `broadcast_monitor_` prefix, base units in the name (`_seconds`, `_dbfs`), `_total` on counters. Per channel
 /// (label `channel`): input level, plays, overruns, gaps, reconnects, matcher lag; for the process: catalog size,
-/// the play log's write latency (a histogram), its pending writes and health, JACK xruns, the start time.
+/// the play log's write latency (a histogram), its pending and spooled writes, whether it is writable and reachable, JACK xruns, the start time.
 enum MetricsDocument {
   static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -75,6 +75,15 @@ enum MetricsDocument {
     family(
       "broadcast_monitor_play_log_writable", "gauge", "1 while the play log takes writes, 0 while they fail.",
       [("", overview.storeFailing ? 0 : 1)])
+    family(
+      "broadcast_monitor_play_log_spooled_writes", "gauge",
+      "Of the pending writes, those kept in the spool file while the play log takes none.",
+      [("", Double(overview.storeSpooled))])
+    let outage = overview.playLogOutage
+    family(
+      "broadcast_monitor_play_log_reachable", "gauge",
+      "0 while the play log's PostgreSQL server cannot be reached, 1 otherwise (an SQLite file is always reached).",
+      [("", outage?.cause == .unreachable ? 0 : 1)])
     if let jack = overview.jack {
       family(
         "broadcast_monitor_jack_xruns_total", "counter", "JACK xruns since the JACK client opened.",

@@ -8,7 +8,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "broadcast-monitor",
         "version": "1",
-        "description": "Read-only API of `broadcast-monitor run`: channels, plays, events, reports, metrics. Times are ISO 8601 UTC with milliseconds. From other hosts than the monitor's, every request needs `Authorization: Bearer TOKEN` (http.token)."
+        "description": "Read-only API of `broadcast-monitor run`: channels, plays, events, reports, metrics. Times are ISO 8601 UTC with milliseconds. From other hosts than the monitor's, every request needs `Authorization: Bearer TOKEN` (http.token) or the dashboard's login cookie (`POST /login` with that header sets it)."
       },
       "paths": {
         "/api/v1/channels": {
@@ -50,6 +50,22 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/v1/alerts": {
+          "get": {
+            "summary": "Alerts from the play log (silence, source down, lagging, play log not writable, nothing from the catalog), newest first, paged",
+            "description": "from and to select the alerts that overlap the period (an open one lasts until now); channel selects one channel's and the monitor's own (channel null).",
+            "parameters": [
+              {"$ref": "#/components/parameters/from"}, {"$ref": "#/components/parameters/to"},
+              {"$ref": "#/components/parameters/channel"}, {"$ref": "#/components/parameters/limit"},
+              {"$ref": "#/components/parameters/cursor"}
+            ],
+            "responses": {
+              "200": {"description": "A page of alerts", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AlertsPage"}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "503": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
         "/api/v1/events/stream": {
           "get": {
             "summary": "The monitor's events as Server-Sent Events",
@@ -82,6 +98,17 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/login": {
+          "post": {
+            "summary": "The dashboard's login from other hosts: sets an HttpOnly, SameSite=Strict cookie that stands for the token",
+            "security": [{"bearer": []}],
+            "responses": {
+              "204": {"description": "Logged in: Set-Cookie bm_session"},
+              "401": {"$ref": "#/components/responses/Error"},
+              "404": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
         "/api/v1/openapi.json": {
           "get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}}}
         },
@@ -105,6 +132,10 @@ enum OpenAPIDocument {
           "channel": {"name": "channel", "in": "query", "schema": {"type": "string"}},
           "limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
           "cursor": {"name": "cursor", "in": "query", "schema": {"type": "string"}, "description": "nextCursor of the previous page"}
+        },
+        "securitySchemes": {
+          "bearer": {"type": "http", "scheme": "bearer", "description": "http.token; needed from other hosts only"},
+          "cookie": {"type": "apiKey", "in": "cookie", "name": "bm_session", "description": "set by POST /login"}
         },
         "responses": {
           "Error": {"description": "What is wrong and the fix", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -164,6 +195,21 @@ enum OpenAPIDocument {
               "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
               "status": {"type": "string", "enum": ["open", "closed", "recovered"]},
               "offsetSeconds": {"type": "number"}, "speed": {"type": "number"}, "confidence": {"type": "number"}
+            }
+          },
+          "AlertsPage": {
+            "type": "object",
+            "required": ["alerts", "nextCursor"],
+            "properties": {"alerts": {"type": "array", "items": {"$ref": "#/components/schemas/Alert"}}, "nextCursor": {"type": ["string", "null"]}}
+          },
+          "Alert": {
+            "type": "object",
+            "required": ["id", "channel", "kind", "start", "end", "detail"],
+            "properties": {
+              "id": {"type": "integer"}, "channel": {"type": ["string", "null"], "description": "null for the monitor's own"},
+              "kind": {"type": "string", "description": "silence, source_down, lagging, play_log_unwritable, no_catalog"},
+              "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
+              "detail": {"type": "string"}
             }
           },
           "EventsPage": {

@@ -5,9 +5,10 @@ import Reports
 
 /// `GET /api/v1/reports/KIND.csv?from=&to=&...`: the same CSV as `report KIND`, through the report command's own
 /// code (`ReportCommand.write`), with its options as query parameters (`by-channel` as `by-channel=true`). The play
-/// log, the channels' time zones and the `reports` settings are the running monitor's. Options that name files on
-/// the server (`db`, `config`, `out`, `out-dir`, `icecast-log`, `audience`) are refused, and so is `soundexchange`,
-/// which writes one file per service: run `report soundexchange` for it.
+/// log, the channels' time zones and the `reports` settings are the running monitor's; a PostgreSQL play log is read
+/// as `report` reads it, through a snapshot in SQLite of the report's span (`ReportCommand.openPlayLog`). Options that
+/// name files on the server (`db`, `config`, `out`, `out-dir`, `icecast-log`, `audience`) are refused, and so is
+/// `soundexchange`, which writes one file per service: run `report soundexchange` for it.
 enum ReportEndpoint {
   /// Options of `report` that are not query parameters: the server chooses the files.
   static let refusedOptions: Set<String> = ["db", "config", "out", "out-dir", "icecast-log", "audience", "format"]
@@ -49,10 +50,19 @@ enum ReportEndpoint {
       try ReportCommand.checkOptions(arguments, kind: kind)
       try ReportCommand.checkValues(arguments)
       let reader: PlayLogReader
-      do { reader = try PlayLogReader(path: configuration.databasePath) } catch {
+      let snapshot: PostgreSQLPlayLogSnapshot?
+      do {
+        (reader, snapshot) = try ReportCommand.openPlayLog(
+          configuration.databasePath, arguments, configuration: configuration)
+      } catch let error as PostgreSQLError {
+        return .error(503, "the play log cannot be read now: \(error)")
+      } catch let error as SQLiteError {
         return .error(503, "the play log cannot be read now: \(error)")
       }
-      defer { try? reader.close() }
+      defer {
+        try? reader.close()
+        withExtendedLifetime(snapshot) {}
+      }
       let csv = CSVWriter()
       try ReportCommand.write(
         kind, arguments, configuration: configuration, reader: reader, to: CountingRowSink(csv), note: { _ in })

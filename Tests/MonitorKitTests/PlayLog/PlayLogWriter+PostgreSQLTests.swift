@@ -45,10 +45,12 @@ struct PlayLogWriterPostgreSQLTests {
     #expect(Self.wait { writer.backlog < 450 }, "the writer writes")
     try server.kill()  // while the writer is at it
     #expect(Self.wait { writer.isFailing }, "the writer notices the outage")
+    #expect(writer.outage?.cause == .unreachable, "\(String(describing: writer.outage))")
     submit(300..<playCount)  // plays heard during the outage
     #expect(Self.wait { writer.spooled == writer.backlog && FileManager.default.fileExists(atPath: spool.path) })
     try server.start()
     #expect(writer.waitUntilWritten(timeoutSeconds: 60))
+    #expect(writer.outage == nil)
     #expect(writer.stop().isEmpty)
     #expect(!FileManager.default.fileExists(atPath: spool.path), "the spool is removed once written")
 

@@ -1,4 +1,6 @@
 import Foundation
+import Reports
+import TestSupport
 import Testing
 
 @testable import MonitorKit
@@ -122,6 +124,128 @@ struct APIRouterTests {
     #expect(response.status == 503)
     #expect(response.bodyText.contains("channel am\"2\\x: silent (digital silence"), "\(response.bodyText)")
     #expect(!response.bodyText.contains("fm1"))
+  }
+
+  @Test("/healthz names a play log that cannot be reached: since when, the writes waiting and spooled, the error")
+  func healthOfPlayLog() {
+    var readings = FixedReadings()
+    readings.statuses.removeLast()  // the silent channel
+    let router = { APIRouter(readings: readings, configuration: configuration, token: nil, log: nil) }
+    #expect(router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText == "ok\n")
+    readings.overview.storeFailing = true
+    readings.overview.storeBacklog = 5
+    readings.overview.storeSpooled = 4
+    readings.overview.playLogOutage = PlayLogOutage(
+      cause: .unreachable, since: Date(timeIntervalSince1970: 1_796_000_000),
+      reason: "PostgreSQL play log postgresql://bm@db:5432/plays: connection refused")
+    let response = router().respond(to: HTTPRequest(method: "GET", path: "/healthz"))
+    #expect(response.status == 503)
+    #expect(
+      response.bodyText
+        == "unhealthy:\n- play log /nonexistent/plays.sqlite: unreachable since 2026-11-30T00:53:20.000Z, 5 writes "
+        + "waiting, 4 of them in the spool: PostgreSQL play log postgresql://bm@db:5432/plays: connection refused\n",
+      "\(response.bodyText)")
+    readings.overview.playLogOutage?.cause = .unwritable
+    #expect(
+      router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText.contains(": not writable since"))
+  }
+
+  @Test(
+    "/api/v1/alerts pages the play log's alerts newest first: those overlapping from–to, a channel's and the monitor's")
+  func alerts() throws {
+    let folder = try TemporaryDirectory(prefix: "api-alerts")
+    let path = folder.file("plays.sqlite").path
+    let store = try PlayLogStore(path: path)
+    let hour = { (h: Double) in Date(timeIntervalSince1970: 1_796_000_000 + h * 3600) }
+    try store.openAlert(channel: nil, kind: "play_log_unwritable", start: hour(0), detail: "disk full")
+    try store.closeAlert(channel: nil, kind: "play_log_unwritable", start: hour(0), end: hour(0.5), detail: "disk full")
+    try store.openAlert(channel: "fm1", kind: "silence", start: hour(1), detail: "below -50 dBFS")
+    try store.closeAlert(channel: "fm1", kind: "silence", start: hour(1), end: hour(1.1), detail: "below -50 dBFS")
+    try store.openAlert(channel: "fm2", kind: "source_down", start: hour(2), detail: "no audio for 10 s")
+    try store.close()
+    let router = APIRouter(
+      readings: FixedReadings(),
+      configuration: MonitorConfiguration(catalogPath: "/c.bmcat", databasePath: path, channels: []), token: nil,
+      log: nil)
+    func get(_ query: [(String, String)]) throws -> (alerts: [[String: Any]], next: String?) {
+      let response = router.respond(
+        to: HTTPRequest(method: "GET", path: "/api/v1/alerts", query: query.map { (name: $0.0, value: $0.1) }))
+      #expect(response.status == 200, "\(query): \(response.bodyText)")
+      let json = try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8))
+      let schema = try OpenAPISchema(text: OpenAPIDocument.text)
+      let problems = schema.mismatches(json, try #require(schema.responseSchema(path: "/api/v1/alerts")))
+      #expect(problems.isEmpty, "\(problems)")
+      let object = try #require(json as? [String: Any])
+      return (try #require(object["alerts"] as? [[String: Any]]), object["nextCursor"] as? String)
+    }
+    let all = try get([])
+    #expect(all.alerts.map { $0["kind"] as? String } == ["source_down", "silence", "play_log_unwritable"])
+    #expect(all.alerts[0]["end"] is NSNull && all.alerts[0]["channel"] as? String == "fm2", "open: no end")
+    #expect(all.alerts[1]["start"] as? String == "2026-11-30T01:53:20.000Z")
+    #expect(all.alerts[1]["end"] as? String == "2026-11-30T01:59:20.000Z")
+    #expect(all.alerts[2]["channel"] is NSNull, "the monitor's own")
+    #expect(all.next == nil)
+
+    var paged: [String] = []
+    var cursor: String?
+    repeat {
+      let page = try get([("limit", "1")] + (cursor.map { [("cursor", $0)] } ?? []))
+      paged += page.alerts.compactMap { $0["kind"] as? String }
+      cursor = page.next
+    } while cursor != nil && paged.count < 10
+    #expect(paged == ["source_down", "silence", "play_log_unwritable"])
+
+    // An alert that began before `from` and lasted into it is listed; the open one lasts until now.
+    let overlapping = try get([("from", "2026-11-30T02:00:00Z")])
+    #expect(overlapping.alerts.map { $0["kind"] as? String } == ["source_down"])
+    let during = try get([("from", "2026-11-30T01:55:00Z"), ("to", "2026-11-30T02:00:00Z")])
+    #expect(during.alerts.map { $0["kind"] as? String } == ["silence"])
+    let fm1 = try get([("channel", "fm1")])
+    #expect(fm1.alerts.map { $0["kind"] as? String } == ["silence", "play_log_unwritable"])
+  }
+
+  @Test("from another host, / is the login page; POST /login with the token sets an HttpOnly, SameSite=Strict cookie")
+  func login() throws {
+    let router = router(token: "s3cret token;=")
+    func remote(_ path: String, method: String = "GET", bearer: String? = nil, cookie: String? = nil) -> HTTPResponse {
+      router.respond(
+        to: HTTPRequest(
+          method: method, path: path, authorization: bearer.map { "Bearer " + $0 }, cookie: cookie,
+          fromLoopback: false))
+    }
+    let page = remote("/")
+    #expect(page.status == 200 && page.contentType.hasPrefix("text/html"))
+    #expect(page.bodyText.contains("id=\"login-token\"") && !page.bodyText.contains("id=\"tiles\""))
+    #expect(remote("/dashboard/login.js").status == 200, "the page's static files hold no data")
+    #expect(remote("/api/v1/channels").status == 401)
+    #expect(remote("/api/v1/events/stream").status == 401)
+
+    for wrong in [nil, "s3cret token", "s3cret token;=x", ""] as [String?] {
+      let refused = remote("/login", method: "POST", bearer: wrong)
+      #expect(refused.status == 401, "\(String(describing: wrong))")
+      #expect(try Self.error(refused) == "wrong token", "no hint on what was wrong")
+      #expect(!refused.headers.contains { $0.0 == "Set-Cookie" })
+    }
+    #expect(remote("/login", bearer: "s3cret token;=").status == 405)
+    let loggedIn = remote("/login", method: "POST", bearer: "s3cret token;=")
+    #expect(loggedIn.status == 204)
+    let setCookie = try #require(loggedIn.headers.first { $0.0 == "Set-Cookie" }?.1)
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+      #expect(setCookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.contains(attribute))
+    }
+    let cookie = String(try #require(setCookie.split(separator: ";").first))
+    #expect(!cookie.contains(" ") && !cookie.dropFirst("bm_session=".count).contains("="), "a valid cookie value")
+
+    #expect(remote("/api/v1/channels", cookie: cookie).status == 200)
+    #expect(remote("/api/v1/channels", cookie: "theme=dark; " + cookie + "; x=y").status == 200, "among others")
+    #expect(remote("/", cookie: cookie).bodyText.contains("id=\"tiles\""), "the dashboard")
+    #expect(remote("/api/v1/channels", bearer: "s3cret token;=").status == 200, "the header still works")
+    for wrong in ["bm_session=" + SessionCookie.hex("s3cret token"), "bm_session=zz", "bm_session=", "bm_session"] {
+      #expect(remote("/api/v1/channels", cookie: wrong).status == 401, "\(wrong)")
+    }
+    let loopbackOnly = APIRouter(readings: FixedReadings(), configuration: configuration, token: nil, log: nil)
+    #expect(
+      loopbackOnly.respond(to: HTTPRequest(method: "POST", path: "/login", authorization: "Bearer x")).status == 404)
   }
 
   static func error(_ response: HTTPResponse) throws -> String {

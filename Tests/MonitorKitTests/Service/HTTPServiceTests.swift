@@ -89,6 +89,8 @@ struct HTTPServiceTests {
     let events = try monitor.get("/api/v1/events")
     try check(events, "/api/v1/events")
     #expect(events.body.contains("\"kind\":\"restart\""), "\(events.body)")
+    let alerts = try monitor.get("/api/v1/alerts?from=2000-01-01T00:00:00Z&limit=10")
+    try check(alerts, "/api/v1/alerts")
 
     let report = try monitor.get("/api/v1/reports/plays.csv?tz=UTC")
     #expect(report.status == 200 && report.headers["content-type"] == "text/csv; charset=utf-8", "\(report.body)")
@@ -189,7 +191,7 @@ struct HTTPServiceTests {
     #expect(result.status == 78 && result.stderr.contains("monitor.json5: http.listen"), "\(result)")
   }
 
-  @Test("with a token, a client from another host must send it; a loopback client need not")
+  @Test("with a token, another host sends it as a bearer header or the login's cookie; a loopback client need not")
   func tokenFromOtherHosts() throws {
     let address = try #require(RunningMonitor.nonLoopbackAddress, "this machine has no address but loopback")
     let tokenFile = folder.file("token")
@@ -205,6 +207,31 @@ struct HTTPServiceTests {
     #expect(try remote(["Authorization": "Bearer 0123456789abcdeX"]).status == 401)
     #expect(try remote(["Authorization": "Bearer 0123456789abcdef"]).status == 200)
     #expect(try monitor.get("/api/v1/channels").status == 200, "loopback needs no token")
+
+    // A browser: the login page, the token posted as fetch() posts it (Content-Length: 0), then the cookie.
+    let page = try HTTPTestClient.request("GET", "/", host: address, port: monitor.port)
+    #expect(page.status == 200 && page.body.contains("id=\"login-token\""), "\(page)")
+    let post = { (token: String) in
+      try HTTPTestClient.raw(
+        Array(
+          ("POST /login HTTP/1.1\r\nHost: \(address)\r\nAuthorization: Bearer \(token)\r\nContent-Length: 0\r\n"
+            + "Connection: close\r\n\r\n").utf8), host: address, port: monitor.port)
+    }
+    let wrong = try post("0123456789abcdeX")
+    #expect(wrong.status == 401 && wrong.headers["set-cookie"] == nil, "\(wrong)")
+    let login = try post("0123456789abcdef")
+    #expect(login.status == 204, "\(login)")
+    let setCookie = try #require(login.headers["set-cookie"], "\(login)")
+    #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
+    let cookie = String(try #require(setCookie.split(separator: ";").first))
+    #expect(try remote(["Cookie": cookie]).status == 200)
+    let dashboard = try HTTPTestClient.request(
+      "GET", "/", headers: ["Cookie": cookie], host: address, port: monitor.port)
+    #expect(dashboard.body.contains("id=\"tiles\""), "the dashboard itself once logged in")
+    let stream = try HTTPTestClient.stream(
+      "/api/v1/events/stream", host: address, port: monitor.port, headers: ["Cookie": cookie]
+    ) { $0.contains("event: channels\n") }
+    #expect(stream.hasPrefix("HTTP/1.1 200") && stream.contains("event: channels\n"), "\(stream.prefix(300))")
     #expect(monitor.stop() == 0)
   }
 

@@ -83,11 +83,14 @@ enum HTTPTestClient {
 
   /// Reads an event stream until `done` holds for the text so far (or the timeout); returns the text.
   static func stream(
-    _ path: String, port: UInt16, timeoutSeconds: Double = 60, until done: (String) -> Bool
+    _ path: String, host: String = "127.0.0.1", port: UInt16, headers: [String: String] = [:],
+    timeoutSeconds: Double = 60, until done: (String) -> Bool
   ) throws -> String {
-    let fd = try connect(port: port, timeoutSeconds: 2)
+    let fd = try connect(host: host, port: port, timeoutSeconds: 2)
     defer { close(fd) }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    var text = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\n"
+    for (name, value) in headers { text += "\(name): \(value)\r\n" }
+    let request = Array((text + "\r\n").utf8)
     _ = send(fd, request, request.count, Int32(MSG_NOSIGNAL))
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)

@@ -39,6 +39,27 @@ struct MetricsDocumentTests {
     #expect(text.contains("broadcast_monitor_alert_active{channel=\"\",kind=\"play_log_unwritable\"} 0\n"))
   }
 
+  @Test("a PostgreSQL play log that cannot be reached: writable 0, reachable 0, the writes waiting in the spool")
+  func playLogOutage() throws {
+    var readings = FixedReadings()
+    #expect(MetricsDocument.make(readings).contains("broadcast_monitor_play_log_reachable 1\n"))
+    readings.overview.storeFailing = true
+    readings.overview.storeBacklog = 12
+    readings.overview.storeSpooled = 10
+    readings.overview.playLogOutage = PlayLogOutage(
+      cause: .unreachable, since: Date(timeIntervalSince1970: 1_796_000_000), reason: "connection refused")
+    let text = MetricsDocument.make(readings)
+    try Self.checkWithPromtool(text)
+    for line in [
+      "broadcast_monitor_play_log_writable 0", "broadcast_monitor_play_log_reachable 0",
+      "broadcast_monitor_play_log_pending_writes 12", "broadcast_monitor_play_log_spooled_writes 10",
+    ] {
+      #expect(text.contains(line + "\n"), "\(line) in \(text)")
+    }
+    readings.overview.playLogOutage?.cause = .unwritable
+    #expect(MetricsDocument.make(readings).contains("broadcast_monitor_play_log_reachable 1\n"), "a full disk")
+  }
+
   @Test("promtool refuses what the format forbids, so the check above can fail")
   func promtoolRefuses() throws {
     try #require(Self.promtool != nil, "promtool is not installed")

@@ -145,7 +145,7 @@ extension DashboardAssets {
     "dashboard.js":
       #"""
     // broadcast-monitor dashboard: tiles, timelines, last plays and report downloads, from the HTTP API
-    // (/api/v1/channels, /plays, /events, /events/stream, /reports/KIND.csv).
+    // (/api/v1/channels, /plays, /events, /alerts, /events/stream, /reports/KIND.csv).
     // Everything the API returns is text from outside (titles, artists, channel names, details): it only ever reaches
     // the page through textContent and attribute values set with setAttribute, never as markup.
     "use strict";
@@ -272,6 +272,8 @@ extension DashboardAssets {
 
       async function getJSON(path) {
         const response = await fetch(path, { headers: { Accept: "application/json" } });
+        // From another host, a login that ended (a new token): the page is then the login page.
+        if (response.status === 401) location.reload();
         if (!response.ok) {
           let reason = response.status + " " + response.statusText;
           try {
@@ -645,24 +647,32 @@ extension DashboardAssets {
         byId("timeline-later").disabled = state.timelineEnd === null;
         let plays;
         let events;
+        let alerts;
         try {
-          [plays, events] = await Promise.all([
+          [plays, events, alerts] = await Promise.all([
             getAll("api/v1/plays", "plays", parameters),
             getAll("api/v1/events", "events", parameters),
+            getAll("api/v1/alerts", "alerts", parameters),
           ]);
         } catch (error) {
           showProblem("The timeline could not be read: " + error.message);
           return;
         }
         if (request !== timelineRequest) return; // a newer request is on its way
-        // Alerts the stream reported, until the play log's events have them.
+        // The play log's alerts (those that overlap the period), then those the stream reported that it has not
+        // stored yet (or that closed since): one bar per alert, its channel, kind and start.
+        const sameAlert = (a, b) => str(a.channel) === str(b.channel) && str(a.kind) === str(b.kind)
+          && parseTime(a.start) === parseTime(b.start);
         for (const alert of state.liveAlerts) {
-          if (!events.some((event) => str(event.kind) === alert.kind && str(event.start) === alert.start)) {
-            events.push({ channel: alert.channel, kind: alert.kind, start: alert.start, end: alert.end,
+          const stored = alerts.findIndex((other) => sameAlert(other, alert));
+          if (stored >= 0) {
+            if (alert.end !== null) alerts[stored] = Object.assign({}, alerts[stored], { end: alert.end });
+          } else {
+            alerts.push({ channel: alert.channel, kind: alert.kind, start: alert.start, end: alert.end,
               detail: alert.detail });
           }
         }
-        renderTimelines(period, plays, events);
+        renderTimelines(period, plays, events.concat(alerts.map((alert) => Object.assign({ alert: true }, alert))));
       }
 
       function renderTimelines(period, plays, events) {
@@ -696,8 +706,10 @@ extension DashboardAssets {
             if (!kind || (event.channel !== null && str(event.channel) !== name)) continue;
             const bar = buildBar(period, event.start, event.end, kind);
             if (!bar) continue;
-            bar.setAttribute("title", str(event.kind) + ", " + formatTime(parseTime(event.start)) + "–"
-              + (event.end ? formatTime(parseTime(event.end)) : "now") + (event.detail ? ": " + str(event.detail) : ""));
+            bar.setAttribute("title", (event.alert ? "alert " : "") + str(event.kind) + ", "
+              + formatTime(parseTime(event.start)) + "–" + (event.end ? formatTime(parseTime(event.end)) : "now")
+              + (event.detail ? ": " + str(event.detail) : ""));
+            if (event.alert) bar.dataset.alert = str(event.kind);
             track.append(bar);
             drawn++;
           }
@@ -1025,6 +1037,75 @@ extension DashboardAssets {
     <footer class="bottom"><p>The dashboard reads <a href="api/v1/openapi.json">the HTTP API</a>; <a href="metrics">metrics</a> for Prometheus.</p></footer>
     </body>
     </html>
+
+    """#,
+    "login.html":
+      #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <title>broadcast-monitor: log in</title>
+    <link rel="icon" href="dashboard/icon.svg" type="image/svg+xml">
+    <link rel="stylesheet" href="dashboard/dashboard.css">
+    <script src="dashboard/login.js" defer></script>
+    </head>
+    <body>
+    <header class="top">
+      <h1>broadcast-monitor</h1>
+    </header>
+    <main>
+      <section aria-labelledby="login-heading">
+        <h2 id="login-heading">Log in</h2>
+        <p class="hint">This monitor is reached from another host: give its token (<code>http.token</code> in its configuration) to see the dashboard.</p>
+        <form id="login" class="controls">
+          <label>Token <input id="login-token" type="password" autocomplete="current-password" required autofocus></label>
+          <button type="submit">Log in</button>
+        </form>
+        <p id="login-problem" class="hint" role="alert"></p>
+      </section>
+    </main>
+    </body>
+    </html>
+
+    """#,
+    "login.js":
+      #"""
+    // broadcast-monitor login, for a browser on another host: posts the token as `Authorization: Bearer` to /login,
+    // which answers with the login cookie (HttpOnly: this script never sees it), then loads the dashboard.
+    "use strict";
+
+    (function () {
+      function start() {
+        const form = document.getElementById("login");
+        const token = document.getElementById("login-token");
+        const problem = document.getElementById("login-problem");
+        form.addEventListener("submit", async (event) => {
+          event.preventDefault();
+          problem.textContent = "";
+          let response;
+          try {
+            response = await fetch("login", {
+              method: "POST", headers: { Authorization: "Bearer " + token.value.trim() }, credentials: "same-origin",
+            });
+          } catch (error) {
+            problem.textContent = "The login could not be sent: " + error.message;
+            return;
+          }
+          if (response.ok) {
+            location.reload();
+            return;
+          }
+          problem.textContent = response.status === 401 ? "Wrong token." : "The login failed: " + response.status;
+          token.select();
+        });
+      }
+
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+      else start();
+    })();
 
     """#,
   ]

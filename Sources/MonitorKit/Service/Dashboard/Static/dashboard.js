@@ -1,5 +1,5 @@
 // broadcast-monitor dashboard: tiles, timelines, last plays and report downloads, from the HTTP API
-// (/api/v1/channels, /plays, /events, /events/stream, /reports/KIND.csv).
+// (/api/v1/channels, /plays, /events, /alerts, /events/stream, /reports/KIND.csv).
 // Everything the API returns is text from outside (titles, artists, channel names, details): it only ever reaches
 // the page through textContent and attribute values set with setAttribute, never as markup.
 "use strict";
@@ -126,6 +126,8 @@
 
   async function getJSON(path) {
     const response = await fetch(path, { headers: { Accept: "application/json" } });
+    // From another host, a login that ended (a new token): the page is then the login page.
+    if (response.status === 401) location.reload();
     if (!response.ok) {
       let reason = response.status + " " + response.statusText;
       try {
@@ -499,24 +501,32 @@
     byId("timeline-later").disabled = state.timelineEnd === null;
     let plays;
     let events;
+    let alerts;
     try {
-      [plays, events] = await Promise.all([
+      [plays, events, alerts] = await Promise.all([
         getAll("api/v1/plays", "plays", parameters),
         getAll("api/v1/events", "events", parameters),
+        getAll("api/v1/alerts", "alerts", parameters),
       ]);
     } catch (error) {
       showProblem("The timeline could not be read: " + error.message);
       return;
     }
     if (request !== timelineRequest) return; // a newer request is on its way
-    // Alerts the stream reported, until the play log's events have them.
+    // The play log's alerts (those that overlap the period), then those the stream reported that it has not
+    // stored yet (or that closed since): one bar per alert, its channel, kind and start.
+    const sameAlert = (a, b) => str(a.channel) === str(b.channel) && str(a.kind) === str(b.kind)
+      && parseTime(a.start) === parseTime(b.start);
     for (const alert of state.liveAlerts) {
-      if (!events.some((event) => str(event.kind) === alert.kind && str(event.start) === alert.start)) {
-        events.push({ channel: alert.channel, kind: alert.kind, start: alert.start, end: alert.end,
+      const stored = alerts.findIndex((other) => sameAlert(other, alert));
+      if (stored >= 0) {
+        if (alert.end !== null) alerts[stored] = Object.assign({}, alerts[stored], { end: alert.end });
+      } else {
+        alerts.push({ channel: alert.channel, kind: alert.kind, start: alert.start, end: alert.end,
           detail: alert.detail });
       }
     }
-    renderTimelines(period, plays, events);
+    renderTimelines(period, plays, events.concat(alerts.map((alert) => Object.assign({ alert: true }, alert))));
   }
 
   function renderTimelines(period, plays, events) {
@@ -550,8 +560,10 @@
         if (!kind || (event.channel !== null && str(event.channel) !== name)) continue;
         const bar = buildBar(period, event.start, event.end, kind);
         if (!bar) continue;
-        bar.setAttribute("title", str(event.kind) + ", " + formatTime(parseTime(event.start)) + "–"
-          + (event.end ? formatTime(parseTime(event.end)) : "now") + (event.detail ? ": " + str(event.detail) : ""));
+        bar.setAttribute("title", (event.alert ? "alert " : "") + str(event.kind) + ", "
+          + formatTime(parseTime(event.start)) + "–" + (event.end ? formatTime(parseTime(event.end)) : "now")
+          + (event.detail ? ": " + str(event.detail) : ""));
+        if (event.alert) bar.dataset.alert = str(event.kind);
         track.append(bar);
         drawn++;
       }
