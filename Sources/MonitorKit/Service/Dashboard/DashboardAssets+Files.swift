@@ -607,8 +607,7 @@ extension DashboardAssets {
       function startFallbackPolling() {
         if (fallbackTimer !== null) return;
         fallbackTimer = setInterval(() => {
-          window.addEventListener("resize", keepTimelinesAtEnd);
-        getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
+          getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
         }, FALLBACK_POLL_MS);
       }
 

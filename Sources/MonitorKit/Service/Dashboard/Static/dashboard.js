@@ -461,8 +461,7 @@
   function startFallbackPolling() {
     if (fallbackTimer !== null) return;
     fallbackTimer = setInterval(() => {
-      window.addEventListener("resize", keepTimelinesAtEnd);
-    getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
+      getJSON("api/v1/channels").then(applySnapshot).catch(() => { /* the status line already says so */ });
     }, FALLBACK_POLL_MS);
   }
 
