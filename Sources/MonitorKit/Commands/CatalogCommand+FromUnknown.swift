@@ -4,9 +4,10 @@ import Matcher
 import Reports
 
 /// `catalog add --from-unknown CLUSTER --title … --artist … --db PLAYLOG --catalog FILE`: names a cluster of unknown
-/// music. Its best clip (the longest airing whose clip is still on disk, then the most surely music) becomes the
-/// item's reference, added to the catalog as `catalog add` adds a file; then each airing of the cluster is written to
-/// the play log once, as a play with status `late` and the time it was identified, so that reports count it.
+/// music. Its best clip (the longest clip still on disk, then the most surely music) becomes the item's reference,
+/// added to the catalog as `catalog add` adds a file (a cluster promoted before keeps the item it was given); then
+/// each airing of the cluster is written to the play log once, as a play with status `late` and the time it was
+/// identified, so that reports count it.
 ///
 /// A segment's play keeps the segment's start and end; its offset into the reference is the segment's offset in the
 /// cluster less the reference clip's (negative when the airing began before the part the clip holds), its speed 1
@@ -50,8 +51,13 @@ extension CatalogCommand {
           + "writable (\(String(cString: strerror(errno)))); let this user write there, or give another --catalog")
       return unwritableCatalogStatus
     }
-    let builder = try openOrCreate(catalogURL)
-    guard let reference = bestReference(of: segments, cluster: cluster, parameters: builder.parameters) else {
+    let existing = FileManager.default.fileExists(atPath: catalogURL.path) ? try Catalog.load(from: catalogURL) : nil
+    let builder = existing.map(CatalogBuilder.init(editing:)) ?? CatalogBuilder()
+    // A cluster promoted before keeps its item: a later airing is logged on it, even when its clip is gone since.
+    guard
+      let reference = earlierReference(of: segments, in: existing)
+        ?? bestReference(of: segments, cluster: cluster, parameters: builder.parameters)
+    else {
       printError("broadcast-monitor: catalog add: " + noClipMessage(segments, cluster: cluster))
       return noClipStatus
     }
@@ -60,10 +66,9 @@ extension CatalogCommand {
     let present = builder.contains(key: reference.key)
     if present {
       builder.updateMetadata(key: reference.key, metadata: metadata)
-    } else {
+    } else if let signature = reference.signature {
       builder.add(
-        signature: reference.signature, key: reference.key, sourcePath: reference.segment.clipPath ?? "",
-        metadata: metadata)
+        signature: signature, key: reference.key, sourcePath: reference.segment.clipPath ?? "", metadata: metadata)
     }
     let catalog = try builder.build()
     try catalog.write(to: catalogURL)
@@ -71,14 +76,14 @@ extension CatalogCommand {
       DisplayWidth.printable(
         "catalog \(catalogURL.path): \(present ? "already present" : "added") \(reference.key) "
           + "\(metadata.artist) – \(metadata.title), from cluster \(cluster)'s clip \(reference.segment.clipPath ?? "")"
-          + String(format: " (%.1f s); now %d tracks", reference.signature.durationSeconds, catalog.tracks.count)))
+          + String(format: " (%.1f s); now %d tracks", reference.durationSeconds, catalog.tracks.count)))
 
     let plays = segments.filter { $0.playID == nil }.map {
       LatePlay(
         segmentID: $0.id,
         play: latePlay(
           of: $0, reference: reference, key: reference.key, metadata: metadata,
-          durationSeconds: reference.signature.durationSeconds))
+          durationSeconds: reference.durationSeconds))
     }
     let written = try store.recordLatePlays(plays, identifiedAt: Date())
     print(
@@ -120,11 +125,23 @@ extension CatalogCommand {
     return try PlayLogStore(path: path)
   }
 
-  /// The reference built from the cluster's best clip: its segment, the clip's key and its signature.
+  /// The reference of the cluster's item: the segment whose clip it was built from, the item's key and length, and
+  /// the clip's signature (nil when the catalog has the item already).
   struct PromotedReference {
     var segment: UnknownSegment
     var key: String
-    var signature: Signature
+    var durationSeconds: Double
+    var signature: Signature?
+  }
+
+  /// The item an earlier promotion of the cluster added, when the catalog still has it and the segment of the clip
+  /// it was built from is in the cluster.
+  static func earlierReference(of segments: [UnknownSegment], in catalog: Catalog?) -> PromotedReference? {
+    guard let catalog, let key = segments.lazy.compactMap(\.promotedItemKey).first,
+      let track = catalog.tracks.first(where: { $0.key == key }),
+      let source = segments.first(where: { $0.clipPath == track.sourcePath })
+    else { return nil }
+    return PromotedReference(segment: source, key: key, durationSeconds: track.durationSeconds, signature: nil)
   }
 
   /// The clips on disk, longest first (by the clip's own length: a clip may hold less than its segment), then the
@@ -151,9 +168,10 @@ extension CatalogCommand {
     for segment in candidates {
       guard let path = segment.clipPath else { continue }
       do {
+        let signature = try fingerprinter.signature(ofFileAt: path)
         return PromotedReference(
           segment: segment, key: try ReferenceFingerprinter.key(ofFileAt: path),
-          signature: try fingerprinter.signature(ofFileAt: path))
+          durationSeconds: signature.durationSeconds, signature: signature)
       } catch {
         printError("catalog add: skipped cluster \(cluster)'s clip \(path): \(error)")
       }
@@ -176,6 +194,11 @@ extension CatalogCommand {
       reasons.append(
         "\(without) of its airings \(without == 1 ? "was" : "were") logged without a clip (clips are kept with "
           + "unknown.clipsDirectory in the configuration, or scan --clips DIR)")
+    }
+    if kept.contains(where: { !$0.hasPrefix("/") }) {
+      reasons.append(
+        "relative clip paths are read from the current folder \(FileManager.default.currentDirectoryPath): run "
+          + "this from the folder the monitor ran in")
     }
     return "cluster \(cluster) has no clip to build the reference from: " + reasons.joined(separator: "; ")
       + ". Add the recording from its own audio file (`catalog add --catalog FILE song.wav`), or keep clips and run "

@@ -60,12 +60,13 @@ extension PlayLogReader {
     package var detail: String
   }
 
-  /// Up to `filter.limit` plays, newest start first, and the cursor of the next page (nil on the last one).
+  /// Up to `filter.limit` plays, newest start first, and the cursor of the next page (nil on the last one). A play
+  /// log not yet at `007_late_plays` (opened read-only since an older version wrote it) gives no `identifiedAt`.
   package func playsPage(_ filter: PageFilter) throws -> (rows: [PlayRow], next: PageCursor?) {
     let (conditions, values) = Self.conditions(filter, alias: "p")
     let sql = """
       SELECT p.id, c.name, i.title, i.artist, i.kind, i.isrc, p.start_ms, p.end_ms, p.status, p.ref_offset_ms, p.speed,
-        p.confidence, p.identified_at_ms
+        p.confidence, \(try hasLatePlays() ? "p.identified_at_ms" : "NULL")
       FROM plays AS p
         JOIN channels AS c ON c.id = p.channel_id
         JOIN catalog_items AS i ON i.id = p.item_id

@@ -3,13 +3,15 @@ import Foundation
 /// Promoting a cluster of unknown music (`Migrations.latePlays`): reading its segments, and writing each one's
 /// `late` play once.
 extension PlayLogStore {
-  /// The unknown segments of `cluster`, by start, then channel; empty when the play log has no such cluster.
+  /// The unknown segments of `cluster`, by start, then channel, each promoted one with its play's item; empty when
+  /// the play log has no such cluster.
   public func unknownSegments(cluster: Int64) throws -> [UnknownSegment] {
     try database.query(
       """
       SELECT u.id, c.name, u.start_ms, u.end_ms, u.music_confidence, u.cluster, u.cluster_offset_ms, u.clip_path,
-        u.play_id
+        u.play_id, i.item_key
       FROM unknown_segments AS u JOIN channels AS c ON c.id = u.channel_id
+        LEFT JOIN plays AS p ON p.id = u.play_id LEFT JOIN catalog_items AS i ON i.id = p.item_id
       WHERE u.cluster = ? ORDER BY u.start_ms, c.name
       """, [.integer(cluster)]
     ).map { row in
@@ -17,7 +19,8 @@ extension PlayLogStore {
         id: try row.int64(0), channel: try row.string(1), start: try row.date(2), end: try row.date(3),
         musicConfidence: try row.double(4), cluster: try row.int64(5),
         clusterOffsetSeconds: Double(try row.int64(6)) / 1000,
-        clipPath: row.values[7] == .null ? nil : try row.string(7), playID: try row.optionalInt64(8))
+        clipPath: row.values[7] == .null ? nil : try row.string(7), playID: try row.optionalInt64(8),
+        promotedItemKey: row.values[9] == .null ? nil : try row.string(9))
     }
   }
 

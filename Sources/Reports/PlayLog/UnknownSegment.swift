@@ -19,10 +19,12 @@ public struct UnknownSegment: Sendable, Equatable {
   public var clipPath: String?
   /// The `late` play it became when its cluster was added to the catalog; nil while it is unknown.
   public var playID: Int64?
+  /// That play's catalog item key.
+  public var promotedItemKey: String?
 
   public init(
     id: Int64, channel: String, start: Date, end: Date, musicConfidence: Double, cluster: Int64,
-    clusterOffsetSeconds: Double, clipPath: String?, playID: Int64?
+    clusterOffsetSeconds: Double, clipPath: String?, playID: Int64?, promotedItemKey: String? = nil
   ) {
     self.id = id
     self.channel = channel
@@ -33,6 +35,7 @@ public struct UnknownSegment: Sendable, Equatable {
     self.clusterOffsetSeconds = clusterOffsetSeconds
     self.clipPath = clipPath
     self.playID = playID
+    self.promotedItemKey = promotedItemKey
   }
 
   /// How long it aired, in seconds.

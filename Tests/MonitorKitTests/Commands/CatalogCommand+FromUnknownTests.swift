@@ -71,9 +71,12 @@ struct CatalogCommandFromUnknownTests {
       #expect(abs(play.end.timeIntervalSince(Self.time(airing.upperBound))) < 3, "\(play.end) \(airing)")
     }
 
+    // Again, with the reference's clip gone (the retention): the cluster keeps its item, nothing is added twice.
+    try FileManager.default.removeItem(atPath: item.sourcePath)
     let again = try promote()
     #expect(again.status == 0, "\(again)")
-    #expect(again.stdout.contains("already present") && again.stdout.contains("0 late plays"), "\(again)")
+    #expect(again.stdout.contains("already present \(item.key)"), "\(again)")
+    #expect(again.stdout.contains("0 late plays"), "\(again)")
     #expect(try PlayLogStore(path: db).plays().count == 2)
     #expect(try Catalog.load(from: catalogURL).tracks.count == 4)
 
