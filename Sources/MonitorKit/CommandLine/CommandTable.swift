@@ -24,8 +24,23 @@ enum CommandTable {
             "a CSV with a path column and any of title, artist, album, isrc, label, kind; without PATH, its paths "
               + "are added"),
           .value("jobs", "N", "files read at once, 1…256 (default: one per core)"),
+          .value(
+            "from-unknown", "CLUSTER",
+            "instead of PATH: the recording of a cluster of unknown music (report unknown), from its longest clip; "
+              + "its airings in --db become late plays"),
+          .value("title", "TEXT", "the title of the --from-unknown recording"),
+          .value("artist", "TEXT", "its artist"),
+          .value("isrc", "CODE", "its ISRC"),
+          .value("kind", "KIND", "song, ad, jingle or other (default song)"),
+          .value("db", "plays.sqlite|postgresql://USER@HOST:PORT/DB", "the play log that holds the cluster"),
         ],
-        arguments: "[PATH...]"),
+        arguments: "[PATH...]",
+        details: """
+          With --from-unknown CLUSTER, --title, --artist and --db (no PATH): the cluster's longest, most confident
+          clip that is still on disk becomes the item's reference, and each airing of the cluster is logged once as a
+          play with status late. Exit 64 for a cluster the play log does not have, 66 when none of its clips is left,
+          73 when the catalog's folder cannot be written.
+          """),
       CommandSpec(["catalog", "list"], "prints one line per item, with its key", options: [catalogOption]),
       CommandSpec(
         ["catalog", "info"], "prints how many items, how much audio, the index size and the format version",

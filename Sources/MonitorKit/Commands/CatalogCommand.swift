@@ -85,6 +85,12 @@ enum CatalogCommand {
   }
 
   static func add(_ a: CommandLineArguments) throws -> Int32 {
+    if let cluster = a.value("from-unknown") { return try addFromUnknown(a, clusterText: cluster) }
+    if let option = fromUnknownOptions.first(where: { a.value($0) != nil }) {
+      throw UsageError(
+        "--\(option) describes the recording of --from-unknown CLUSTER; a file's metadata comes from its tags or "
+          + "--metadata")
+    }
     let catalogURL = URL(fileURLWithPath: try a.required("catalog"))
     let jobs = try jobs(a)
     let sheet = try a.value("metadata").map { try MetadataSheet(contentsOf: URL(fileURLWithPath: $0)) }
@@ -134,6 +140,9 @@ enum CatalogCommand {
           cpu > 0 ? audioSeconds / cpu : 0))
     return failed == 0 ? 0 : 2
   }
+
+  /// The options that only `--from-unknown` takes.
+  static let fromUnknownOptions = ["title", "artist", "isrc", "kind", "db"]
 
   /// CPU seconds of this process and of its finished children (the ffmpeg processes), user and system.
   static func cpuSecondsWithChildren() -> Double {

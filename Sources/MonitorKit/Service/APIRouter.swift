@@ -136,7 +136,7 @@ final class APIRouter: Sendable {
       ("isrc", row.isrc.isEmpty ? .null : .string(row.isrc)), ("start", .time(row.start)),
       ("end", row.status == PlayStatus.open.rawValue ? .null : .time(row.end)), ("status", .string(row.status)),
       ("offsetSeconds", .number(row.refOffsetSeconds)), ("speed", .number(row.speed)),
-      ("confidence", .number(row.confidence)),
+      ("confidence", .number(row.confidence)), ("identifiedAt", .optional(row.identifiedAt) { .time($0) }),
     ])
   }
 

@@ -188,13 +188,14 @@ enum OpenAPIDocument {
           },
           "Play": {
             "type": "object",
-            "required": ["id", "channel", "title", "artist", "kind", "isrc", "start", "end", "status", "offsetSeconds", "speed", "confidence"],
+            "required": ["id", "channel", "title", "artist", "kind", "isrc", "start", "end", "status", "offsetSeconds", "speed", "confidence", "identifiedAt"],
             "properties": {
               "id": {"type": "integer"}, "channel": {"type": "string"}, "title": {"type": "string"}, "artist": {"type": "string"},
               "kind": {"type": "string"}, "isrc": {"type": ["string", "null"]},
               "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
-              "status": {"type": "string", "enum": ["open", "closed", "recovered"]},
-              "offsetSeconds": {"type": "number"}, "speed": {"type": "number"}, "confidence": {"type": "number"}
+              "status": {"type": "string", "enum": ["open", "closed", "recovered", "late"]},
+              "offsetSeconds": {"type": "number"}, "speed": {"type": "number"}, "confidence": {"type": "number"},
+              "identifiedAt": {"type": ["string", "null"], "format": "date-time"}
             }
           },
           "AlertsPage": {

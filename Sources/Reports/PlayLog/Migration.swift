@@ -8,4 +8,7 @@ struct Migration: Sendable, Equatable {
   let id: String
   /// One or more SQL statements.
   let sql: String
+  /// The statements for PostgreSQL, when they are not `sql` put in its words (``postgreSQLText``): a change SQLite
+  /// makes by rebuilding a table, for example.
+  var postgreSQL: String? = nil
 }

@@ -244,6 +244,7 @@ public final class PlayLogReader {
         switch statement.firstByte(9) {
         case UInt8(ascii: "c"): status = .closed
         case UInt8(ascii: "o"): status = .open
+        case UInt8(ascii: "l"): status = .late
         default: status = .recovered
         }
         chunk.append(

@@ -51,6 +51,11 @@ public protocol PlayLogStorage: AnyObject {
   func record(_ stretch: AirStretchRecord) throws
   /// Every unknown segment's cluster, offset and fingerprint, oldest first.
   func unknownFingerprints() throws -> [(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String)]
+  /// The unknown segments of a cluster, by start (`catalog add --from-unknown`).
+  func unknownSegments(cluster: Int64) throws -> [UnknownSegment]
+  /// Records each segment's `late` play and links the segment to it, in one transaction, skipping a segment that
+  /// has its play already; returns the plays' ids.
+  @discardableResult func recordLatePlays(_ plays: [LatePlay], identifiedAt: Date) throws -> [Int64]
 }
 
 extension PlayLogStore: PlayLogStorage {}

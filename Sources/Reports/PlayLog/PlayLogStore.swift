@@ -66,7 +66,7 @@ public final class PlayLogStore {
   }
 
   /// Inserts one play (and its channel and item, if new) inside the caller's transaction; returns its id.
-  private func insert(_ play: PlayRecord, attributesJSON: String) throws -> Int64 {
+  func insert(_ play: PlayRecord, attributesJSON: String) throws -> Int64 {
     let channelRowID = try channelID(named: play.channel)
     let itemRowID = try catalogItemID(for: play, attributesJSON: attributesJSON)
     try database.run(

@@ -9,4 +9,11 @@ public enum PlayStatus: String, Sendable, CaseIterable, Codable {
   /// Left open by a monitor that stopped (crash, power cut) and closed on restart: its end is the last time the
   /// match was confirmed, and the play may have lasted longer.
   case recovered
+  /// Identified after it aired: an unknown segment whose cluster was later added to the catalog
+  /// (`catalog add --from-unknown`). Its start and end are the segment's, final; the play log keeps when it was
+  /// identified (`identified_at_ms`).
+  case late
+
+  /// True when the play's end is where it stopped on air (closed, or identified late), not a last confirmation.
+  package var hasFinalEnd: Bool { self == .closed || self == .late }
 }

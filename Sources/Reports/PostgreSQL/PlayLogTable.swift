@@ -28,7 +28,7 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .integer), ("item_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
         ("ref_offset_ms", .integer), ("speed", .real), ("confidence", .real), ("detected_at_ms", .integer),
-        ("status", .text), ("updated_at_ms", .integer), ("node", .text),
+        ("status", .text), ("updated_at_ms", .integer), ("node", .text), ("identified_at_ms", .optionalInteger),
       ], timeColumn: "start_ms"),
     PlayLogTable(
       name: "events",
@@ -59,7 +59,7 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
         ("music_confidence", .real), ("cluster", .integer), ("cluster_offset_ms", .integer), ("fingerprint", .text),
-        ("clip_path", .text),
+        ("clip_path", .text), ("play_id", .optionalInteger),
       ]),
   ]
 

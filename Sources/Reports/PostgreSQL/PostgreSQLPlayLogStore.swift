@@ -125,7 +125,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     return try connection.transaction { try zip(plays, encoded).map { try insert($0, attributesJSON: $1) } }
   }
 
-  private func insert(_ play: PlayRecord, attributesJSON: String) throws -> Int64 {
+  func insert(_ play: PlayRecord, attributesJSON: String) throws -> Int64 {
     let channelRowID = try channelID(named: play.channel)
     let itemRowID = try catalogItemID(for: play, attributesJSON: attributesJSON)
     return try connection.query(

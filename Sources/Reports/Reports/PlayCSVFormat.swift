@@ -21,7 +21,7 @@ package struct PlayCSVFormat: Sendable {
       self.value = value
     }
 
-    /// The play's status: open, closed or recovered.
+    /// The play's status: open, closed, recovered or late.
     package static let status = Column(name: "status") { play, _ in .text(play.status.rawValue) }
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `plays` report: the detailed log, one row per play in air order, with exactly the columns `scan --csv`
-/// writes, in the same order, then `status` (open, closed or recovered). Times are in each station's local time
+/// writes, in the same order, then `status` (open, closed, recovered or late). Times are in each station's local time
 /// with its offset (UTC with `Z` under `--tz UTC`).
 ///
 /// Thread: any one thread (the reader's).

@@ -6,9 +6,9 @@ import Common
 /// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,cart,status`.
 /// `advertiser` is the item's advertiser attribute (`advertiserAttribute`, a column of the catalog metadata);
 /// `item_duration_s` is the spot's length in the catalog; `cart` is the traffic system's cart number or ISCI code
-/// (the item's `cart` attribute, else its `isci`). `status` is the play's (`open`, `closed`, `recovered`), except
-/// that a closed airing shorter than ``partialFraction`` of the spot's length is `partial`: a cut spot. Rows: by
-/// advertiser, then air time, then channel.
+/// (the item's `cart` attribute, else its `isci`). `status` is the play's (`open`, `closed`, `recovered`,
+/// `late`), except that a closed (or late) airing shorter than ``partialFraction`` of the spot's length is
+/// `partial`: a cut spot. Rows: by advertiser, then air time, then channel.
 ///
 /// Thread: any one thread (the reader's).
 package struct ProofOfPlayReport: Sendable {
@@ -110,7 +110,7 @@ package struct ProofOfPlayReport: Sendable {
       }
       let item = try reader.item(airing.play.itemID)
       let partial =
-        airing.play.status == .closed
+        airing.play.status.hasFinalEnd
         && Self.isPartial(durationMilliseconds: airing.play.durationMilliseconds, of: item)
       encoder.append(text: partial ? "partial" : airing.play.status.rawValue)
       try sink.writeEncodedRow(encoder.bytes)

@@ -163,7 +163,7 @@ package struct ReconcileReport: Sendable {
       let status: String
       if airing.channel != entry.channel {
         status = "wrong-channel"
-      } else if airing.play.status == .closed, let length,
+      } else if airing.play.status.hasFinalEnd, let length,
         Double(airing.play.durationMilliseconds) < Double(length) * ProofOfPlayReport.partialFraction
       {
         status = "partial"

@@ -1,7 +1,8 @@
 /// The `unknown` report: one row per cluster of unknown music (the same recording, aired again), most aired first.
 /// Columns `cluster,first_aired,last_aired,airings,total_s,channels,clip`: first and last start, the number of
 /// unknown segments, their seconds together, the channels they aired on (`;`-separated, by name) and the clip of
-/// the longest airing that has one. Times are in the time zone of the channel of the first airing.
+/// the longest airing that has one. Times are in the time zone of the channel of the first airing. A segment promoted
+/// to the catalog (`catalog add --from-unknown`) is no longer unknown: it is left out (its play is in the plays).
 ///
 /// Thread: any one thread (the reader's).
 package struct UnknownReport: Sendable {
@@ -30,7 +31,7 @@ package struct UnknownReport: Sendable {
       let rows = try reader.stretches(
         channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds)
       for row in rows {
-        guard let cluster = row.cluster else { continue }
+        guard let cluster = row.cluster, row.promotedItemKey == nil else { continue }
         let length = row.endMilliseconds - row.startMilliseconds
         var t =
           tallies[cluster] ?? Tally(first: row.startMilliseconds, firstChannel: index, last: row.startMilliseconds)

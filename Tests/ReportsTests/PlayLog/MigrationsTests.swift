@@ -20,7 +20,7 @@ struct MigrationsTests {
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
-            "005_unknown_music", "006_nodes",
+            "005_unknown_music", "006_nodes", "007_late_plays",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -33,6 +33,7 @@ struct MigrationsTests {
           [.text("004_alerts"), .integer(1_767_225_600_000)],
           [.text("005_unknown_music"), .integer(1_767_225_600_000)],
           [.text("006_nodes"), .integer(1_767_225_600_000)],
+          [.text("007_late_plays"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
@@ -65,6 +66,39 @@ struct MigrationsTests {
           + "WHERE channel_id = 1 AND start_ms >= 0 AND start_ms < 10 GROUP BY item_id"
       ).map { try $0.string(3) }
       #expect(plan.contains { $0.contains("COVERING INDEX plays_by_channel_start_item") }, "\(plan)")
+    }
+  }
+
+  @Test("A play log of schema 006 keeps its plays, ids and indexes through 007, and then takes late plays")
+  func latePlaysMigration() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        try Migrations(Migrations.playLog.list.filter { $0.id < "007" }).apply(to: database)
+        try database.execute(
+          """
+          INSERT INTO channels(name) VALUES('fm');
+          INSERT INTO catalog_items(item_key, kind) VALUES('k', 'song');
+          INSERT INTO plays VALUES(7, 1, 1, 0, 1000, 0, 1, 0.9, 500, 'closed', 0, 'node-a');
+          INSERT INTO plays VALUES(9, 1, 1, 2000, 3000, 0, 1, 0.9, 2500, 'open', 0, '');
+          """)
+        let late = #expect(throws: SQLiteError.self) {
+          try database.run("INSERT INTO plays VALUES(10, 1, 1, 0, 1, 0, 1, 1, 0, 'late', 0, '')")
+        }
+        #expect(late?.codeName == "SQLITE_CONSTRAINT_CHECK", "006 refuses late")
+      }
+      let store = try PlayLogStore(path: path)
+      #expect(try store.plays().map { [$0.id, $0.start.millisecondsSince1970] } == [[7, 0], [9, 2000]])
+      #expect(try store.plays().map(\.status) == [.closed, .open])
+      let rows = try store.database.query("SELECT node, identified_at_ms FROM plays ORDER BY id").map(\.values)
+      #expect(rows == [[.text("node-a"), .null], [.text(""), .null]])
+      let indexes = try store.database.query(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'plays' ORDER BY name"
+      ).map { try $0.string(0) }
+      #expect(indexes == ["plays_by_channel_start_item", "plays_by_start", "plays_open_by_node"])
+      try store.database.run("INSERT INTO plays VALUES(10, 1, 1, 0, 1, 0, 1, 1, 0, 'late', 0, '', 5)")
+      #expect(try store.database.firstRow("SELECT play_id FROM unknown_segments") == nil)
     }
   }
 
@@ -105,13 +139,13 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 006_nodes). "
+          + "(unknown schema migrations: 999_future; this version knows up to 007_late_plays). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
           "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
-          "999_future",
+          "007_late_plays", "999_future",
         ])
     }
   }
@@ -130,6 +164,7 @@ struct MigrationsTests {
         status, updated_at_ms) VALUES(?, 1, 0, 0, 0, 1, 1, 0, ?, 0)
       """
     try database.run(insert, [.integer(1), .text("open")])
+    try database.run(insert, [.integer(1), .text("late")])
     let status = #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(1), .text("bogus")]) }
     #expect(status?.codeName == "SQLITE_CONSTRAINT_CHECK")
     let channel = #expect(throws: SQLiteError.self) { try database.run(insert, [.integer(99), .text("open")]) }
