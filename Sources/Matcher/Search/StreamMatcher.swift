@@ -79,8 +79,14 @@ public final class StreamMatcher {
   var hypothesisRunStarts: [Int] = []
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
-  /// Matches found through the triplet index for the current peak.
-  var tripletMatches: [PeakMatch] = []
+  /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
+  /// hits, and the matches they confirm (`searchTriplets`): a match is a key of its hypothesis (top 8 bits), its anchor
+  /// frame after `maxQueryPairFrames` before the peak (next 24) and its reference frame (low 32), so that sorting the
+  /// keys orders the matches.
+  var tripletProbes: [TripletProbe] = []
+  var tripletHits: [TripletHit] = []
+  let lowerBounds = LockstepLowerBound()
+  var tripletMatchKeys: [UInt64] = []
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -122,7 +128,10 @@ public final class StreamMatcher {
     commonLookups.reserveCapacity(4 * lookupsPerPeak)
     lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
-    tripletMatches.reserveCapacity(256)
+    precondition(maxQueryPairFrames < 1 << 24 && hypotheses.count <= 256, "a triplet match key holds them")
+    tripletProbes.reserveCapacity(1024)
+    tripletHits.reserveCapacity(1024)
+    tripletMatchKeys.reserveCapacity(2048)
     playWindows.reserveCapacity(16)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))

@@ -1,0 +1,35 @@
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("LockstepLowerBound")
+struct LockstepLowerBoundTests {
+  @Test("Each search finds the first element not below its key, as a linear scan does", arguments: [1, 2, 3])
+  func eachSearchFindsWhatLinearScanFinds(seed: UInt64) {
+    var generator = SeededGenerator(seed: seed)
+    // Reused across batches, and started small, so that it grows on the way.
+    let searches = LockstepLowerBound(capacity: 16)
+    for _ in 0..<20 {
+      // Lists of every length from empty to long, with runs of equal elements, and keys below, inside and above them.
+      let lists: [[UInt32]] = (0..<40).map { _ in
+        let count = Int(generator.next() % 300)
+        return (0..<count).map { _ in UInt32(truncatingIfNeeded: generator.next() % 1000) }.sorted()
+      }
+      let keys = lists.map { _ in UInt32(truncatingIfNeeded: generator.next() % 1100) }
+      searches.removeAll()
+      let buffers = lists.map { list in
+        let b = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: list.count)
+        _ = b.initialize(from: list)
+        return b
+      }
+      defer { for b in buffers { b.deallocate() } }
+      let numbers = zip(buffers, keys).map { searches.append(UnsafeBufferPointer($0), key: $1) }
+      searches.run()
+      for (i, number) in numbers.enumerated() {
+        let expected = lists[i].firstIndex { $0 >= keys[i] } ?? lists[i].count
+        #expect(searches.lowerBound(number) == expected)
+      }
+    }
+  }
+}
