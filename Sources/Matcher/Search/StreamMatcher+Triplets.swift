@@ -78,6 +78,13 @@ extension StreamMatcher {
     let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << residualBits) - 1
     let shift = UInt32(index.positionBits)
     let positionMask = index.positionMask
+    // Each probe's first posting is read first, in a loop whose loads do not depend on each other, so that their
+    // misses overlap; the loop below, whose branches do, then reads from the cache.
+    var touched: UInt32 = 0
+    for probe in tripletProbes where probe.postingsStart < probe.postingsEnd {
+      touched ^= index.postings[Int(probe.postingsStart)]
+    }
+    touchedPostings = touched
     for p in tripletProbes.indices {
       let probe = tripletProbes[p]
       let residual = probe.key & residualMask

@@ -87,6 +87,8 @@ public final class StreamMatcher {
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
+  /// What reading the probes' first postings ahead of time gave (kept, so that those reads are not optimised away).
+  var touchedPostings: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
