@@ -64,6 +64,31 @@ final class LockstepLowerBound {
   @inline(__always)
   func lowerBound(_ i: Int) -> Int { searches[i].start.distance(to: searches[i].base) }
 
+  /// One search on its own, where the next one depends on its answer: the index of the first element of `list`
+  /// (sorted) not below `key`. Binary search down to `scannedElements`, then a scan of that stretch a cache line at a
+  /// time, whose loads do not depend on each other (so that their misses overlap, and the hardware prefetcher follows
+  /// them), then within the line.
+  @inline(__always)
+  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>) -> Int {
+    // The answer lies in lo...end.
+    var lo = 0
+    var end = list.count
+    while end - lo > scannedElements {
+      let middle = lo + (end - lo) / 2
+      if list[middle] < key { lo = middle + 1 } else { end = middle }
+    }
+    while lo + lineElements <= end && list[lo + lineElements - 1] < key { lo += lineElements }
+    while lo < end && list[lo] < key { lo += 1 }
+    return lo
+  }
+
+  /// Postings per 64-byte cache line.
+  private static let lineElements = 16
+  /// A stretch this long (4 KB, 64 lines) is scanned rather than halved: a binary search waits for a miss at each step,
+  /// and a scan's 64 loads in flight together cost about as much as two. A common hash of a 1,000 h catalog has a few
+  /// hundred postings (at most its stop-hash cap, 1,876).
+  private static let scannedElements = 1024
+
   private func grow() {
     let bigger = UnsafeMutablePointer<Search>.allocate(capacity: capacity * 2)
     bigger.moveInitialize(from: searches, count: count)

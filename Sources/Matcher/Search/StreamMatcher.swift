@@ -308,7 +308,7 @@ public final class StreamMatcher {
     // by `TargetAgreement`.
     let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
     if common && catalog.triplets != nil {
-      if !active.isEmpty { offerToPlays(postingsOf: hash, anchorFrame: anchorFrame, targetFrame: targetFrame) }
+      if !active.isEmpty { offerCurrentPostingsToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame) }
       commonLookups.append(CommonLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, hash: hash))
       return
     }
@@ -323,9 +323,10 @@ public final class StreamMatcher {
     }
   }
 
-  /// Offers the running plays the postings of `hash` on their lines: those in the windows they accept, found by binary
-  /// search in a long posting list (windows that overlap are merged, so that no posting is offered twice).
-  private func offerToPlays(postingsOf hash: UInt32, anchorFrame: Int32, targetFrame: Int32) {
+  /// Offers the running plays the postings of the current lookup (`currentPostings`, in frame order) on their lines:
+  /// those in the windows they accept, found by search in a long posting list (windows that overlap are merged, so
+  /// that no posting is offered twice).
+  private func offerCurrentPostingsToPlays(anchorFrame: Int32, targetFrame: Int32) {
     playWindows.removeAll(keepingCapacity: true)
     for p in active {
       if let w = p.acceptedReferences(anchorFrame: anchorFrame, tolerance: settings.alignmentToleranceFrames) {
@@ -341,8 +342,10 @@ public final class StreamMatcher {
         window = window.lowerBound...max(window.upperBound, playWindows[k].upperBound)
         k += 1
       }
-      catalog.index.forEachPosting(of: hash, in: window) { position in
-        _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+      var i = LockstepLowerBound.lowerBound(of: window.lowerBound, in: currentPostings)
+      while i < currentPostings.count && currentPostings[i] <= window.upperBound {
+        _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: currentPostings[i])
+        i += 1
       }
     }
   }
