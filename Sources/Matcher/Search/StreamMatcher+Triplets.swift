@@ -7,7 +7,7 @@
 /// one another: at 1,000 hours a peak has about 150 pairs, and each miss costs more than the work around it.
 /// 1. `probingTriplets`: each pair's key, and the bounds of its directory slot in the triplet index.
 /// 2. `readingTripletHits`: the target frames stored under each key.
-/// 3. `confirmingTripletHits`: each hit against both hashes' postings in the pair index (binary searches in lockstep,
+/// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
 ///    `LockstepLowerBound`), as matches of the peak.
 /// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
 extension StreamMatcher {
@@ -22,11 +22,10 @@ extension StreamMatcher {
     var postingsEnd: UInt32
   }
 
-  /// A target frame stored under a probe's key, and its two searches in the pair index's postings.
+  /// A target frame stored under a probe's key, and its search in the postings of the probe's second pair.
   struct TripletHit {
     var probe: Int32
     var target: UInt32
-    var firstSearch: Int32 = 0
     var secondSearch: Int32 = 0
   }
 
@@ -99,10 +98,16 @@ extension StreamMatcher {
 
   // MARK: Step 3
 
-  /// The hits that both pairs' postings confirm, as matches of the peak (`tripletMatchKeys`): the pair of the smaller
+  /// The hits that the pairs' postings confirm, as matches of the peak (`tripletMatchKeys`): the pair of the smaller
   /// hash has a posting exactly where the hit places its anchor, the other one within a frame of where it places its
   /// own (as `TargetAgreement` allows for the rounding of each pair's distance); a hit is two matches per such posting
-  /// of the other pair. Keys share a slot by chance, and these postings tell those hits apart.
+  /// of the other pair. Keys share a slot by chance (about one hit in nine at 1,000 hours), and these postings tell
+  /// those hits apart.
+  ///
+  /// Where posting lists can be searched (`CatalogIndex.contiguousPostings`), only the other pair's are: a hit stored
+  /// under the key is the target of both pairs, so the smaller hash's posting is there by construction, and a hit of
+  /// another key has a posting of the other hash within a frame of where it places the anchor only by chance (a few
+  /// hundred postings on an axis of 10^8 frames: about 10^-5). That search finds the other pair's postings anyway.
   private func confirmingTripletHits(targetFrame: Int32) {
     tripletMatchKeys.removeAll(keepingCapacity: true)
     guard !tripletHits.isEmpty else { return }
@@ -134,11 +139,8 @@ extension StreamMatcher {
     lowerBounds.removeAll()
     for k in tripletHits.indices {
       let probe = tripletProbes[Int(tripletHits[k].probe)]
-      let first = lookupsByHypothesis[Int(probe.first)]
       let second = lookupsByHypothesis[Int(probe.second)]
       let target = tripletHits[k].target
-      tripletHits[k].firstSearch = Int32(
-        lowerBounds.append(index.contiguousPostings(of: first.hash)!, key: target &- (first.hash & frameMask)))
       tripletHits[k].secondSearch = Int32(
         lowerBounds.append(
           index.contiguousPostings(of: second.hash)!, key: Self.near(target &- (second.hash & frameMask)).lowerBound))
@@ -149,9 +151,6 @@ extension StreamMatcher {
       let first = lookupsByHypothesis[Int(probe.first)]
       let second = lookupsByHypothesis[Int(probe.second)]
       let firstReference = hit.target &- (first.hash & frameMask)
-      let firstList = index.contiguousPostings(of: first.hash)!
-      let i = lowerBounds.lowerBound(Int(hit.firstSearch))
-      guard i < firstList.count && firstList[i] == firstReference else { continue }
       let secondList = index.contiguousPostings(of: second.hash)!
       let last = Self.near(hit.target &- (second.hash & frameMask)).upperBound
       var j = lowerBounds.lowerBound(Int(hit.secondSearch))
