@@ -65,7 +65,7 @@ final class LockstepLowerBound {
   func lowerBound(_ i: Int) -> Int { searches[i].start.distance(to: searches[i].base) }
 
   /// One search on its own, where the next one depends on its answer: the index of the first element of `list`
-  /// (sorted) not below `key`. Binary search down to `scannedElements`, then a scan of that stretch a cache line at a
+  /// (sorted) not below `key`. Binary search down to `MatcherTuning.scannedPostings`, then a scan of that stretch a cache line at a
   /// time, whose loads do not depend on each other (so that their misses overlap, and the hardware prefetcher follows
   /// them), then within the line.
   @inline(__always)
@@ -73,7 +73,7 @@ final class LockstepLowerBound {
     // The answer lies in lo...end.
     var lo = 0
     var end = list.count
-    while end - lo > scannedElements {
+    while end - lo > MatcherTuning.scannedPostings {
       let middle = lo + (end - lo) / 2
       if list[middle] < key { lo = middle + 1 } else { end = middle }
     }
@@ -84,10 +84,6 @@ final class LockstepLowerBound {
 
   /// Postings per 64-byte cache line.
   private static let lineElements = 16
-  /// A stretch this long (4 KB, 64 lines) is scanned rather than halved: a binary search waits for a miss at each step,
-  /// and a scan's 64 loads in flight together cost about as much as two. A common hash of a 1,000 h catalog has a few
-  /// hundred postings (at most its stop-hash cap, 1,876).
-  private static let scannedElements = 1024
 
   private func grow() {
     let bigger = UnsafeMutablePointer<Search>.allocate(capacity: capacity * 2)

@@ -28,6 +28,12 @@ enum MatcherTuning {
     powerOfTwo(atLeast: postings / 1024, from: 1 << 13, to: 1 << 18)
   }
 
+  /// A stretch of a sorted posting list this long (4 KB, 64 cache lines) is scanned rather than halved when a running
+  /// play looks for its window in it (`LockstepLowerBound.lowerBound`): a binary search waits for a memory miss at each
+  /// step, and the scan's loads are in flight together. A common hash of a 1,000 h catalog has a few hundred postings
+  /// (at most its stop-hash cap, 1,876). Postings.
+  static let scannedPostings = 1024
+
   /// Matches of one broadcast peak that `TargetAgreement` makes room for at start: the peak's lookups (fan-out ×
   /// hypotheses) return on average about half the stop-hash cap each; a peak with more grows the buffers once.
   static func agreementCapacity(lookupsPerPeak: Int, stopHashCap: Int) -> Int {

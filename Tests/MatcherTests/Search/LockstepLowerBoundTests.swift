@@ -32,4 +32,19 @@ struct LockstepLowerBoundTests {
       }
     }
   }
+
+  @Test(
+    "A single search finds the same, in lists short enough to scan and long enough to halve first", arguments: [1, 2])
+  func singleSearchFindsWhatLinearScanFinds(seed: UInt64) {
+    var generator = SeededGenerator(seed: seed)
+    for count in [0, 1, 15, 16, 17, 300, 1024, 1025, 5000] {
+      let list = (0..<count).map { _ in UInt32(truncatingIfNeeded: generator.next() % 3000) }.sorted()
+      list.withUnsafeBufferPointer { buffer in
+        for key in [0, 1, 1500, 2999, 3000, UInt32.max] + (0..<50).map({ _ in UInt32(generator.next() % 3000) }) {
+          let expected = list.firstIndex { $0 >= key } ?? list.count
+          #expect(LockstepLowerBound.lowerBound(of: key, in: buffer) == expected)
+        }
+      }
+    }
+  }
 }
