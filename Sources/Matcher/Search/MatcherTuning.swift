@@ -13,15 +13,26 @@ enum MatcherTuning {
   /// for up to two minutes and then heard again on the same line is one play, never two. Seconds.
   static let maxSilentLineSeconds = 120.0
 
-  /// Vote counters per matcher (`VoteTable`): one byte per posting of the catalog over 8, between 256 KB (a catalog of
-  /// a few hours: the unclaimed matches of the vote window, about 10,000 a second, leave most counters near zero, and
-  /// the table stays in a core's L2 cache) and 4 MB. Unrelated cells that share a counter make the search verify cells
-  /// for nothing: with 256 KB against a 33 h catalog, verification took a fifth of the scan's time.
-  static func voteSlots(postings: Int) -> Int { powerOfTwo(atLeast: postings / 8, from: 1 << 18, to: 1 << 22) }
+  /// Vote counters per matcher (`VoteTable`): one byte per 128 postings of the catalog, between 256 KB and 4 MB. The
+  /// counters in use are two per unclaimed match of the vote window, and with common hashes searched through the
+  /// triplet index those grow far slower than the catalog: about 37,000 matches (74,000 counters) at 1,000 hours,
+  /// which 512 KB holds at one in seven, small enough to stay in a core's L2 cache (each vote and each expiry touches
+  /// two counters at random: 4 MB there cost a tenth more of the scan's CPU, in misses). Unrelated cells that share a
+  /// counter only make the search verify a cell for nothing.
+  static func voteSlots(postings: Int) -> Int { powerOfTwo(atLeast: postings / 128, from: 1 << 18, to: 1 << 22) }
 
   /// Cell lists of the match queue (`MatchQueue`): each mixes cells, and verifying a cell walks its list, so lists must
-  /// stay short as the catalog's matches grow; 32 KB (L1) for a catalog of a few hours, up to 1 MB.
-  static func queueCellLists(postings: Int) -> Int { powerOfTwo(atLeast: postings / 64, from: 1 << 13, to: 1 << 18) }
+  /// stay short as the catalog's matches grow: one list per 1,024 postings, between 32 KB (L1) and 1 MB; 256 KB at
+  /// 1,000 hours, about one live match per list.
+  static func queueCellLists(postings: Int) -> Int {
+    powerOfTwo(atLeast: postings / 1024, from: 1 << 13, to: 1 << 18)
+  }
+
+  /// A stretch of a sorted posting list this long (4 KB, 64 cache lines) is scanned rather than halved when a running
+  /// play looks for its window in it (`LockstepLowerBound.lowerBound`): a binary search waits for a memory miss at each
+  /// step, and the scan's loads are in flight together. A common hash of a 1,000 h catalog has a few hundred postings
+  /// (at most its stop-hash cap, 1,876). Postings.
+  static let scannedPostings = 1024
 
   /// Matches of one broadcast peak that `TargetAgreement` makes room for at start: the peak's lookups (fan-out ×
   /// hypotheses) return on average about half the stop-hash cap each; a peak with more grows the buffers once.

@@ -1,13 +1,51 @@
 /// The search for new plays through the catalog's triplet index: a broadcast peak's lookups of common hashes, taken
 /// two by two under each speed hypothesis, are looked up as a triplet; each hit that both pairs' postings confirm is
 /// two matches, passed to the search (`search`) as `TargetAgreement` would pass them.
+///
+/// Four steps, each over all of the peak's pairs before the next, so that the memory misses of a step (the triplet
+/// index's directory, then its postings, then the pair index's postings) overlap across pairs instead of following
+/// one another: at 1,000 hours a peak has about 150 pairs, and each miss costs more than the work around it.
+/// 1. `probingTriplets`: each pair's key, and the bounds of its directory slot in the triplet index.
+/// 2. `readingTripletHits`: the target frames stored under each key.
+/// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
+///    `LockstepLowerBound`), as matches of the peak.
+/// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
 extension StreamMatcher {
+  /// One pair of the current peak's common lookups under one hypothesis, and where its key's postings lie in the
+  /// triplet index (the slot may hold other keys too).
+  struct TripletProbe {
+    /// Indices in `lookupsByHypothesis` of the lookup with the smaller hash and of the other.
+    var first: Int32
+    var second: Int32
+    var key: UInt32
+    var postingsStart: UInt32
+    var postingsEnd: UInt32
+  }
+
+  /// A target frame stored under a probe's key, and its search in the postings of the probe's second pair.
+  struct TripletHit {
+    var probe: Int32
+    var target: UInt32
+    var secondSearch: Int32 = 0
+  }
+
   func searchTriplets(_ triplets: TripletIndex, targetFrame: Int32) {
     guard commonLookups.count >= 2 else { return }
     orderLookupsByHypothesis()
-    tripletMatches.removeAll(keepingCapacity: true)
-    let frameMask = UInt32(1 << hasher.layout.frameBits) - 1
-    let index = catalog.index
+    probingTriplets(triplets)
+    readingTripletHits(triplets)
+    confirmingTripletHits(targetFrame: targetFrame)
+    searchingTripletMatches(targetFrame: targetFrame)
+  }
+
+  // MARK: Step 1
+
+  /// Every two lookups of one hypothesis from different anchors and with different hashes, with the bounds of their
+  /// key's directory slot (read here, for every pair, so that their misses overlap).
+  private func probingTriplets(_ triplets: TripletIndex) {
+    tripletProbes.removeAll(keepingCapacity: true)
+    let directory = triplets.index.directory
+    let residualBits = UInt32(triplets.index.residualBits)
     for h in hypotheses.indices {
       let start = hypothesisRunStarts[h]
       let end = hypothesisRunStarts[h + 1]
@@ -17,46 +55,139 @@ extension StreamMatcher {
           let a = lookupsByHypothesis[x]
           let b = lookupsByHypothesis[y]
           guard a.anchorFrame != b.anchorFrame && a.hash != b.hash else { continue }
-          // The triplet's posting is the target as the pair of the smaller hash places it.
-          let (first, second) = a.hash < b.hash ? (a, b) : (b, a)
-          triplets.forEachTarget(of: first.hash, second.hash) { target in
-            let firstReference = target &- (first.hash & frameMask)
-            var confirmed = false
-            index.forEachPosting(of: first.hash, in: firstReference...firstReference) { _ in confirmed = true }
-            guard confirmed else { return }
-            // Within a frame, as `TargetAgreement` allows for the rounding of each pair's distance.
-            let center = target &- (second.hash & frameMask)
-            let near = (center == 0 ? 0 : center - 1)...(center == .max ? center : center + 1)
-            index.forEachPosting(of: second.hash, in: near) { secondReference in
-              tripletMatches.append(
-                PeakMatch(
-                  hypothesis: UInt8(h), anchorFrame: first.anchorFrame, reference: firstReference, target: target))
-              tripletMatches.append(
-                PeakMatch(
-                  hypothesis: UInt8(h), anchorFrame: second.anchorFrame, reference: secondReference, target: target))
-            }
-          }
+          let key = triplets.key(a.hash, b.hash)
+          let slot = Int(key >> residualBits)
+          let (first, second) = a.hash < b.hash ? (x, y) : (y, x)
+          tripletProbes.append(
+            TripletProbe(
+              first: Int32(first), second: Int32(second), key: key, postingsStart: directory[slot],
+              postingsEnd: directory[slot + 1]))
         }
       }
     }
-    guard !tripletMatches.isEmpty else { return }
-    // A match agreed with by several anchors is searched once; one a running play took is that play's already.
-    tripletMatches.sort {
-      ($0.hypothesis, $0.anchorFrame, $0.reference) < ($1.hypothesis, $1.anchorFrame, $1.reference)
+  }
+
+  // MARK: Step 2
+
+  /// The target frames under each probe's key: the postings of its slot that carry the key's residual bits.
+  private func readingTripletHits(_ triplets: TripletIndex) {
+    tripletHits.removeAll(keepingCapacity: true)
+    let index = triplets.index
+    let residualBits = UInt32(index.residualBits)
+    let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << residualBits) - 1
+    let shift = UInt32(index.positionBits)
+    let positionMask = index.positionMask
+    // Each probe's first posting is read first, in a loop whose loads do not depend on each other, so that their
+    // misses overlap; the loop below, whose branches do, then reads from the cache.
+    var touched: UInt32 = 0
+    for probe in tripletProbes where probe.postingsStart < probe.postingsEnd {
+      touched ^= index.postings[Int(probe.postingsStart)]
     }
+    touchedPostings = touched
+    for p in tripletProbes.indices {
+      let probe = tripletProbes[p]
+      let residual = probe.key & residualMask
+      for i in Int(probe.postingsStart)..<Int(probe.postingsEnd) {
+        let posting = index.postings[i]
+        if residualBits == 0 || posting >> shift == residual {
+          tripletHits.append(TripletHit(probe: Int32(p), target: posting & positionMask))
+        }
+      }
+    }
+  }
+
+  // MARK: Step 3
+
+  /// The hits that the pairs' postings confirm, as matches of the peak (`tripletMatchKeys`): the pair of the smaller
+  /// hash has a posting exactly where the hit places its anchor, the other one within a frame of where it places its
+  /// own (as `TargetAgreement` allows for the rounding of each pair's distance); a hit is two matches per such posting
+  /// of the other pair. Keys share a slot by chance (about one hit in nine at 1,000 hours), and these postings tell
+  /// those hits apart.
+  ///
+  /// Where posting lists can be searched (`CatalogIndex.contiguousPostings`), only the other pair's are: a hit stored
+  /// under the key is the target of both pairs, so the smaller hash's posting is there by construction, and a hit of
+  /// another key has a posting of the other hash within a frame of where it places the anchor only by chance (a few
+  /// hundred postings on an axis of 10^8 frames: about 10^-5). That search finds the other pair's postings anyway.
+  private func confirmingTripletHits(targetFrame: Int32) {
+    tripletMatchKeys.removeAll(keepingCapacity: true)
+    guard !tripletHits.isEmpty else { return }
+    let index = catalog.index
+    let frameMask = UInt32(1 << hasher.layout.frameBits) - 1
+    let lowestAnchorFrame = targetFrame - maxQueryPairFrames
+    @inline(__always) func emit(hypothesis h: UInt8, anchorFrame: Int32, reference: UInt32) {
+      tripletMatchKeys.append(
+        UInt64(h) << 56 | UInt64(anchorFrame - lowestAnchorFrame) << 32 | UInt64(reference))
+    }
+    guard index.residualBits == 0 else {
+      // Postings carry residual hash bits (a catalog of fewer than about two million postings): each list is read
+      // whole.
+      for hit in tripletHits {
+        let probe = tripletProbes[Int(hit.probe)]
+        let first = lookupsByHypothesis[Int(probe.first)]
+        let second = lookupsByHypothesis[Int(probe.second)]
+        let firstReference = hit.target &- (first.hash & frameMask)
+        var confirmed = false
+        index.forEachPosting(of: first.hash, in: firstReference...firstReference) { _ in confirmed = true }
+        guard confirmed else { continue }
+        index.forEachPosting(of: second.hash, in: Self.near(hit.target &- (second.hash & frameMask))) {
+          emit(hypothesis: first.hypothesis, anchorFrame: first.anchorFrame, reference: firstReference)
+          emit(hypothesis: second.hypothesis, anchorFrame: second.anchorFrame, reference: $0)
+        }
+      }
+      return
+    }
+    lowerBounds.removeAll()
+    for k in tripletHits.indices {
+      let probe = tripletProbes[Int(tripletHits[k].probe)]
+      let second = lookupsByHypothesis[Int(probe.second)]
+      let target = tripletHits[k].target
+      tripletHits[k].secondSearch = Int32(
+        lowerBounds.append(
+          index.contiguousPostings(of: second.hash)!, key: Self.near(target &- (second.hash & frameMask)).lowerBound))
+    }
+    lowerBounds.run()
+    for hit in tripletHits {
+      let probe = tripletProbes[Int(hit.probe)]
+      let first = lookupsByHypothesis[Int(probe.first)]
+      let second = lookupsByHypothesis[Int(probe.second)]
+      let firstReference = hit.target &- (first.hash & frameMask)
+      let secondList = index.contiguousPostings(of: second.hash)!
+      let last = Self.near(hit.target &- (second.hash & frameMask)).upperBound
+      var j = lowerBounds.lowerBound(Int(hit.secondSearch))
+      while j < secondList.count && secondList[j] <= last {
+        emit(hypothesis: first.hypothesis, anchorFrame: first.anchorFrame, reference: firstReference)
+        emit(hypothesis: second.hypothesis, anchorFrame: second.anchorFrame, reference: secondList[j])
+        j += 1
+      }
+    }
+  }
+
+  /// The reference frames within a frame of `center`.
+  @inline(__always)
+  private static func near(_ center: UInt32) -> ClosedRange<UInt32> {
+    (center == 0 ? 0 : center - 1)...(center == .max ? center : center + 1)
+  }
+
+  // MARK: Step 4
+
+  /// Each distinct match of the peak (one agreed with by several anchors is searched once), in the order of
+  /// hypothesis, anchor frame and reference frame, to the search, unless a running play takes it: that play has it
+  /// already.
+  private func searchingTripletMatches(targetFrame: Int32) {
+    guard !tripletMatchKeys.isEmpty else { return }
+    tripletMatchKeys.sort()
     let tolerance = settings.alignmentToleranceFrames
-    var previous: PeakMatch?
-    for m in tripletMatches {
-      if let p = previous, p.hypothesis == m.hypothesis, p.anchorFrame == m.anchorFrame, p.reference == m.reference {
+    let lowestAnchorFrame = targetFrame - maxQueryPairFrames
+    var previous: UInt64?
+    for key in tripletMatchKeys where key != previous {
+      previous = key
+      let h = Int(key >> 56)
+      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 32) & 0xFF_FFFF)
+      let reference = UInt32(truncatingIfNeeded: key)
+      if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) }) {
         continue
       }
-      previous = m
-      if active.contains(where: { $0.accepts(anchorFrame: m.anchorFrame, reference: m.reference, tolerance: tolerance) }
-      ) {
-        continue
-      }
-      search(
-        hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference)
+      search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
     }
   }
 

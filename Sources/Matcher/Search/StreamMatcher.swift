@@ -79,8 +79,16 @@ public final class StreamMatcher {
   var hypothesisRunStarts: [Int] = []
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
-  /// Matches found through the triplet index for the current peak.
-  var tripletMatches: [PeakMatch] = []
+  /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
+  /// hits, and the matches they confirm (`searchTriplets`): a match is a key of its hypothesis (top 8 bits), its anchor
+  /// frame after `maxQueryPairFrames` before the peak (next 24) and its reference frame (low 32), so that sorting the
+  /// keys orders the matches.
+  var tripletProbes: [TripletProbe] = []
+  var tripletHits: [TripletHit] = []
+  let lowerBounds = LockstepLowerBound()
+  var tripletMatchKeys: [UInt64] = []
+  /// What reading the probes' first postings ahead of time gave (kept, so that those reads are not optimised away).
+  var touchedPostings: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -122,7 +130,10 @@ public final class StreamMatcher {
     commonLookups.reserveCapacity(4 * lookupsPerPeak)
     lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
-    tripletMatches.reserveCapacity(256)
+    precondition(maxQueryPairFrames < 1 << 24 && hypotheses.count <= 256, "a triplet match key holds them")
+    tripletProbes.reserveCapacity(1024)
+    tripletHits.reserveCapacity(1024)
+    tripletMatchKeys.reserveCapacity(2048)
     playWindows.reserveCapacity(16)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
@@ -297,7 +308,7 @@ public final class StreamMatcher {
     // by `TargetAgreement`.
     let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
     if common && catalog.triplets != nil {
-      if !active.isEmpty { offerToPlays(postingsOf: hash, anchorFrame: anchorFrame, targetFrame: targetFrame) }
+      if !active.isEmpty { offerCurrentPostingsToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame) }
       commonLookups.append(CommonLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, hash: hash))
       return
     }
@@ -312,9 +323,10 @@ public final class StreamMatcher {
     }
   }
 
-  /// Offers the running plays the postings of `hash` on their lines: those in the windows they accept, found by binary
-  /// search in a long posting list (windows that overlap are merged, so that no posting is offered twice).
-  private func offerToPlays(postingsOf hash: UInt32, anchorFrame: Int32, targetFrame: Int32) {
+  /// Offers the running plays the postings of the current lookup (`currentPostings`, in frame order) on their lines:
+  /// those in the windows they accept, found by search in a long posting list (windows that overlap are merged, so
+  /// that no posting is offered twice).
+  private func offerCurrentPostingsToPlays(anchorFrame: Int32, targetFrame: Int32) {
     playWindows.removeAll(keepingCapacity: true)
     for p in active {
       if let w = p.acceptedReferences(anchorFrame: anchorFrame, tolerance: settings.alignmentToleranceFrames) {
@@ -330,8 +342,10 @@ public final class StreamMatcher {
         window = window.lowerBound...max(window.upperBound, playWindows[k].upperBound)
         k += 1
       }
-      catalog.index.forEachPosting(of: hash, in: window) { position in
-        _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: position)
+      var i = LockstepLowerBound.lowerBound(of: window.lowerBound, in: currentPostings)
+      while i < currentPostings.count && currentPostings[i] <= window.upperBound {
+        _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: currentPostings[i])
+        i += 1
       }
     }
   }

@@ -1,0 +1,95 @@
+/// Many binary searches, each for a key in its own sorted list of postings, run together: each round takes one step of
+/// every search, so that their memory misses overlap instead of following one another.
+///
+/// A posting list of a catalog of hundreds of hours is too long for the cache, and a binary search in it misses at
+/// each of its first steps, every step waiting for the one before. Run one after another, the hundreds of searches of
+/// one broadcast peak cost one miss after another; in lockstep, the steps of one round do not depend on each other,
+/// and the processor keeps many of their misses in flight at once. Each step moves its search with a conditional
+/// select, not a branch, so that a mispredicted comparison never discards the loads of the steps after it.
+///
+/// Buffers grow to the largest batch and are reused. One thread: the matcher's.
+final class LockstepLowerBound {
+  private struct Search {
+    /// The first element the answer may be, and how many elements the search still spans.
+    var base: UnsafePointer<UInt32>
+    var span: Int
+    let start: UnsafePointer<UInt32>
+    let key: UInt32
+  }
+
+  private var searches: UnsafeMutablePointer<Search>
+  private var capacity: Int
+  private(set) var count = 0
+
+  init(capacity: Int = 1024) {
+    self.capacity = max(16, capacity)
+    searches = .allocate(capacity: self.capacity)
+  }
+
+  deinit { searches.deallocate() }
+
+  func removeAll() { count = 0 }
+
+  /// Adds a search for the first element of `list` (sorted) not below `key`; returns its number for `lowerBound(_:)`.
+  @inline(__always)
+  func append(_ list: UnsafeBufferPointer<UInt32>, key: UInt32) -> Int {
+    if count == capacity { grow() }
+    // An empty list's search takes no step and reads nothing: any aligned address stands for it.
+    let start = list.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<UInt32>.alignment)!
+    searches[count] = Search(base: start, span: list.count, start: start, key: key)
+    count += 1
+    return count - 1
+  }
+
+  /// Runs every search added since `removeAll`.
+  func run() {
+    var searching = true
+    while searching {
+      searching = false
+      for i in 0..<count where searches[i].span > 1 {
+        let half = searches[i].span >> 1
+        let base = searches[i].base
+        searches[i].base = base[half] < searches[i].key ? base + half : base
+        searches[i].span -= half
+        searching = true
+      }
+    }
+    for i in 0..<count where searches[i].span == 1 {
+      if searches[i].base[0] < searches[i].key { searches[i].base += 1 }
+    }
+  }
+
+  /// After `run`: the index in its list of the first element not below the key of search `i` (the list's count when
+  /// there is none).
+  @inline(__always)
+  func lowerBound(_ i: Int) -> Int { searches[i].start.distance(to: searches[i].base) }
+
+  /// One search on its own, where the next one depends on its answer: the index of the first element of `list`
+  /// (sorted) not below `key`. Binary search down to `MatcherTuning.scannedPostings`, then a scan of that stretch a cache line at a
+  /// time, whose loads do not depend on each other (so that their misses overlap, and the hardware prefetcher follows
+  /// them), then within the line.
+  @inline(__always)
+  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>) -> Int {
+    // The answer lies in lo...end.
+    var lo = 0
+    var end = list.count
+    while end - lo > MatcherTuning.scannedPostings {
+      let middle = lo + (end - lo) / 2
+      if list[middle] < key { lo = middle + 1 } else { end = middle }
+    }
+    while lo + lineElements <= end && list[lo + lineElements - 1] < key { lo += lineElements }
+    while lo < end && list[lo] < key { lo += 1 }
+    return lo
+  }
+
+  /// Postings per 64-byte cache line.
+  private static let lineElements = 16
+
+  private func grow() {
+    let bigger = UnsafeMutablePointer<Search>.allocate(capacity: capacity * 2)
+    bigger.moveInitialize(from: searches, count: count)
+    searches.deallocate()
+    searches = bigger
+    capacity *= 2
+  }
+}
