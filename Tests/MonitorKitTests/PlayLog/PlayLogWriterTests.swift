@@ -116,7 +116,11 @@ struct PlayLogWriterSpoolTests {
       process.standardOutput = output
       try process.run()
       input.fileHandleForWriting.write(
-        Data("BEGIN EXCLUSIVE;\nINSERT INTO channels(name) VALUES('lock');\nSELECT 'locked';\n".utf8))
+        // A writer that holds the lock at this moment makes BEGIN wait (up to 60 s) rather than fail; a failure
+        // ends sqlite3 before it answers.
+        Data(
+          ".bail on\n.timeout 60000\nBEGIN EXCLUSIVE;\nINSERT INTO channels(name) VALUES('lock');\nSELECT 'locked';\n"
+            .utf8))
       let reply = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
       try #require(reply.contains("locked"), "sqlite3 did not take the lock: \(reply)")
     }
