@@ -195,6 +195,41 @@ final class PostgreSQLConnection {
     return try rows(of: result, sql: sql)
   }
 
+  /// Runs `COPY (query) TO STDOUT` — `sql` is the whole statement, with no parameters — and hands `body` each row
+  /// as the server sends it, in COPY's text format (tab-separated values, `\N` for null, backslash escapes), without
+  /// its newline. One stream instead of a result per batch: no row is converted to strings on the way. When `body`
+  /// throws, the connection is closed (the rest of the stream is not read) and the error thrown.
+  func copyOut(_ sql: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    try ensureConnected()
+    let started = PQexec(connection, sql)
+    guard PQresultStatus(started) == PGRES_COPY_OUT else {
+      defer { PQclear(started) }
+      _ = try rows(of: started, sql: sql)
+      throw PostgreSQLError(message: "COPY did not start", sql: sql, url: url)
+    }
+    PQclear(started)
+    while true {
+      var buffer: UnsafeMutablePointer<CChar>?
+      let length = PQgetCopyData(connection, &buffer, 0)
+      guard length > 0, let buffer else { break }  // -1: the end; -2: an error, in the result below
+      defer { PQfreemem(buffer) }
+      let row = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
+      let count = Int(length) - (row[Int(length) - 1] == 0x0A ? 1 : 0)
+      do {
+        try body(UnsafeBufferPointer(start: row, count: count))
+      } catch {
+        close()
+        throw error
+      }
+    }
+    var failure: Error?
+    while let result = PQgetResult(connection) {
+      defer { PQclear(result) }
+      do { _ = try rows(of: result, sql: sql) } catch { failure = failure ?? error }
+    }
+    if let failure { throw failure }
+  }
+
   /// Runs `sql`, which may hold several statements separated by semicolons and takes no parameters.
   func execute(_ sql: String) throws {
     try ensureConnected()
