@@ -81,9 +81,6 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     try claim(channels: channels, waitSeconds: leaseWaitSeconds)
   }
 
-  /// True once the store has reached its server (a store started without it has not, until its first write).
-  public var isConnected: Bool { isMigrated }
-
   /// Runs when the connection was opened (again): the schema on the first, then the node's lease and its channels.
   private func connected() throws {
     if !isMigrated {
