@@ -41,7 +41,7 @@ psql() { "$PGBIN/psql" -h 127.0.0.1 -p "$PORT" -U bm -d plays -X -A -t -q -c "$1
 WORK="$DIR/work"
 mkdir -p "$WORK"
 "$MONITOR" catalog add --catalog "$WORK/music.bmcat" --metadata "$MUSIC/tracks.csv" \
-  "$MUSIC/catalog-a.ogg" "$MUSIC/catalog-b.ogg" "$MUSIC/catalog-c.ogg" >/dev/null
+  "$MUSIC/catalog-a.ogg" "$MUSIC/catalog-b.ogg" "$MUSIC/catalog-c.ogg" >/dev/null 2>&1
 FILES=(catalog-a.ogg catalog-b.ogg catalog-c.ogg)
 NODES=(north south west)
 for node in "${NODES[@]}"; do
