@@ -25,6 +25,8 @@ public final class PostgreSQLTestServer {
   private let binFolder: String
   private let runAs: String?
   private var dataPath: String { folder.file("data").path }
+  /// The folder of the server's Unix socket (`.s.PGSQL.PORT`).
+  public var socketFolder: String { folder.url.path }
   public var logPath: String { folder.file("server.log").path }
 
   /// Creates the cluster and starts the server; waits until it accepts connections.

@@ -75,8 +75,19 @@ final class Monitor: @unchecked Sendable {
     // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
     let spool = PlayLogLocation.spool(
       for: configuration.databasePath, node: node, directory: configuration.spoolDirectory)
+    // A PostgreSQL node that starts while its server is down spools this run's plays after the last run's (read
+    // now, replayed on connecting), unless that spool is damaged: a record after the damage could not be read.
+    let lastRun = PlayLogLocation.isPostgreSQL(configuration.databasePath) ? try spool.read() : nil
+    let spoolsWhileStarting = PlayLogLocation.isPostgreSQL(configuration.databasePath) && lastRun?.damage == nil
+    let refusals = ChannelRefusals()
+    (store as? PostgreSQLPlayLogStore)?.onChannelsRefused = { refusals.report($0) }
     let startupWrites = { [log] in
-      try PlayLogWriter.replay(spool, into: store, log: log)
+      if !spoolsWhileStarting {
+        try PlayLogWriter.replay(spool, into: store, log: log)
+      } else if let lastRun, !lastRun.entries.isEmpty {
+        try PlayLogWriter.replay(lastRun, of: spool, into: store, log: log)
+        log.line("play spool \(spool.path): \(lastRun.entries.count) writes kept by the last run were replayed")
+      }
       let recovered = try store.recoverOpenPlays()
       try store.recoverOpenAlerts(at: Date())
       try store.recordEvent(
@@ -92,6 +103,7 @@ final class Monitor: @unchecked Sendable {
     var deferred: (() throws -> Void)?
     do {
       try startupWrites()
+      if spoolsWhileStarting { try spool.remove() }
     } catch let error as SQLiteError where !error.isUnusableFile {
       deferred = startupWrites
     } catch let error as PostgreSQLError where error.isConnectionLost {
@@ -103,7 +115,8 @@ final class Monitor: @unchecked Sendable {
     if deferred == nil, let restored = try? AirStretchRecorder.restoreClusters(clusters, from: store), restored > 0 {
       log.line("unknown music: \(restored) earlier segments restored into their clusters")
     }
-    let writer = PlayLogWriter(store: store, spool: spool, log: log, startupWrites: deferred)
+    let writer = PlayLogWriter(
+      store: store, spool: spool, log: log, startupWrites: deferred, spoolsWhileStarting: spoolsWhileStarting)
     self.writer = writer
     let clips = configuration.unknown.clipsDirectory.map {
       UnknownClipWriter(
@@ -134,6 +147,10 @@ final class Monitor: @unchecked Sendable {
         format: "catalog %@: %d items, %.1f min of audio; play log %@; %d channels on %d worker threads",
         configuration.catalogPath, info.trackCount, info.hours * 60, configuration.databasePath, pipelines.count,
         min(configuration.workerThreads, pipelines.count)))
+    refusals.handle { [weak self] errors in
+      guard let monitor = self else { return }
+      DispatchQueue.global().async { monitor.stopChannels(refusedBy: errors) }
+    }
   }
 
   /// A channel's pipeline, with its input (not started yet).

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 
@@ -21,18 +22,32 @@ enum PlayLogLocation {
   }
 
   /// Opens the play log at `path` for `command` ("run" or "scan"), which writes `channels`.
+  ///
+  /// `run` on PostgreSQL starts whether or not the server can be reached (a node must monitor through an outage,
+  /// and a reboot of both machines must not leave it waiting): the store connects on its first write, and the
+  /// writer keeps the plays in the spool until then. `scan` needs the server at start.
   /// - Returns: the store, and the SQLite file's lock (nil for PostgreSQL, where the node's lease lives in the
   ///   store's session); keep the lock until the store is closed.
   /// - Throws: `PlayLogLockError` when another process writes the SQLite file; `PlayLogNodeError` when another
-  ///   monitor runs as `node` or another live node holds one of `channels`; `PostgreSQLError` or `SQLiteError` when
-  ///   the play log cannot be opened.
+  ///   monitor runs as `node` or another live node holds one of `channels`; a `ConfigurationError` (key
+  ///   `database.url`) when the PostgreSQL server is up and refuses the login (user, password, database: exit 78);
+  ///   `PostgreSQLError` or `SQLiteError` when the play log cannot be opened.
   static func openForWriting(
     _ path: String, node: String, passwordFile: String?, channels: [String], command: String
   ) throws -> (store: any PlayLogStorage, lock: PlayLogLock?) {
     if isPostgreSQL(path) {
-      let store = try PostgreSQLPlayLogStore(url: path, node: node, passwordFile: passwordFile)
-      try store.claim(channels: channels)
-      return (store, nil)
+      do {
+        if command == "run" {
+          let store = try PostgreSQLPlayLogStore(
+            startingWithoutServer: path, node: node, passwordFile: passwordFile, channels: channels)
+          return (store, nil)
+        }
+        let store = try PostgreSQLPlayLogStore(url: path, node: node, passwordFile: passwordFile)
+        try store.claim(channels: channels)
+        return (store, nil)
+      } catch let error as PostgreSQLError where error.isLoginRefused {
+        throw ConfigurationError(keyPath: "database.url", reason: "\(error)")
+      }
     }
     // The lock comes before the play log is opened: a recovery must only ever close plays that no running monitor
     // owns.

@@ -77,17 +77,25 @@ final class PlayLogWriter: @unchecked Sendable {
   private let spool: PlaySpool
   private var lastError: String?
   private var lastSpoolError: String?
+  /// While `startupWrites` wait, the waiting commands go to the spool too (after the last run's).
+  private let spoolsWhileStarting: Bool
+  /// The channels whose writes the play log refuses because another node holds them (logged once each).
+  private var droppedChannels: Set<String> = []
 
   /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start) and `spool`
   /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log). `startupWrites`:
   /// the caller's start-up writes (the spool's replay, the recovery) when the store could not take them; the writer
   /// retries them every `retrySeconds` before it writes any command, and commands wait in memory meanwhile (the
   /// spool still holds the last run's commands, which must reach the play log first); a stop then leaves them in
-  /// the spool, after the last run's.
+  /// the spool, after the last run's. With `spoolsWhileStarting` (a PostgreSQL node that started while its server
+  /// was down, and whose spool is undamaged), they are appended to the spool as they come, after the last run's,
+  /// so that a crash during a long outage loses none; `startupWrites` must then replay only the last run's
+  /// commands and leave the spool (`replay(_:of:into:log:)`), which the writer removes once all are written.
   init(
     store: any PlayLogStorage, spool: PlaySpool? = nil, log: MonitorLog, retrySeconds: Double = 1,
-    startupWrites: (() throws -> Void)? = nil
+    startupWrites: (() throws -> Void)? = nil, spoolsWhileStarting: Bool = false
   ) {
+    self.spoolsWhileStarting = spoolsWhileStarting
     self.startupWrites = startupWrites
     if startupWrites != nil { failing.store(true, ordering: .relaxed) }
     applier = PlayCommandApplier(store: store)
@@ -184,13 +192,35 @@ final class PlayLogWriter: @unchecked Sendable {
   @discardableResult
   static func replay(_ spool: PlaySpool, into store: any PlayLogStorage, log: MonitorLog) throws -> Int {
     guard let contents = try spool.read() else { return 0 }
+    try replay(contents, of: spool, into: store, log: log)
+    try spool.remove()
+    if !contents.entries.isEmpty {
+      log.line("play spool \(spool.path): \(contents.entries.count) writes kept by the last run were replayed")
+    }
+    return contents.entries.count
+  }
+
+  /// Writes `contents`, read from `spool` before, to `store` as `replay(_:into:log:)` does, but leaves the spool
+  /// (a writer with `spoolsWhileStarting` appends to it meanwhile, and removes it).
+  static func replay(
+    _ contents: PlaySpool.Contents, of spool: PlaySpool, into store: any PlayLogStorage, log: MonitorLog
+  ) throws {
     var applier = PlayCommandApplier(store: store)
+    var dropped: [String: (count: Int, error: PlayLogNodeError)] = [:]
     for entry in contents.entries {
       do {
         try applier.apply(entry, retrying: true)
       } catch let error as PlayLogError {
         log.line("play spool \(spool.path): a command the play log refuses is skipped: \(error)", severity: .warning)
+      } catch let error as PlayLogNodeError {
+        guard case .channelHeld(let channel, _, _) = error else { throw error }
+        dropped[channel, default: (0, error)].count += 1
       }
+    }
+    for (channel, drop) in dropped.sorted(by: { $0.key < $1.key }) {
+      log.line(
+        "play spool \(spool.path): \(drop.count) writes of channel \(channel) are dropped: \(drop.error)",
+        channel: channel, severity: .error)
     }
     if let damage = contents.damage {
       if damage.isCutTail {
@@ -209,11 +239,6 @@ final class PlayLogWriter: @unchecked Sendable {
             + ". Compare the play log with the air for the time of the last stop.", severity: .error)
       }
     }
-    try spool.remove()
-    if !contents.entries.isEmpty {
-      log.line("play spool \(spool.path): \(contents.entries.count) writes kept by the last run were replayed")
-    }
-    return contents.entries.count
   }
 
   /// A spool entry as one line (JSON).
@@ -271,6 +296,7 @@ final class PlayLogWriter: @unchecked Sendable {
         self.startupWrites = nil
         failing.store(false, ordering: .relaxed)
         currentOutage.withLock { $0 = nil }
+        if spoolsWhileStarting && queue.withLock({ $0.spooled }) == 0 { removeSpool() }
         log.line(
           "play log \(applier.store.path) is writable: the start-up writes are done, and \(backlog) waiting writes "
             + "follow")
@@ -279,18 +305,25 @@ final class PlayLogWriter: @unchecked Sendable {
         var message = "\(error)"
         if let diagnosis = (error as? SQLiteError)?.fileDiagnosis { message = "\(diagnosis). \(message)" }
         currentOutage.withLock { $0 = PlayLogOutage.after(error, reason: message, previous: $0) }
-        if message != lastFailure {
-          lastFailure = message
+        // A PostgreSQL server that is down answers differently as it goes (refused, starting up): one outage.
+        let outage = (error as? PostgreSQLError)?.isConnectionLost == true ? "PostgreSQL unreachable" : message
+        if outage != lastFailure {
+          lastFailure = outage
           log.line(
             "play log \(applier.store.path) cannot be written at start: \(message). The monitor listens; its plays "
-              + "wait in memory until the play log takes the last run's spool and recovery first (free disk space, "
-              + "fix permissions, or stop the other program holding the lock); a stop leaves them in the spool.",
+              + (spoolsWhileStarting
+                ? "wait in the spool \(spool.path) until the play log takes the last run's spool and recovery first"
+                : "wait in memory until the play log takes the last run's spool and recovery first")
+              + " (start or reach the PostgreSQL server, free disk space, fix permissions, or stop the other program "
+              + "holding the lock); a stop leaves them in the spool.",
             severity: .error)
         }
+        if spoolsWhileStarting { spoolWaiting() }
       }
       let retryAt = DispatchTime.now() + retrySeconds
       while DispatchTime.now() < retryAt && !stopping.load(ordering: .acquiring) {
         _ = wake.wait(timeout: retryAt)
+        if spoolsWhileStarting { spoolWaiting() }
       }
       if stopping.load(ordering: .acquiring) {
         spoolWaiting()
@@ -354,6 +387,14 @@ final class PlayLogWriter: @unchecked Sendable {
     } catch let error as PlayLogError {
       // A value the store refuses is a bug, not an outage: retrying cannot help. Log it and go on.
       log.line("play log refused a write and skipped it: \(error)", severity: .error)
+      return true
+    } catch PlayLogNodeError.channelHeld(let channel, let owner, let url) {
+      // Another live node monitors the channel (found on connecting after an outage): its plays are that node's.
+      if droppedChannels.insert(channel).inserted {
+        log.line(
+          "not written, from now on: \(PlayLogNodeError.channelHeld(channel: channel, node: owner, url: url))",
+          channel: channel, severity: .error)
+      }
       return true
     } catch {
       var message = "\(error)"

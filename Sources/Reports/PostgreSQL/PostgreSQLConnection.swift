@@ -7,7 +7,8 @@ import Foundation
 /// takes it from `PGPASSWORD` or `~/.pgpass` (or `PGPASSFILE`), or the caller reads it from the file the
 /// configuration names (`passwordFile`). A connection that the server dropped (a restart, an outage) is opened
 /// again by the next call (`PQreset`); `onReconnect` then runs first, so that the owner takes back what a session
-/// holds (its advisory locks).
+/// holds (its advisory locks). Opened with `waitingForServer`, a connection whose server cannot be reached yet is
+/// left closed instead of throwing, and the first call opens it (and runs `onReconnect`).
 ///
 /// Every statement is sent with `PQexecParams` in text format; values are ``PostgreSQLValue``s.
 ///
@@ -16,8 +17,14 @@ final class PostgreSQLConnection {
   /// The URL, as given (it holds no password).
   let url: String
   private var connection: OpaquePointer?
+  /// The connection parameters, for opening it later.
+  private let parameters: [(String, String)]
   /// Runs after the connection was opened again, before the statement that needed it.
   var onReconnect: (() throws -> Void)?
+  /// False from the moment the connection is (re)opened until `onReconnect` has succeeded on it.
+  private var isSetUp = true
+  /// Set by `close()`: the connection is not opened again.
+  private var isClosed = false
 
   /// How long a connection attempt may take, in seconds, unless the URL sets `connect_timeout`: long enough for a
   /// server across a WAN, short enough that the writer's retries go on (the spool keeps the plays meanwhile).
@@ -25,9 +32,11 @@ final class PostgreSQLConnection {
 
   /// Opens a connection.
   /// - Parameter passwordFile: a file whose first line is the password, when the configuration names one.
-  /// - Throws: ``PostgreSQLError`` when the URL holds a password, or the server cannot be reached or refuses the
-  ///   login.
-  init(url: String, passwordFile: String? = nil) throws {
+  /// - Parameter waitingForServer: when the server cannot be reached (down, starting, unreachable), return a closed
+  ///   connection that the first call opens, rather than throw.
+  /// - Throws: ``PostgreSQLError`` when the URL holds a password, or the server refuses the login (its
+  ///   `isLoginRefused`), or cannot be reached (unless `waitingForServer`).
+  init(url: String, passwordFile: String? = nil, waitingForServer: Bool = false) throws {
     self.url = url
     if let problem = Self.urlProblem(url) {
       throw PostgreSQLError(
@@ -49,14 +58,55 @@ final class PostgreSQLConnection {
       }
       parameters.append(("password", String(text.split(separator: "\n", omittingEmptySubsequences: false)[0])))
     }
+    self.parameters = parameters
+    do {
+      try open()
+    } catch let error as PostgreSQLError where waitingForServer && !error.isLoginRefused {
+      isSetUp = false  // left closed: the first call opens it
+    }
+  }
+
+  /// True while the connection is open and usable.
+  var isOpen: Bool { connection != nil && PQstatus(connection) == CONNECTION_OK }
+
+  /// Opens the connection (a new one). On failure, asks the server whether it is up (`PQpingParams`): a server
+  /// that answers but refuses the login has the wrong user, password or database, which no retry mends.
+  private func open() throws {
+    PQfinish(connection)
     connection = Self.connect(parameters)
     guard PQstatus(connection) == CONNECTION_OK else {
       let message = Self.message(connection)
       PQfinish(connection)
       connection = nil
-      throw PostgreSQLError(message: "cannot connect: \(message)", url: url)
+      throw PostgreSQLError(
+        message: "cannot connect: \(message)", url: url,
+        isLoginRefused: Self.isRefusal(ping: Self.ping(parameters), message: message))
     }
     silenceNotices()
+  }
+
+  /// True when a failed connection's `ping` and message mean the server is up and refused this login (user,
+  /// password, database), rather than down, starting, shutting down or full. libpq gives no SQLSTATE for a failed
+  /// connection, so a full server ("too many clients", 53300), which pings as up, is told by its message, in the
+  /// server's English (lc_messages C, Debian's default).
+  static func isRefusal(ping: PGPing, message: String) -> Bool {
+    let busy = ["too many clients", "connection slots are reserved", "out of memory"]
+    switch ping {
+    case PQPING_OK: return !busy.contains { message.contains($0) }
+    case PQPING_NO_ATTEMPT: return true  // libpq cannot even try: the parameters are invalid
+    default: return false
+    }
+  }
+
+  private static func ping(_ parameters: [(String, String)]) -> PGPing {
+    let keys = parameters.map { strdup($0.0) }
+    let values = parameters.map { strdup($0.1) }
+    defer {
+      for pointer in keys + values { free(pointer) }
+    }
+    let keyPointers = keys.map { UnsafePointer($0) } + [nil]
+    let valuePointers = values.map { UnsafePointer($0) } + [nil]
+    return PQpingParams(keyPointers, valuePointers, 1)
   }
 
   deinit { PQfinish(connection) }
@@ -106,14 +156,31 @@ final class PostgreSQLConnection {
   }
 
   /// Opens the connection again when the server dropped it; throws when it is still down.
+  /// Opens the connection again when the server dropped it, then runs `onReconnect` (again, until it succeeds:
+  /// nothing is sent before it did); throws when the server is still down.
   private func ensureConnected() throws {
-    guard PQstatus(connection) != CONNECTION_OK else { return }
-    PQreset(connection)
-    guard PQstatus(connection) == CONNECTION_OK else {
-      throw PostgreSQLError(message: "cannot connect: \(Self.message(connection))", url: url)
+    let isUp = PQstatus(connection) == CONNECTION_OK
+    guard !isUp || !isSetUp else { return }
+    guard !isClosed else { throw PostgreSQLError(message: "the connection is closed", url: url) }
+    if !isUp {
+      isSetUp = false
+      if connection == nil {
+        try open()
+      } else {
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+          throw PostgreSQLError(message: "cannot connect: \(Self.message(connection))", url: url)
+        }
+        silenceNotices()
+      }
     }
-    silenceNotices()
-    try onReconnect?()
+    isSetUp = true  // the hook's own statements run on this connection
+    do {
+      try onReconnect?()
+    } catch {
+      isSetUp = false
+      throw error
+    }
   }
 
   /// Runs one statement with `values` for `$1`, `$2`, … and returns its rows.
@@ -126,6 +193,41 @@ final class PostgreSQLConnection {
     let result = PQexecParams(connection, sql, Int32(values.count), nil, pointers, nil, nil, 0)
     defer { PQclear(result) }
     return try rows(of: result, sql: sql)
+  }
+
+  /// Runs `COPY (query) TO STDOUT` — `sql` is the whole statement, with no parameters — and hands `body` each row
+  /// as the server sends it, in COPY's text format (tab-separated values, `\N` for null, backslash escapes), without
+  /// its newline. One stream instead of a result per batch: no row is converted to strings on the way. When `body`
+  /// throws, the connection is closed (the rest of the stream is not read) and the error thrown.
+  func copyOut(_ sql: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    try ensureConnected()
+    let started = PQexec(connection, sql)
+    guard PQresultStatus(started) == PGRES_COPY_OUT else {
+      defer { PQclear(started) }
+      _ = try rows(of: started, sql: sql)
+      throw PostgreSQLError(message: "COPY did not start", sql: sql, url: url)
+    }
+    PQclear(started)
+    while true {
+      var buffer: UnsafeMutablePointer<CChar>?
+      let length = PQgetCopyData(connection, &buffer, 0)
+      guard length > 0, let buffer else { break }  // -1: the end; -2: an error, in the result below
+      defer { PQfreemem(buffer) }
+      let row = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
+      let count = Int(length) - (row[Int(length) - 1] == 0x0A ? 1 : 0)
+      do {
+        try body(UnsafeBufferPointer(start: row, count: count))
+      } catch {
+        close()
+        throw error
+      }
+    }
+    var failure: Error?
+    while let result = PQgetResult(connection) {
+      defer { PQclear(result) }
+      do { _ = try rows(of: result, sql: sql) } catch { failure = failure ?? error }
+    }
+    if let failure { throw failure }
   }
 
   /// Runs `sql`, which may hold several statements separated by semicolons and takes no parameters.
@@ -155,6 +257,7 @@ final class PostgreSQLConnection {
   func close() {
     PQfinish(connection)
     connection = nil
+    isClosed = true
   }
 
   private func rows(of result: OpaquePointer?, sql: String) throws -> [PostgreSQLRow] {

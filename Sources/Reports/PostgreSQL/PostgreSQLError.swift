@@ -14,24 +14,34 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
   public let url: String
   /// What to do about it: a sentence addressed to the operator.
   public let advice: String
+  /// True when the server is up and refused the login: a wrong user, password or database name, which waiting does
+  /// not mend (unlike a server that is down or unreachable).
+  public let isLoginRefused: Bool
 
-  init(sqlState: String = "", message: String, sql: String? = nil, url: String, advice: String? = nil) {
+  init(
+    sqlState: String = "", message: String, sql: String? = nil, url: String, advice: String? = nil,
+    isLoginRefused: Bool = false
+  ) {
     self.sqlState = sqlState
     self.message = message
     self.sql = sql
     self.url = url
+    self.isLoginRefused = isLoginRefused
     self.advice =
       advice
-      ?? (sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57")
-        ? "Check that the PostgreSQL server is running and reachable, and the URL, user and password (PGPASSWORD, "
-          + "~/.pgpass or database.passwordFile)."
-        : "This is a bug in broadcast-monitor or a damaged database: please report it with this message.")
+      ?? (isLoginRefused
+        ? "The server is up and refused the login: check the URL's user and database name (createuser, createdb) "
+          + "and the password (PGPASSWORD, ~/.pgpass or database.passwordFile)."
+        : sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57")
+          ? "Check that the PostgreSQL server is running and reachable, and the URL, user and password (PGPASSWORD, "
+            + "~/.pgpass or database.passwordFile)."
+          : "This is a bug in broadcast-monitor or a damaged database: please report it with this message.")
   }
 
   /// True when the connection, not the request, failed: the server is down, restarting or unreachable. The request
   /// may be retried once the server is back.
   public var isConnectionLost: Bool {
-    sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57") || sqlState == "53300"
+    (!isLoginRefused && sqlState.isEmpty) || sqlState.hasPrefix("08") || sqlState.hasPrefix("57") || sqlState == "53300"
   }
 
   public var description: String {

@@ -11,6 +11,16 @@ import Foundation
 /// held, and taken over once it is free. After a lost connection, the next call opens it again and takes the lock
 /// back first. Recovery (``recoverOpenPlays()``) touches only the node's own open plays (`plays.node`).
 ///
+/// **A start without the server.** ``init(startingWithoutServer:node:passwordFile:channels:)`` opens a store whose
+/// server cannot be reached yet: its first write connects, brings the schema up to date, takes the node's lease and
+/// claims the channels, and until then every call throws a connection-lost ``PostgreSQLError`` (the writer keeps
+/// the plays in its spool). The channels' uniqueness cannot be checked while the server is down, so the node starts
+/// them all and checks on connecting: a channel that another live node holds by then is refused
+/// (``refusedChannels``, ``onChannelsRefused``), and every write of it throws
+/// ``PlayLogNodeError/channelHeld(channel:node:url:)``, so that the plays this node heard on it meanwhile are not
+/// written beside the other node's. The same check runs after every lost connection, since another node may take
+/// a channel whose owner's session ended in the outage.
+///
 /// **Retries.** A call that fails because the server went away throws a ``PostgreSQLError`` whose
 /// `isConnectionLost` is true; the play log writer keeps the command in its spool and retries it, and the
 /// `recorded…ID` lookups find what a failed attempt had committed, so nothing is written twice.
@@ -23,6 +33,12 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   public let node: String
   let connection: PostgreSQLConnection
   private var claimedChannels: [String] = []
+  /// The schema is up to date (the migrations ran on this server).
+  private var isMigrated = false
+  /// The channels this node claimed that another live node held when it connected, with that node.
+  public private(set) var refusedChannels: [String: String] = [:]
+  /// Told the errors of channels newly refused on connecting (on the thread that writes). Their writes throw.
+  public var onChannelsRefused: (([PlayLogNodeError]) -> Void)?
 
   /// Opens the play log at `url`, brings its schema up to date, and takes the lease of `node`.
   /// - Parameter passwordFile: a file holding the password (`database.passwordFile`); without it libpq reads
@@ -38,19 +54,63 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     self.node = node
     connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
     try Migrations.playLog.apply(to: connection)
-    let deadline = Date().addingTimeInterval(leaseWaitSeconds)
+    try takeNodeLease(waitSeconds: leaseWaitSeconds)
+    isMigrated = true
+    connection.onReconnect = { [unowned self] in try self.connected() }
+  }
+
+  /// Opens the play log at `url` for node `node` and its `channels`, whether or not the server can be reached now:
+  /// the first call that needs it connects, migrates, takes the lease and claims `channels` (see the type's
+  /// comment).
+  /// - Throws: ``PostgreSQLError`` whose `isLoginRefused` is true when the server is up and refuses the login
+  ///   (user, password, database); ``MigrationError``, ``PlayLogNodeError`` or a ``PostgreSQLError`` when the server
+  ///   is up and refuses the node or a channel, as the other initializer and ``claim(channels:waitSeconds:)`` do.
+  public init(
+    startingWithoutServer url: String, node: String, passwordFile: String? = nil, channels: [String],
+    leaseWaitSeconds: Double = defaultLeaseWaitSeconds
+  ) throws {
+    path = url
+    self.node = node
+    connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile, waitingForServer: true)
+    claimedChannels = channels
+    connection.onReconnect = { [unowned self] in try self.connected() }
+    guard connection.isOpen else { return }
+    try Migrations.playLog.apply(to: connection)
+    isMigrated = true
+    try takeNodeLease(waitSeconds: leaseWaitSeconds)
+    try claim(channels: channels, waitSeconds: leaseWaitSeconds)
+  }
+
+  /// Runs when the connection was opened (again): the schema on the first, then the node's lease and its channels.
+  private func connected() throws {
+    if !isMigrated {
+      try Migrations.playLog.apply(to: connection)
+      isMigrated = true
+    }
+    try takeNodeLease()
+    var refused: [PlayLogNodeError] = []
+    for channel in claimedChannels where refusedChannels[channel] == nil {
+      do {
+        try claim(channel)
+      } catch let error as PlayLogNodeError {
+        guard case .channelHeld(_, let owner, _) = error else { throw error }
+        refusedChannels[channel] = owner
+        refused.append(error)
+      }
+    }
+    if !refused.isEmpty { onChannelsRefused?(refused) }
+  }
+
+  private func takeNodeLease(waitSeconds: Double) throws {
+    let deadline = Date().addingTimeInterval(waitSeconds)
     while true {
       do {
         try takeNodeLease()
-        break
+        return
       } catch let error as PlayLogNodeError where Date() < deadline {
         _ = error
         usleep(50_000)
       }
-    }
-    connection.onReconnect = { [unowned self] in
-      try self.takeNodeLease()
-      try self.claim(channels: self.claimedChannels, waitSeconds: 0)
     }
   }
 
@@ -91,7 +151,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
 
   private func claim(_ channel: String) throws {
     try connection.transaction {
-      let channelRowID = try channelID(named: channel)
+      let channelRowID = try anyChannelID(named: channel)
       try connection.query(
         "INSERT INTO channel_owners(channel_id, node, since_ms) VALUES($1, $2, $3) ON CONFLICT DO NOTHING",
         [.integer(channelRowID), .text(node), .date(Date())])
@@ -295,8 +355,16 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     }
   }
 
-  /// The id of the channel called `name`, adding it if new. Inside the caller's transaction.
+  /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's
+  /// transaction.
+  /// - Throws: ``PlayLogNodeError/channelHeld(channel:node:url:)`` for a channel refused to this node on connecting.
   func channelID(named name: String) throws -> Int64 {
+    if let owner = refusedChannels[name] { throw PlayLogNodeError.channelHeld(channel: name, node: owner, url: path) }
+    return try anyChannelID(named: name)
+  }
+
+  /// The id of the channel called `name`, adding it if new. Inside the caller's transaction.
+  private func anyChannelID(named name: String) throws -> Int64 {
     try connection.query("INSERT INTO channels(name) VALUES($1) ON CONFLICT(name) DO NOTHING", [.text(name)])
     return try connection.query("SELECT id FROM channels WHERE name = $1", [.text(name)])[0].int64(0)
   }

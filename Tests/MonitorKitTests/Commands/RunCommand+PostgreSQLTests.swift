@@ -56,4 +56,104 @@ struct RunCommandPostgreSQLTests {
     #expect(restarted.waitForExit(seconds: 20) == 0, "\(restarted.output)")
     #expect(b.waitForExit(seconds: 20) == 0, "\(b.output)")
   }
+
+  @Test(
+    "A node started while PostgreSQL is down keeps its plays in its spool and writes each once when it starts",
+    .timeLimit(.minutes(3)))
+  func startsWithoutServer() throws {
+    let runs = try RunCommandTests()
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    server.stop()
+    let spool = runs.folder.file("a.postgresql.spool").path
+    let node = try runs.startMonitor([
+      "--catalog", runs.catalog.path, "--db", url, "--node", "a", "--spool-dir", runs.folder.url.path,
+      "--channel", "a1=file+loop:" + Fixtures.music("catalog-b.ogg").path, "--log",
+    ])
+    defer { node.terminateAndWait() }
+    try runs.waitForLog(node, "[a1] play started: \"Chaos God\"")
+    #expect(
+      Wait.until(seconds: 30) {
+        ((try? String(contentsOfFile: spool, encoding: .utf8)) ?? "").contains("Chaos God")
+      }, "the play waits in the spool, on disk")
+    let outage = "cannot be written at start"
+    #expect(node.output.components(separatedBy: outage).count == 2, "the outage is logged once: \(node.output)")
+
+    try server.start()
+    try runs.waitForLog(node, "the start-up writes are done")
+    node.send(SIGINT)
+    #expect(node.waitForExit(seconds: 20) == 0, "\(node.output)")
+    let heard = node.output.components(separatedBy: "play started:").count - 1
+    let rows = "SELECT count(*), count(DISTINCT (channel_id, start_ms)) FROM plays WHERE node = 'a'"
+    #expect(try server.psql(rows, database: "plays") == "\(heard)|\(heard)\n", "\(node.output)")
+    #expect(try server.psql("SELECT count(*) FROM plays WHERE status = 'open'", database: "plays") == "0\n")
+    #expect(!FileManager.default.fileExists(atPath: spool), "the spool is removed once written")
+  }
+
+  @Test(
+    "A node started while PostgreSQL is down stops a channel that a live node holds when it connects",
+    .timeLimit(.minutes(3)))
+  func startsWithoutServerThenFindsChannelHeld() throws {
+    let runs = try RunCommandTests()
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    func node(_ name: String, url: String, channels: [(String, String)]) throws -> BackgroundProcess {
+      try runs.startMonitor(
+        [
+          "--catalog", runs.catalog.path, "--db", url, "--node", name, "--spool-dir", runs.folder.url.path, "--log",
+        ] + channels.flatMap { ["--channel", "\($0.0)=file+loop:" + Fixtures.music($0.1).path] }, name: name)
+    }
+    let b = try node("b", url: url, channels: [("b1", "catalog-a.ogg")])
+    defer { b.terminateAndWait() }
+    try runs.waitForLog(b, "[b1] play started: \"Armygeddon\"")
+    // Node c reaches the server through a socket folder that is empty at its start, so that only c sees an outage.
+    let sockets = runs.folder.file("sockets").path
+    try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
+    let socketURL = "postgresql://\(server.user)@/plays?host=\(sockets)&port=\(server.port)"
+    let c = try node("c", url: socketURL, channels: [("c1", "catalog-b.ogg"), ("b1", "catalog-a.ogg")])
+    defer { c.terminateAndWait() }
+    try runs.waitForLog(c, "[b1] play started: \"Armygeddon\"")
+    try runs.waitForLog(c, "cannot be written at start")
+    let socketName = ".s.PGSQL.\(server.port)"
+    try FileManager.default.createSymbolicLink(
+      atPath: (sockets as NSString).appendingPathComponent(socketName),
+      withDestinationPath: (server.socketFolder as NSString).appendingPathComponent(socketName))
+    try runs.waitForLog(c, "[b1] stopped: channel b1 is monitored by node b, which is running")
+    try runs.waitForLog(c, "the start-up writes are done")
+    try runs.waitForLog(c, "[c1] play started: \"Chaos God\"")
+    c.send(SIGINT)
+    #expect(c.waitForExit(seconds: 20) == 0, "\(c.output)")
+    let byNode = """
+      SELECT p.node || ':' || ch.name || '=' || count(*) FROM plays p JOIN channels ch ON ch.id = p.channel_id
+      GROUP BY p.node, ch.name ORDER BY 1
+      """
+    let counts = try server.psql(byNode, database: "plays")
+    #expect(!counts.contains("c:b1"), "node c wrote none of b1's plays: \(counts)")
+    #expect(counts.contains("c:c1="), "\(counts)")
+    #expect(counts.contains("b:b1="), "\(counts)")
+  }
+
+  @Test("A node whose server refuses its login or lacks its database exits 78 with the cause")
+  func refusedLogin() throws {
+    let runs = try RunCommandTests()
+    let server = try PostgreSQLTestServer(password: "right")
+    func exit(_ url: String, password: String) throws -> (Int32?, String) {
+      let executable = try #require(CLI.executable, CLI.notBuilt)
+      let result = try Subprocess.run(
+        "/usr/bin/env",
+        [
+          "PGPASSWORD=\(password)", "PGPASSFILE=/nonexistent", executable.path, "run", "--catalog", runs.catalog.path,
+          "--db", url, "--node", "a", "--spool-dir", runs.folder.url.path,
+          "--channel", "a1=file:" + Fixtures.music("catalog-b.ogg").path,
+        ])
+      return (result.status, result.stderr)
+    }
+    let (wrongPassword, wrongMessage) = try exit(server.url(), password: "wrong")
+    #expect(wrongPassword == 78, "\(wrongMessage)")
+    #expect(wrongMessage.contains("configuration: database.url:"), "\(wrongMessage)")
+    #expect(wrongMessage.contains("refused the login"), "\(wrongMessage)")
+    let (noDatabase, noDatabaseMessage) = try exit(server.url(database: "missing"), password: "right")
+    #expect(noDatabase == 78, "\(noDatabaseMessage)")
+    #expect(noDatabaseMessage.contains("\"missing\" does not exist"), "\(noDatabaseMessage)")
+  }
 }
