@@ -8,6 +8,7 @@ extension Migrations {
     alerts,
     unknownMusic,
     nodes,
+    listenerSamples,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

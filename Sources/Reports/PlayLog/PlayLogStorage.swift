@@ -51,6 +51,8 @@ public protocol PlayLogStorage: AnyObject {
   func record(_ stretch: AirStretchRecord) throws
   /// Every unknown segment's cluster, offset and fingerprint, oldest first.
   func unknownFingerprints() throws -> [(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String)]
+  /// Records a channel's stream listener count at `sampledAt`, unless a sample of that channel and time is there.
+  func recordListeners(channel: String, sampledAt: Date, listeners: Int) throws
 }
 
 extension PlayLogStore: PlayLogStorage {}
