@@ -218,6 +218,19 @@ struct SoundExchangeReportTests {
     #expect(bad?.line == 2 && bad?.description.contains("hour_start `2026-02-01 07:00`") == true)
   }
 
+  @Test("An access log and an audience file with CRLF line ends (written on Windows) read every line")
+  func crlfDataFiles() throws {
+    let log =
+      "192.0.2.1 - - [01/Feb/2026:12:10:00 +0000] \"GET /ckua HTTP/1.1\" 200 1 \"-\" \"VLC\" 600\r\n"
+      + "192.0.2.2 - - [01/Feb/2026:12:20:00 +0000] \"GET /ckua HTTP/1.1\" 200 1 \"-\" \"VLC\" 600\r\n"
+    #expect(try IcecastAccessLog.parse(log, path: "access.log")["/ckua"]?.count == 2)
+    let aqh = "channel,hour_start,aqh\r\nckua,2026-02-01T12:00:00Z,100\r\nckua,2026-02-01T13:00:00Z,200\r\n"
+    let audience = try #require(try HourlyAudienceFile.parse(aqh, path: "aqh.csv")["ckua"])
+    #expect(
+      audience.performances(startMilliseconds: ms("2026-02-01T13:05:00Z"), endMilliseconds: ms("2026-02-01T13:08:00Z"))
+        == 200)
+  }
+
   @Test("The file name is SoundExchange's: service, first and last day, transmission category")
   func fileName() {
     let first = ISO8601Millis.days(year: 2007, month: 1, day: 15)
