@@ -80,7 +80,7 @@ struct MaliciousMetadataTests {
     #expect(lines.count == 1 + Self.titles.indices.filter { $0 % 2 == 0 }.count)
     for line in lines {
       #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\t"))
-      #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 9)
+      #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == SoundExchangeReport.header.count)
     }
     #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("=svc|B|=cmd") })
     #expect(lines.contains { $0.contains("東京 📻 Ünïcödé") })

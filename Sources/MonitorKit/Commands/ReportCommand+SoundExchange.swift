@@ -16,13 +16,22 @@ extension ReportCommand {
         example: "soundExchange: {serviceName: \"Example FM\", transmissionCategory: \"B\"}")
     }
     let pipe = a.value("format") == "pipe"
-    let channelNames = try scope.channels(in: reader).map(\.name)
+    let channels = try scope.channels(in: reader)
+    let channelNames = channels.map(\.name)
 
-    // Each channel's audience: listeners from Icecast's log, else the hourly figures, else listenersPerPlay.
+    // Each channel's audience: listeners from Icecast's log, else those `run` sampled from Icecast's stats into the
+    // play log, else the hourly figures, else listenersPerPlay.
     var audience: [String: any AudienceFigure] = [:]
     if let path = a.value("audience") {
       let hourly = try HourlyAudienceFile.read(path: path)
       for name in channelNames { audience[name] = hourly[name] ?? audience[name] }
+    }
+    for channel in channels where channel.fromMilliseconds < channel.toMilliseconds {
+      let samples = try reader.listenerSamples(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds)
+      guard !samples.isEmpty else { continue }
+      audience[channel.name] = ListenerSamples(
+        samples, source: "listeners sampled from Icecast's stats (\(samples.count) samples in the play log)")
     }
     if let path = a.value("icecast-log") {
       let mounts = try IcecastAccessLog.read(path: path)
@@ -88,8 +97,8 @@ extension ReportCommand {
       let missing = sources.filter { $0.value == nil }.map(\.key)
       lines.append(
         "PLAY_FREQUENCY (plays, no audience figure for \(missing.joined(separator: ", "))): give "
-          + "reports.soundExchange.listenersPerPlay, --audience FILE (channel,hour_start,aqh) or --icecast-log FILE "
-          + "for ACTUAL_TOTAL_PERFORMANCES")
+          + "reports.soundExchange.listenersPerPlay, --audience FILE (channel,hour_start,aqh), --icecast-log FILE, "
+          + "or a channel's icecastStatsURL for run to sample, for ACTUAL_TOTAL_PERFORMANCES")
     }
     if summary.playsWithoutFigure > 0 {
       lines.append(

@@ -35,6 +35,19 @@ extension ReportSettings {
             keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).icecastMount"),
             reason: "`\(mount)` is not a mount; give the path listeners request, such as \"/live\"")
         }
+        if let url = settings.icecastStatsURL, IcecastStatsSampler.endpoint(url) == nil {
+          throw ConfigurationError(
+            keyPath: origin.place(of: "reports.soundExchange.channels.\(channel).icecastStatsURL"),
+            reason: "`\(url)` is not an http:// or https:// URL; give Icecast's JSON stats, such as "
+              + "\"http://icecast.example:8000/status-json.xsl\"")
+        }
+      }
+      let seconds = soundExchange.icecastStatsSeconds
+      if !(seconds >= 1 && seconds <= ListenerSamples.longestIntervalSeconds) {
+        throw ConfigurationError(
+          keyPath: origin.place(of: "reports.soundExchange.icecastStatsSeconds"),
+          reason: "\(seconds) is not a number of seconds from 1 to \(Int(ListenerSamples.longestIntervalSeconds)); "
+            + "15 samples a stream's listeners four times a minute")
       }
     }
     if proofOfPlay.advertiserAttribute.isEmpty {

@@ -16,12 +16,16 @@ struct SoundExchangeSettings: Codable, Sendable, Equatable {
   /// Per channel: the service it is reported under (one report per service) and its Icecast mount. Default: every
   /// channel under `serviceName`, mount `/` and its name.
   var channels: [String: SoundExchangeChannelSettings] = [:]
+  /// How often `run` samples the listeners of the channels with an `icecastStatsURL`, in seconds (1 to
+  /// `ListenerSamples.longestIntervalSeconds`). Default 15.
+  var icecastStatsSeconds: Double = 15
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case serviceName
     case transmissionCategory
     case listenersPerPlay
     case channels
+    case icecastStatsSeconds
   }
 
   init(
@@ -51,5 +55,6 @@ struct SoundExchangeSettings: Codable, Sendable, Equatable {
     transmissionCategory = try c.decode(String.self, forKey: .transmissionCategory)
     listenersPerPlay = try c.decodeIfPresent(Double.self, forKey: .listenersPerPlay)
     channels = try c.value(.channels, or: [:])
+    icecastStatsSeconds = try c.value(.icecastStatsSeconds, or: 15)
   }
 }

@@ -11,6 +11,7 @@ import Synchronization
 ///     streams ────┼─→ ChannelInput ─→ ChannelPipeline (StreamMatcher per channel) ─→ PlayLogWriter ─→ SQLite
 ///     files ──────┘        ↑ drained by a fixed WorkerPool                       ↘ MonitorLog (stderr)
 ///     statuses ─→ AlertWatcher (its timer thread) ─→ PlayLogWriter, MonitorLog, webhooks, alerts.command
+///     Icecast's stats ─→ IcecastStatsSampler (its thread) ─→ PlayLogWriter (listener samples)
 ///
 /// `init` checks everything that can be checked before anything starts (catalog, play log, sources): a monitor
 /// never starts half-configured. `start()` starts the sources and the workers; `stop()` ends every running play at
@@ -29,6 +30,8 @@ final class Monitor: @unchecked Sendable {
   private let playLogLock: PlayLogLock?
   var workers: WorkerPool?
   let alerts: AlertWatcher
+  /// Samples the stream listeners of the channels with an `icecastStatsURL`; nil when none has (read at start only).
+  let listenerStats: IcecastStatsSampler?
   /// The unknown-music segments of every channel, clustered (one index shared by all channels).
   let clusters: UnknownClusters
   /// Keeps the unknown segments' audio clips (`unknown.clipsDirectory`), nil without it.
@@ -142,6 +145,7 @@ final class Monitor: @unchecked Sendable {
     let info = catalog.info()
     catalogInfo = Mutex(info)
     alerts = AlertWatcher(configuration: configuration, writer: writer, log: log)
+    listenerStats = IcecastStatsSampler(configuration: configuration, writer: writer, log: log)
     log.line(
       String(
         format: "catalog %@: %d items, %.1f min of audio; play log %@; %d channels on %d worker threads",
@@ -191,6 +195,7 @@ final class Monitor: @unchecked Sendable {
       throw error
     }
     jack?.start()
+    listenerStats?.start()
     startedAt.withLock { $0 = Date() }
     for pipeline in pipelines {
       log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
@@ -259,6 +264,7 @@ final class Monitor: @unchecked Sendable {
     workers?.stop()
     workers = nil
     alerts.stop()  // closes the open alerts, before the writer stops
+    listenerStats?.stop()
     clips?.waitUntilIdle()  // the unknown segments whose clips are being written, before the writer stops
     let leftover = writer.stop()
     if leftover.spooled > 0 {

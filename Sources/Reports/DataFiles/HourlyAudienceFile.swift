@@ -20,14 +20,13 @@ package enum HourlyAudienceFile {
     var hours: [String: [(startMilliseconds: Int64, listeners: Double)]] = [:]
     var seen: Set<String> = []
     var sawHeader = false
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+    for (number, line) in DataFileLines.numbered(text) {
       guard !line.allSatisfy(\.isWhitespace) else { continue }
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
         $0.trimmingCharacters(in: .whitespaces)
       }
       func fail(_ reason: String) -> DataFileError {
-        DataFileError(path: path, line: index + 1, reason: reason)
+        DataFileError(path: path, line: number, reason: reason)
       }
       if !sawHeader {
         guard fields.map({ $0.lowercased() }) == header else {

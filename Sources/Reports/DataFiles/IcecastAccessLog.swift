@@ -24,12 +24,11 @@ package enum IcecastAccessLog {
   /// The listener spans per mount of `text`, the log's contents; `path` names it in errors and summaries.
   package static func parse(_ text: String, path: String) throws -> [String: ListenerSessions] {
     var spans: [String: [(startMilliseconds: Int64, endMilliseconds: Int64)]] = [:]
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = line.hasSuffix("\r") ? line.dropLast() : line
+    for (number, line) in DataFileLines.numbered(text) {
       guard !line.allSatisfy(\.isWhitespace) else { continue }
       func fail(_ reason: String) -> DataFileError {
         DataFileError(
-          path: path, line: index + 1,
+          path: path, line: number,
           reason: reason + "; expected Icecast's access log format, such as `192.0.2.7 - - [01/Feb/2026:07:03:00 "
             + "-0500] \"GET /live HTTP/1.1\" 200 4521344 \"-\" \"VLC\" 180`")
       }

@@ -36,9 +36,7 @@ package enum TrafficLogFile {
 
   /// The spots of `text`, the file's contents; `path` names it in errors.
   package static func parse(_ text: String, path: String, timeZone: (String) -> TimeZone) throws -> [ScheduledSpot] {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-      (number: $0.offset + 1, text: $0.element.hasSuffix("\r") ? $0.element.dropLast() : $0.element)
-    }.filter { !$0.text.allSatisfy(\.isWhitespace) }
+    var lines = DataFileLines.numbered(text).filter { !$0.text.allSatisfy(\.isWhitespace) }
     guard !lines.isEmpty else {
       throw DataFileError(path: path, line: 0, reason: "is empty; give a header row and one row per spot")
     }

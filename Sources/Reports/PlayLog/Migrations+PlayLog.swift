@@ -9,6 +9,7 @@ extension Migrations {
     unknownMusic,
     nodes,
     latePlays,
+    listenerSamples,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -56,6 +56,8 @@ public protocol PlayLogStorage: AnyObject {
   /// Records each segment's `late` play and links the segment to it, in one transaction, skipping a segment that
   /// has its play already; returns the plays' ids.
   @discardableResult func recordLatePlays(_ plays: [LatePlay], identifiedAt: Date) throws -> [Int64]
+  /// Records a channel's stream listener count at `sampledAt`, unless a sample of that channel and time is there.
+  func recordListeners(channel: String, sampledAt: Date, listeners: Int) throws
 }
 
 extension PlayLogStore: PlayLogStorage {}

@@ -61,6 +61,10 @@ struct PlayLogTable: Sendable {
         ("music_confidence", .real), ("cluster", .integer), ("cluster_offset_ms", .integer), ("fingerprint", .text),
         ("clip_path", .text), ("play_id", .optionalInteger),
       ]),
+    PlayLogTable(
+      name: "listener_samples",
+      columns: [("id", .integer), ("channel_id", .integer), ("sampled_at_ms", .integer), ("listeners", .integer)],
+      timeColumn: "sampled_at_ms"),
   ]
 
   var columnList: String { columns.map(\.name).joined(separator: ", ") }

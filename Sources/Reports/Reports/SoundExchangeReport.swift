@@ -1,12 +1,15 @@
 /// The `soundexchange` report: a Report of Use for one service (a station's call letters, as licensed) with the
 /// fields of 37 CFR 370.4(d)(2), one row per sound recording (songs only) and channel played in the span.
 ///
-/// Columns: `NAME_OF_SERVICE,TRANSMISSION_CATEGORY,FEATURED_ARTIST,SOUND_RECORDING_TITLE,ISRC,ALBUM_TITLE,
-/// MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES,CHANNEL_OR_PROGRAM_NAME`. The service name and transmission category
-/// come from the configuration; the channel is the monitor's channel name. Actual total performances add up each
-/// play's performances from the channel's ``AudienceFigure`` (listeners connected during the play, an hourly
-/// audience, or a fixed listeners-per-play figure); when a channel of the report has no figure at all, the column is
-/// `PLAY_FREQUENCY`, the number of plays, which a service that cannot count its listeners reports instead.
+/// Columns: the eleven of SoundExchange's Report of Use template, always all of them and in its order (``header``):
+/// `NAME_OF_SERVICE,TRANSMISSION_CATEGORY,FEATURED_ARTIST,SOUND_RECORDING_TITLE,ISRC,ALBUM_TITLE,MARKETING_LABEL,
+/// ACTUAL_TOTAL_PERFORMANCES,AGGREGATE_TUNING_HOURS,CHANNEL_OR_PROGRAM_NAME,PLAY_FREQUENCY`. The service name and
+/// transmission category come from the configuration; the channel is the monitor's channel name. Actual total
+/// performances add up each play's performances from the channel's ``AudienceFigure`` (listeners connected during
+/// the play, an hourly audience, or a fixed listeners-per-play figure); when a channel of the report has no figure
+/// at all, that column is empty and `PLAY_FREQUENCY`, the number of plays, is filled instead, as a service that
+/// cannot count its listeners reports. `AGGREGATE_TUNING_HOURS` (a figure for the whole service, not per
+/// recording) is left empty.
 ///
 /// A recording is identified by its ISRC, written as SoundExchange expects it (12 characters, no hyphens), or by
 /// its catalog item when it has none. An ISRC that is not one even without hyphens is left empty (album and label
@@ -43,7 +46,7 @@ package struct SoundExchangeReport: Sendable {
   package struct Summary: Sendable {
     /// The figure each channel's performances came from, by channel name; nil for a channel without one.
     package var sources: [String: String?] = [:]
-    /// True when the last column is `ACTUAL_TOTAL_PERFORMANCES`, false for `PLAY_FREQUENCY`.
+    /// True when `ACTUAL_TOTAL_PERFORMANCES` is filled, false when `PLAY_FREQUENCY` is.
     package var actualPerformances = false
     /// Plays whose channel figure did not cover their time (counted as no performances).
     package var playsWithoutFigure = 0
@@ -51,14 +54,13 @@ package struct SoundExchangeReport: Sendable {
     package var invalidISRCs: [(item: CatalogItem, isrc: String)] = []
   }
 
-  /// The header: the performances column depends on whether every channel has an audience figure.
-  package static func header(actualPerformances: Bool) -> [String] {
-    [
-      "NAME_OF_SERVICE", "TRANSMISSION_CATEGORY", "FEATURED_ARTIST", "SOUND_RECORDING_TITLE", "ISRC", "ALBUM_TITLE",
-      "MARKETING_LABEL", actualPerformances ? "ACTUAL_TOTAL_PERFORMANCES" : "PLAY_FREQUENCY",
-      "CHANNEL_OR_PROGRAM_NAME",
-    ]
-  }
+  /// The header of SoundExchange's Report of Use template, in its order: the same eleven columns whichever
+  /// audience figure fills them.
+  package static let header = [
+    "NAME_OF_SERVICE", "TRANSMISSION_CATEGORY", "FEATURED_ARTIST", "SOUND_RECORDING_TITLE", "ISRC", "ALBUM_TITLE",
+    "MARKETING_LABEL", "ACTUAL_TOTAL_PERFORMANCES", "AGGREGATE_TUNING_HOURS", "CHANNEL_OR_PROGRAM_NAME",
+    "PLAY_FREQUENCY",
+  ]
 
   /// The channels of the report, each with its audience figure.
   package func channelsWithAudience(in reader: PlayLogReader) throws -> [(
@@ -77,7 +79,7 @@ package struct SoundExchangeReport: Sendable {
     var summary = Summary()
     summary.actualPerformances = !selected.isEmpty && selected.allSatisfy { $0.figure != nil }
     for (channel, figure) in selected { summary.sources.updateValue(figure?.source, forKey: channel.name) }
-    try sink.writeRow(Self.header(actualPerformances: summary.actualPerformances).map(CSVField.text))
+    try sink.writeRow(Self.header.map(CSVField.text))
 
     // Songs only, per channel, merged by ISRC (or kept apart by item when they have none or an invalid one).
     struct Recording {
@@ -154,11 +156,12 @@ package struct SoundExchangeReport: Sendable {
     }
     for (channel, recording) in rows {
       let item = recording.item
-      let count =
-        summary.actualPerformances ? String(Int64(recording.performances.rounded())) : String(recording.plays)
+      let performances = summary.actualPerformances ? String(Int64(recording.performances.rounded())) : ""
+      let plays = summary.actualPerformances ? "" : String(recording.plays)
       try sink.writeRow([
         .text(serviceName), .text(transmissionCategory), .text(item.metadata.artist), .text(item.metadata.title),
-        .text(recording.isrc), .text(item.metadata.album), .text(item.metadata.label), .number(count), .text(channel),
+        .text(recording.isrc), .text(item.metadata.album), .text(item.metadata.label), .number(performances),
+        .number(""), .text(channel), .number(plays),
       ])
     }
     return summary

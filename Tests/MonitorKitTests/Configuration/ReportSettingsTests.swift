@@ -142,6 +142,14 @@ struct ReportSettingsTests {
           + "subQuotas: [{name: \"s\", attribute: \"b\", flags: [\"N\"], targetPercent: 150}]}]}",
         "reports.quotaRules[0].subQuotas[0].targetPercent"
       ),
+      (
+        "{soundExchange: {serviceName: \"S\", transmissionCategory: \"B\", channels: {web: {icecastStatsURL: "
+          + "\"icecast:8000/status-json.xsl\"}}}}", "reports.soundExchange.channels.web.icecastStatsURL"
+      ),
+      (
+        "{soundExchange: {serviceName: \"S\", transmissionCategory: \"B\", icecastStatsSeconds: 300}}",
+        "reports.soundExchange.icecastStatsSeconds"
+      ),
     ])
   func refused(reports: String, keyPath: String) throws {
     let error = try #require(throws: ConfigurationError.self) { try load(reports: reports) }
@@ -158,7 +166,11 @@ struct ReportSettingsTests {
       configuration.reports.soundExchange
         == SoundExchangeSettings(
           serviceName: "Example FM", transmissionCategory: "B", listenersPerPlay: 1200,
-          channels: ["web": SoundExchangeChannelSettings(serviceName: "Example FM HD2", icecastMount: "/live")]))
+          channels: [
+            "web": SoundExchangeChannelSettings(
+              serviceName: "Example FM HD2", icecastMount: "/live",
+              icecastStatsURL: "http://127.0.0.1:8000/status-json.xsl")
+          ]))
     let rules = try configuration.reports.quotaRules(origin: ConfigurationOrigin(file: example))
     #expect(rules.map(\.name) == ["CRTC Canadian content", "France 40% francophone"])
     #expect(rules[0].dayParts.map(\.name) == ["broadcast week", "Mon-Fri 6-18"])

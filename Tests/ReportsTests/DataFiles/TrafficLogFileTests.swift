@@ -27,6 +27,20 @@ struct TrafficLogFileTests {
       ])
   }
 
+  @Test("CRLF line ends (a Windows export) give every spot, with the right line numbers in errors")
+  func crlf() throws {
+    let text =
+      "channel,scheduled_at,cart,advertiser,title,length_s\r\nfm1,2026-03-02T06:10:00-05:00,C1001,Shop,Sale,30\r\n"
+      + "fm1,2026-03-02T06:11:00-05:00,C1002,Shop,Sale,30\r\n"
+    let spots = try TrafficLogFile.parse(text, path: "traffic.csv", timeZone: Self.zone)
+    #expect(spots.map(\.cart) == ["C1001", "C1002"])
+    #expect(spots.map(\.lengthMilliseconds) == [30_000, 30_000])
+    let error = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.parse(text + "fm1,soon,C1003,Shop,Sale,30\r\n", path: "traffic.csv", timeZone: Self.zone)
+    }
+    #expect(error?.line == 4, "\(String(describing: error))")
+  }
+
   @Test("Common export variants: semicolons, aliases, local times in the channel's zone, m:ss lengths")
   func variants() throws {
     let spots = try TrafficLogFile.parse(

@@ -142,6 +142,8 @@ struct PlayLogStorageContractTests {
           + "JOIN channels AS c ON c.id = s.channel_id ORDER BY s.start_ms",
         "SELECT c.name, u.start_ms, u.cluster, u.cluster_offset_ms, u.fingerprint, u.clip_path FROM unknown_segments AS u "
           + "JOIN channels AS c ON c.id = u.channel_id ORDER BY u.start_ms",
+        "SELECT c.name, l.sampled_at_ms, l.listeners FROM listener_samples AS l "
+          + "JOIN channels AS c ON c.id = l.channel_id ORDER BY l.sampled_at_ms",
       ] {
         rows += try database.query(sql).map { "\($0.values)" }
       }
@@ -150,7 +152,7 @@ struct PlayLogStorageContractTests {
   }
 
   @Test(
-    "Both stores keep alerts, stretches and unknown segments alike, each once however often it is written",
+    "Both stores keep alerts, stretches, unknown segments and listener samples alike, each once however written",
     arguments: Engine.allCases)
   func alertsAndStretchesAlike(engine: Engine) throws {
     let time = PlayLogStoreTests.time
@@ -165,12 +167,14 @@ struct PlayLogStorageContractTests {
             unknown: AirStretchRecord.Unknown(cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD")))
         try store.record(
           AirStretchRecord(channel: "fm", start: time(160), end: time(170), label: "speech", musicConfidence: 0.25))
+        try store.recordListeners(channel: "fm", sampledAt: time(100), listeners: 42)
+        try store.recordListeners(channel: "fm", sampledAt: time(115), listeners: 0)
       }
     }
     let result = try Self.alertAndStretchRows(engine, script)
     let expected = try Self.alertAndStretchRows(.sqlite, script)
-    // Two alerts, two stretches, one unknown segment.
-    #expect(result.rows.count == 5, "\(result.rows)")
+    // Two alerts, two stretches, one unknown segment, two listener samples.
+    #expect(result.rows.count == 7, "\(result.rows)")
     #expect(result.rows == expected.rows)
     #expect(result.fingerprints == ["3 1.5 QUJD"])
   }

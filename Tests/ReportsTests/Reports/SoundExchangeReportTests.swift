@@ -16,6 +16,31 @@ struct SoundExchangeReportTests {
     ])
   }
 
+  /// The golden Report of Use files: `Tests/Fixtures/golden/reports/soundexchange.{csv,txt}` (set UPDATE_GOLDEN=1
+  /// to rewrite them on purpose).
+  static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/golden/reports")
+
+  /// `text` against the golden file `name`.
+  static func expectGolden(_ text: String, _ name: String) throws {
+    let url = golden.appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] != nil {
+      try Data(text.utf8).write(to: url)
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    #expect(text == expected, "\(name) differs from its golden file")
+  }
+
+  @Test("The header is SoundExchange's Report of Use template: its eleven columns in its order")
+  func templateHeader() {
+    // The template's header row (SoundExchange's Report of Use Excel template, as Rivendell's export_soundex and
+    // other playout systems write it).
+    #expect(
+      SoundExchangeReport.header.joined(separator: ",")
+        == "NAME_OF_SERVICE,TRANSMISSION_CATEGORY,FEATURED_ARTIST,SOUND_RECORDING_TITLE,ISRC,ALBUM_TITLE,"
+        + "MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES,AGGREGATE_TUNING_HOURS,CHANNEL_OR_PROGRAM_NAME,PLAY_FREQUENCY")
+  }
+
   @Test("One row per sound recording and channel in February, performances = plays × listeners per play; ads left out")
   func csv() throws {
     let fixture = try Self.fixture()
@@ -29,13 +54,14 @@ struct SoundExchangeReportTests {
       text
         == crlf(
           "NAME_OF_SERVICE,TRANSMISSION_CATEGORY,FEATURED_ARTIST,SOUND_RECORDING_TITLE,ISRC,ALBUM_TITLE,"
-            + "MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES,CHANNEL_OR_PROGRAM_NAME",
-          "\"CKUA Radio, Inc.\",B,Aurora Band,Northern Lights,CAAAA2600001,Borealis,Maple Music,2501,ckua",
-          "\"CKUA Radio, Inc.\",B,Global Star,Summer Hit,USBBB2600002,Hits,Big Label,1251,ckua",
-          "\"CKUA Radio, Inc.\",B,Aurora Band,Northern Lights,CAAAA2600001,Borealis,Maple Music,1251,ckua2"))
+            + "MARKETING_LABEL,ACTUAL_TOTAL_PERFORMANCES,AGGREGATE_TUNING_HOURS,CHANNEL_OR_PROGRAM_NAME,PLAY_FREQUENCY",
+          "\"CKUA Radio, Inc.\",B,Aurora Band,Northern Lights,CAAAA2600001,Borealis,Maple Music,2501,,ckua,",
+          "\"CKUA Radio, Inc.\",B,Global Star,Summer Hit,USBBB2600002,Hits,Big Label,1251,,ckua,",
+          "\"CKUA Radio, Inc.\",B,Aurora Band,Northern Lights,CAAAA2600001,Borealis,Maple Music,1251,,ckua2,"))
+    try Self.expectGolden(text, "soundexchange.csv")
   }
 
-  @Test("The pipe-delimited variant, with the play frequency when the audience is unknown")
+  @Test("The pipe-delimited variant, with the play frequency in its own last column when the audience is unknown")
   func pipe() throws {
     let fixture = try Self.fixture()
     defer { fixture.remove() }
@@ -49,9 +75,10 @@ struct SoundExchangeReportTests {
       writer.text
         == crlf(
           "NAME_OF_SERVICE|TRANSMISSION_CATEGORY|FEATURED_ARTIST|SOUND_RECORDING_TITLE|ISRC|ALBUM_TITLE|"
-            + "MARKETING_LABEL|PLAY_FREQUENCY|CHANNEL_OR_PROGRAM_NAME",
-          "CKUA   Edmonton|B|Aurora Band|Northern Lights|CAAAA2600001|Borealis|Maple Music|3|ckua",
-          "CKUA   Edmonton|B|Global Star|Summer Hit|USBBB2600002|Hits|Big Label|1|ckua"))
+            + "MARKETING_LABEL|ACTUAL_TOTAL_PERFORMANCES|AGGREGATE_TUNING_HOURS|CHANNEL_OR_PROGRAM_NAME|PLAY_FREQUENCY",
+          "CKUA   Edmonton|B|Aurora Band|Northern Lights|CAAAA2600001|Borealis|Maple Music|||ckua|3",
+          "CKUA   Edmonton|B|Global Star|Summer Hit|USBBB2600002|Hits|Big Label|||ckua|1"))
+    try Self.expectGolden(writer.text, "soundexchange.txt")
   }
 
   @Test("One report per service: only the service's channels, under its name")
@@ -63,7 +90,7 @@ struct SoundExchangeReportTests {
       audiencePerPlay: nil, channels: ["ckua2"])
     let text = try fixture.csv { try report.write(from: $0, to: $1) }
     let rows = try StrictCSVParser.parse(text).dropFirst()
-    #expect(rows.map { [$0[0], $0[3], $0[7], $0[8]] } == [["CKUA2-FM", "Northern Lights", "1", "ckua2"]])
+    #expect(rows.map { [$0[0], $0[3], $0[7], $0[9], $0[10]] } == [["CKUA2-FM", "Northern Lights", "", "ckua2", "1"]])
   }
 
   @Test("ISRCs are written with no hyphens; one that is not an ISRC is left empty and listed with its item")
@@ -87,7 +114,7 @@ struct SoundExchangeReportTests {
     let reader = try PlayLogReader(path: fixture.path)
     let writer = CSVWriter()
     let summary = try report.write(from: reader, to: writer)
-    let rows = try StrictCSVParser.parse(writer.text).dropFirst().map { [$0[2], $0[4], $0[5], $0[6], $0[7]] }
+    let rows = try StrictCSVParser.parse(writer.text).dropFirst().map { [$0[2], $0[4], $0[5], $0[6], $0[10]] }
     #expect(rows == [["Hyphen", "USBBB2600009", "", "", "1"], ["Typo", "", "Errata", "Misprint", "2"]])
     #expect(summary.invalidISRCs.map { [$0.item.key, $0.isrc] } == [["cat:broken", "USBBB26000"]])
     #expect(ISRC.normalized("USRC17607839") == "USRC17607839")
@@ -134,7 +161,7 @@ struct SoundExchangeReportTests {
     let plays = CSVWriter()
     let playsSummary = try both.write(from: reader, to: plays)
     #expect(!playsSummary.actualPerformances && playsSummary.sources["ckua2"] == .some(nil))
-    #expect(try StrictCSVParser.parse(plays.text)[0][7] == "PLAY_FREQUENCY")
+    #expect(try StrictCSVParser.parse(plays.text).dropFirst().allSatisfy { $0[7] == "" && $0[10] != "" })
 
     let ckua = SoundExchangeReport(
       scope: scope, serviceName: "CKUA", transmissionCategory: "B", audiencePerPlay: nil, channels: ["ckua"],
@@ -145,8 +172,8 @@ struct SoundExchangeReportTests {
       summary.actualPerformances && summary.sources["ckua"] == "listeners on /ckua in the Icecast access log access.log"
     )
     let rows = try StrictCSVParser.parse(writer.text)
-    #expect(rows[0][7] == "ACTUAL_TOTAL_PERFORMANCES")
-    #expect(rows.dropFirst().map { [$0[3], $0[7]] } == [["Northern Lights", "2"], ["Summer Hit", "1"]])
+    #expect(
+      rows.dropFirst().map { [$0[3], $0[7], $0[10]] } == [["Northern Lights", "2", ""], ["Summer Hit", "1", ""]])
   }
 
   @Test("An access log line in another format is refused with its line number")
@@ -189,6 +216,19 @@ struct SoundExchangeReportTests {
       try HourlyAudienceFile.parse("channel,hour_start,aqh\nckua,2026-02-01 07:00,10\n", path: "aqh.csv")
     }
     #expect(bad?.line == 2 && bad?.description.contains("hour_start `2026-02-01 07:00`") == true)
+  }
+
+  @Test("An access log and an audience file with CRLF line ends (written on Windows) read every line")
+  func crlfDataFiles() throws {
+    let log =
+      "192.0.2.1 - - [01/Feb/2026:12:10:00 +0000] \"GET /ckua HTTP/1.1\" 200 1 \"-\" \"VLC\" 600\r\n"
+      + "192.0.2.2 - - [01/Feb/2026:12:20:00 +0000] \"GET /ckua HTTP/1.1\" 200 1 \"-\" \"VLC\" 600\r\n"
+    #expect(try IcecastAccessLog.parse(log, path: "access.log")["/ckua"]?.count == 2)
+    let aqh = "channel,hour_start,aqh\r\nckua,2026-02-01T12:00:00Z,100\r\nckua,2026-02-01T13:00:00Z,200\r\n"
+    let audience = try #require(try HourlyAudienceFile.parse(aqh, path: "aqh.csv")["ckua"])
+    #expect(
+      audience.performances(startMilliseconds: ms("2026-02-01T13:05:00Z"), endMilliseconds: ms("2026-02-01T13:08:00Z"))
+        == 200)
   }
 
   @Test("The file name is SoundExchange's: service, first and last day, transmission category")
