@@ -211,7 +211,8 @@ extension CatalogCommand {
     durationSeconds: Double
   ) -> PlayRecord {
     PlayRecord(
-      channel: segment.channel, itemKey: key, metadata: metadata, itemDurationSeconds: durationSeconds, start: segment.start, end: segment.end,
+      channel: segment.channel, itemKey: key, metadata: metadata, itemDurationSeconds: durationSeconds,
+      start: segment.start, end: segment.end,
       refOffsetSeconds: segment.clusterOffsetSeconds - reference.segment.clusterOffsetSeconds, speed: 1,
       confidence: segment.musicConfidence, detectedAt: segment.end, status: .late)
   }

@@ -381,7 +381,8 @@ final class PlayLogWriter: @unchecked Sendable {
         let cut = continued.status == .recovered ? "recovered after a restart" : "cut by a gap in the input"
         if case .start(_, let play) = command {
           log.line(
-            "\"\(play.metadata.title)\" continues play \(continued.id), \(cut): one airing, one play", channel: play.channel)
+            "\"\(play.metadata.title)\" continues play \(continued.id), \(cut): one airing, one play",
+            channel: play.channel)
         } else {
           log.line("a play moved onto the line of play \(continued.id), \(cut), and continues it: one airing, one play")
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Common
+import Foundation
 import Reports
 import TestSupport
 import Testing
