@@ -56,7 +56,8 @@ final class PostgreSQLConnection {
           advice: "Check database.passwordFile in the configuration and that the user running broadcast-monitor "
             + "can read it.")
       }
-      parameters.append(("password", String(text.split(separator: "\n", omittingEmptySubsequences: false)[0])))
+      // The first line, without its line end (`\r\n` from Windows included).
+      parameters.append(("password", String(DataFileLines.numbered(text).first?.text ?? "")))
     }
     self.parameters = parameters
     do {
@@ -99,14 +100,21 @@ final class PostgreSQLConnection {
   }
 
   private static func ping(_ parameters: [(String, String)]) -> PGPing {
+    withKeywordArrays(parameters) { PQpingParams($0, $1, 1) }
+  }
+
+  /// Calls `body` with `parameters` as libpq's keyword and value arrays (C strings, each ended by a null pointer),
+  /// as `PQconnectdbParams` and `PQpingParams` take them.
+  private static func withKeywordArrays<Result>(
+    _ parameters: [(String, String)],
+    _ body: ([UnsafePointer<CChar>?], [UnsafePointer<CChar>?]) -> Result
+  ) -> Result {
     let keys = parameters.map { strdup($0.0) }
     let values = parameters.map { strdup($0.1) }
     defer {
       for pointer in keys + values { free(pointer) }
     }
-    let keyPointers = keys.map { UnsafePointer($0) } + [nil]
-    let valuePointers = values.map { UnsafePointer($0) } + [nil]
-    return PQpingParams(keyPointers, valuePointers, 1)
+    return body(keys.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil])
   }
 
   deinit { PQfinish(connection) }
@@ -135,14 +143,7 @@ final class PostgreSQLConnection {
   }
 
   private static func connect(_ parameters: [(String, String)]) -> OpaquePointer? {
-    let keys = parameters.map { strdup($0.0) }
-    let values = parameters.map { strdup($0.1) }
-    defer {
-      for pointer in keys + values { free(pointer) }
-    }
-    let keyPointers = keys.map { UnsafePointer($0) } + [nil]
-    let valuePointers = values.map { UnsafePointer($0) } + [nil]
-    return PQconnectdbParams(keyPointers, valuePointers, 1)
+    withKeywordArrays(parameters) { PQconnectdbParams($0, $1, 1) }
   }
 
   private static func message(_ connection: OpaquePointer?) -> String {

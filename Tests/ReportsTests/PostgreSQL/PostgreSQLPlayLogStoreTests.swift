@@ -43,6 +43,9 @@ struct PostgreSQLPlayLogStoreTests {
       try "s3cret pass\n".write(toFile: file, atomically: true, encoding: .utf8)
       let store = try PostgreSQLPlayLogStore(url: url, node: "a", passwordFile: file)
       try store.recordEvent(channel: nil, kind: .restart, start: Date(), end: nil, detail: "")
+      // Written on Windows: the line end is not part of the password.
+      try "s3cret pass\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+      _ = try PostgreSQLPlayLogStore(url: url, node: "c", passwordFile: file)
       try "wrong\n".write(toFile: file, atomically: true, encoding: .utf8)
       #expect { _ = try PostgreSQLPlayLogStore(url: url, node: "b", passwordFile: file) } throws: {
         "\($0)".contains("password authentication failed")
