@@ -20,6 +20,20 @@ extension PlayLogStorage {
     try validateNumbers(refOffsetSeconds: play.refOffsetSeconds, speed: play.speed, confidence: play.confidence)
   }
 
+  /// Checks each promoted segment's play as ``validate(_:)`` does, and that it is `late`, before a promotion writes
+  /// any of them. Shared by both stores.
+  /// - Returns: each play's attributes as the play log stores them (JSON), in order.
+  func validateLatePlays(_ plays: [LatePlay]) throws -> [String] {
+    for late in plays {
+      try validate(late.play)
+      guard late.play.status == .late else {
+        throw PlayLogError.invalidPlay(
+          reason: "a promoted segment's play has status \(late.play.status.rawValue), not late", path: path)
+      }
+    }
+    return try plays.map { try AttributesJSON.encode($0.play.metadata.attributes) }
+  }
+
   func validateNumbers(refOffsetSeconds: Double, speed: Double, confidence: Double) throws {
     for (name, value) in [("reference offset", refOffsetSeconds), ("speed", speed), ("confidence", confidence)] {
       guard value.isFinite, abs(value) < 1e12 else {

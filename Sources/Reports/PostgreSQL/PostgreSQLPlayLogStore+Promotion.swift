@@ -22,14 +22,7 @@ extension PostgreSQLPlayLogStore {
 
   @discardableResult
   public func recordLatePlays(_ plays: [LatePlay], identifiedAt: Date) throws -> [Int64] {
-    for late in plays {
-      try validate(late.play)
-      guard late.play.status == .late else {
-        throw PlayLogError.invalidPlay(
-          reason: "a promoted segment's play has status \(late.play.status.rawValue), not late", path: path)
-      }
-    }
-    let encoded = try plays.map { try AttributesJSON.encode($0.play.metadata.attributes) }
+    let encoded = try validateLatePlays(plays)
     return try connection.transaction {
       var ids: [Int64] = []
       for (late, attributesJSON) in zip(plays, encoded) {
