@@ -26,12 +26,7 @@ extension PlayLogStore {
   /// - Throws: ``PlayLogError/invalidEvent(reason:path:)`` for an end before the start; ``SQLiteError`` when the
   ///   file cannot be written.
   public func closeAlert(channel: String?, kind: String, start: Date, end: Date, detail: String) throws {
-    if end.millisecondsSince1970 < start.millisecondsSince1970 {
-      throw PlayLogError.invalidEvent(
-        reason: "the \(kind) alert ends at \(ISO8601Millis.format(end)), before its start "
-          + ISO8601Millis.format(start),
-        path: path)
-    }
+    try validateAlertSpan(kind: kind, start: start, end: end)
     try database.transaction {
       let channelRowID = try channel.map { try self.channelID(named: $0) }
       try database.run(

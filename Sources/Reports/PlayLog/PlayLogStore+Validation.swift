@@ -34,6 +34,16 @@ extension PlayLogStorage {
     return try plays.map { try AttributesJSON.encode($0.play.metadata.attributes) }
   }
 
+  /// Checks that a closed alert does not end before it starts. Shared by both stores.
+  func validateAlertSpan(kind: String, start: Date, end: Date) throws {
+    if end.millisecondsSince1970 < start.millisecondsSince1970 {
+      throw PlayLogError.invalidEvent(
+        reason: "the \(kind) alert ends at \(ISO8601Millis.format(end)), before its start "
+          + ISO8601Millis.format(start),
+        path: path)
+    }
+  }
+
   func validateNumbers(refOffsetSeconds: Double, speed: Double, confidence: Double) throws {
     for (name, value) in [("reference offset", refOffsetSeconds), ("speed", speed), ("confidence", confidence)] {
       guard value.isFinite, abs(value) < 1e12 else {

@@ -20,12 +20,7 @@ extension PostgreSQLPlayLogStore {
   }
 
   public func closeAlert(channel: String?, kind: String, start: Date, end: Date, detail: String) throws {
-    if end.millisecondsSince1970 < start.millisecondsSince1970 {
-      throw PlayLogError.invalidEvent(
-        reason: "the \(kind) alert ends at \(ISO8601Millis.format(end)), before its start "
-          + ISO8601Millis.format(start),
-        path: path)
-    }
+    try validateAlertSpan(kind: kind, start: start, end: end)
     try connection.transaction {
       let channelRowID = try channel.map { try self.channelID(named: $0) }
       try connection.query(
