@@ -8,8 +8,8 @@ simulator's ads, every status present, and `report reconcile` compared row by ro
 Each simulation (two channels, one hour, from `../shared/eval/simulate.py`) is one hour of the test day, from
 2026-03-02T00:00:00Z on. Its ads (the `ad` rows of `segments.csv`: synthetic voice over a music bed, each one
 unique) become catalog items of kind `ad` with a `cart` and an `advertiser`, cut from the channel's own air at the
-truth's bounds (an ad ending within 10 s of its hour's end is left out: see END_MARGIN_S). Each ad, in air order,
-gets one of eight variants:
+truth's bounds (an ad the simulator cut at the end of its hour is the item as it aired). Each ad, in air order, gets
+one of eight variants:
 
     0, 1  scheduled 15 s after / 25 s before it aired        -> aired (within the 60 s tolerance)
     2     scheduled 150 s before it aired                    -> aired-late
@@ -46,11 +46,6 @@ PARTIAL_FRACTION = 0.9  # ProofOfPlayReport.partialFraction
 ON_TIME_OFFSETS_S = {"on-time-after": 15.0, "on-time-before": -25.0}
 OFF_TIME_S = 150.0  # well beyond it, well inside the hour a spot matches within
 CUT_FRACTION = 0.45  # a cut spot airs this share of its length
-# An ad that ends this close to the end of its hour is left out: the simulator cuts it at the hour (so its length is
-# not the spot's), and scan ends a play still open at the end of a recording at the end of the audio, however many
-# of the last seconds were silence (a cut spot there would read as aired whole).
-END_MARGIN_S = 10.0
-SIMULATION_SECONDS = 3600.0
 VARIANTS = ["on-time-after", "on-time-before", "late", "early", "cut", "not-aired", "other-channel", "unscheduled"]
 
 
@@ -98,7 +93,6 @@ def main():
 
     # The ads of every simulation, in air order, each with its variant.
     ads = []
-    left_out = []
     channels = set()
     for hour, name in enumerate(options.sims):
         folder = os.path.join(options.cache, "sims", name)
@@ -112,9 +106,6 @@ def main():
                 channels.add(row["channel"])
                 start = float(row["start_s"])
                 end = float(row["end_s"])
-                if end > SIMULATION_SECONDS - END_MARGIN_S:
-                    left_out.append("%s %s at %.1f s" % (name, row["channel"], start))
-                    continue
                 ads.append(dict(
                     hour=hour, sim=folder, channel=row["channel"], local_start=start, local_end=end,
                     start=hour * 3600 + start, end=hour * 3600 + end,
@@ -257,8 +248,6 @@ def main():
         print("DIFFERENCE: " + line)
     print("reconcile day: %d hours of %d channels (%s), %d ads, %d scheduled spots, %d report rows" % (
         len(options.sims), len(channels), ", ".join(options.sims), len(ads), len(spots), len(rows)))
-    if left_out:
-        print("left out (ending within %.0f s of their hour's end): %s" % (END_MARGIN_S, "; ".join(left_out)))
     print("statuses: " + ", ".join("%s %d" % (k, counts[k]) for k in sorted(counts)))
     if starts:
         starts.sort()

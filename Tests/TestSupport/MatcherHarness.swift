@@ -31,15 +31,16 @@ public enum MatcherHarness {
     return try builder.build()
   }
 
-  /// A catalog of recordings (mono, 8 kHz) with the given keys, which are also their titles.
+  /// A catalog of recordings (mono, 8 kHz) with the given keys, which are also their titles, all of `kind`.
   public static func catalog(
-    ofRecordings recordings: [([Float], String)], parameters: FingerprintParameters = FingerprintParameters()
+    ofRecordings recordings: [([Float], String)], kind: ItemKind = .song,
+    parameters: FingerprintParameters = FingerprintParameters()
   ) throws -> Catalog {
     let builder = CatalogBuilder(parameters: parameters)
     for (samples, key) in recordings {
       builder.add(
         signature: try referenceSignature(of: samples, parameters: parameters), key: key, sourcePath: key,
-        metadata: TrackMetadata(title: key))
+        metadata: TrackMetadata(title: key, kind: kind))
     }
     return try builder.build()
   }

@@ -25,6 +25,8 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   /// Default 20 s.
   public var maxGapSeconds: Double = 20
   /// A play whose first (last) match is this close to the reference's audible start (end) is extended to it.
+  /// For an ad, jingle or other non-song item, over at most 9 % of its audible length or 1.28 s
+  /// (`MatcherTuning.maxSpotSnapToEdgeFraction`).
   /// Default 8 s.
   public var snapToEdgeSeconds: Double = 8
   /// How often a running play is reported as continuing. Default 5 s.

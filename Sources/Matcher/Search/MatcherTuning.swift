@@ -13,6 +13,18 @@ enum MatcherTuning {
   /// for up to two minutes and then heard again on the same line is one play, never two. Seconds.
   static let maxSilentLineSeconds = 120.0
 
+  /// A play of an ad, a jingle or other non-song item is extended to its track's audible start or end over at most
+  /// this share of the track's audible length, or one pair span (`maxPairFrames`, 1.28 s) if that is more, and never
+  /// over more than `snapToEdgeSeconds`. Spots are billed by airing whole: proof of play and traffic reconciliation
+  /// call an airing shorter than 90 % of its item partial, and a reach under 10 % of the length never makes such an
+  /// airing whole (8 s of snap made a 14 s spot cut after 6 s whole). The pair span is the matcher's resolution at an
+  /// edge: the last match's anchor lies up to one pair span before the audio's end, since its target peak aired too
+  /// (a 5.7 s spot aired whole had its last match 0.84 s before its end), so on spots shorter than 14 s a cut of less
+  /// than 1.28 s can still read as whole. Songs keep the full snap: their fade-outs and crossfades lose the last
+  /// matches seconds before the audible end, and a 5 % cap on them moved song ends on the dev yardstick away from the
+  /// truth (ends more than 2 s off: 13 to 16 of 98 on radio, 25 to 32 of 100 on hard). Fraction of the audible length.
+  static let maxSpotSnapToEdgeFraction = 0.09
+
   /// Vote counters per matcher (`VoteTable`): one byte per 128 postings of the catalog, between 256 KB and 4 MB. The
   /// counters in use are two per unclaimed match of the vote window, and with common hashes searched through the
   /// triplet index those grow far slower than the catalog: about 37,000 matches (74,000 counters) at 1,000 hours,

@@ -80,7 +80,11 @@ extension StreamMatcher {
     let lastFrame = Double(play.lastFrame)
     var startFrame = firstFrame
     var endFrame = lastFrame
-    let snap = settings.snapToEdgeSeconds
+    var snap = settings.snapToEdgeSeconds
+    if track.metadata.kind != .song {
+      let share = MatcherTuning.maxSpotSnapToEdgeFraction * (track.audibleEndSeconds - track.audibleStartSeconds)
+      snap = min(snap, max(share, p.seconds(ofFrame: Double(p.maxPairFrames))))
+    }
     if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= snap * play.beta {
       // The audible start itself, even when the first match maps before it: a match there is off the line (one
       // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import TestSupport
 import Testing
@@ -68,5 +69,48 @@ struct StreamMatcherPlaysTests {
     let catalog = try MatcherHarness.catalog(of: [song])
     let run = try MatcherHarness.run(broadcast, catalog: catalog)
     #expect(run.sink.ended.count == 2, "ended: \(run.sink.ended.map { ($0.startSeconds, $0.endSeconds) })")
+  }
+
+  /// A 14 s item of `kind` with 10 s of silence before it, then `airedSeconds` of it, then 20 s of silence.
+  static func itemAired(
+    seconds airedSeconds: Double, kind: ItemKind = .ad
+  ) throws -> (catalog: Catalog, ended: [MatchedPlay]) {
+    let item = SyntheticSong(seed: 91, seconds: 14, notesPerSecond: 10).render()
+    let silence = [Float](repeating: 0, count: 10 * 8000)
+    let broadcast = silence + item.prefix(Int(airedSeconds * 8000)) + silence + silence
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(item, "spot")], kind: kind)
+    return (catalog, try MatcherHarness.run(broadcast, catalog: catalog).sink.ended)
+  }
+
+  @Test("A short spot cut after 45 % of its length is logged as long as it aired, not extended to its end")
+  func cutSpotEndsWhereItWasCut() throws {
+    let aired = 0.45 * 14
+    let (_, ended) = try Self.itemAired(seconds: aired)
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.startSeconds, $0.endSeconds) })")
+    if let play = ended.first {
+      let duration = play.endSeconds - play.startSeconds
+      // The reports call an airing under 90 % of the item's length partial: 8 s of snap made this one whole.
+      #expect(duration < 0.9 * 14 && abs(duration - aired) < 1, "\(play.startSeconds)-\(play.endSeconds) s")
+    }
+  }
+
+  @Test("A short spot aired whole is logged from its start to its end")
+  func wholeSpotReachesItsEnd() throws {
+    let (catalog, ended) = try Self.itemAired(seconds: 14)
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.startSeconds, $0.endSeconds) })")
+    if let play = ended.first {
+      let track = catalog.tracks[0]
+      #expect(abs(play.startSeconds - (10 + track.audibleStartSeconds)) < 0.2, "start \(play.startSeconds) s")
+      #expect(abs(play.endSeconds - (10 + track.audibleEndSeconds)) < 0.5, "end \(play.endSeconds) s")
+    }
+  }
+
+  @Test("A song cut 7 s before its end is still extended to its audible end, as through a fade-out")
+  func cutSongSnapsToItsEnd() throws {
+    let (catalog, ended) = try Self.itemAired(seconds: 7, kind: .song)
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.startSeconds, $0.endSeconds) })")
+    if let play = ended.first {
+      #expect(abs(play.endSeconds - (10 + catalog.tracks[0].audibleEndSeconds)) < 0.5, "end \(play.endSeconds) s")
+    }
   }
 }
