@@ -103,7 +103,7 @@ func benchImport(files: [String], runs: Int) throws {
         format: "import run %d: %.0f s of audio in %.2f s CPU (ffmpeg decoding included): %.0f× real time", run,
         seconds, cpu, seconds / cpu))
   }
-  print(String(format: "import: median %.0f× real time per core (target ≥ 300×)", median(ratios)))
+  print(String(format: "import: median %.0f× real time per core (goal ≥ 500×)", median(ratios)))
 }
 
 /// A synthetic catalog of `hours` of audio: tracks of 4 minutes whose peaks are random, at the density real music
