@@ -109,10 +109,10 @@ final class APIRouter: Sendable {
 
   static let pageParameters = ["from", "to", "channel", "limit", "cursor"]
 
-  /// A page of plays or events, from a read-only connection of its own.
-  private func page(_ filter: PlayLogReader.PageFilter, plays: Bool) -> HTTPResponse {
+  /// A page of plays or events, from a read-only connection of its own (to the SQLite file or PostgreSQL).
+  private func page(_ filter: PlayLogPage.Filter, plays: Bool) -> HTTPResponse {
     do {
-      let reader = try PlayLogReader(path: configuration.databasePath)
+      let reader = try openPages()
       defer { try? reader.close() }
       if plays {
         let (rows, next) = try reader.playsPage(filter)
@@ -125,11 +125,11 @@ final class APIRouter: Sendable {
     }
   }
 
-  private static func cursor(_ cursor: PlayLogReader.PageCursor?) -> JSONValue {
+  private static func cursor(_ cursor: PlayLogPage.Cursor?) -> JSONValue {
     .optional(cursor) { .string(APIQuery.encodeCursor($0)) }
   }
 
-  static func play(_ row: PlayLogReader.PlayRow) -> JSONValue {
+  static func play(_ row: PlayLogPage.Play) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .string(row.channel)), ("title", .string(row.title)),
       ("artist", .string(row.artist)), ("kind", .string(row.kind)),
@@ -140,7 +140,7 @@ final class APIRouter: Sendable {
     ])
   }
 
-  static func event(_ row: PlayLogReader.EventRow) -> JSONValue {
+  static func event(_ row: PlayLogPage.Event) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .optional(row.channel) { .string($0) }), ("kind", .string(row.kind)),
       ("start", .time(row.start)), ("end", .optional(row.end) { .time($0) }), ("detail", .string(row.detail)),
@@ -148,9 +148,9 @@ final class APIRouter: Sendable {
   }
 
   /// A page of alerts, from a read-only connection of its own.
-  private func alertsPage(_ filter: PlayLogReader.PageFilter) -> HTTPResponse {
+  private func alertsPage(_ filter: PlayLogPage.Filter) -> HTTPResponse {
     do {
-      let reader = try PlayLogReader(path: configuration.databasePath)
+      let reader = try openPages()
       defer { try? reader.close() }
       let (rows, next) = try reader.alertsPage(filter)
       return .json(.object([("alerts", .array(rows.map(Self.alert))), ("nextCursor", Self.cursor(next))]))
@@ -159,7 +159,11 @@ final class APIRouter: Sendable {
     }
   }
 
-  static func alert(_ row: PlayLogReader.AlertRow) -> JSONValue {
+  private func openPages() throws -> any PlayLogPages {
+    try PlayLogLocation.openPages(configuration.databasePath, passwordFile: configuration.database.passwordFile)
+  }
+
+  static func alert(_ row: PlayLogPage.Alert) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .optional(row.alert.channel) { .string($0) }),
       ("kind", .string(row.alert.kind)), ("start", .time(row.alert.start)),
