@@ -13,7 +13,8 @@ opens the dashboard, plays the song into the channel with `broadcast-monitor fee
   - the timeline draws past alerts from the play log's alerts table, the day before's when moved back a day;
   - the browser logged no console error;
   - from another host (the monitor listens on every address, with a token), the page is a login that refuses a wrong
-    token and, given the right one, opens the dashboard with its live stream (an HttpOnly cookie).
+    token and, given the right one, opens the dashboard with its live stream (an HttpOnly cookie); its logout button
+    brings the login page back.
 Screenshots (desktop and phone width, the login) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
 failed, 77 when Chromium is not installed (skipped); anything else missing is a failure that names the fix.
 """
@@ -377,6 +378,13 @@ def run(binary, work):
             errors = [e for e in console_errors(driver) if "/login" not in str(e.get("message"))]
             checks.append(("no console errors after the login", not errors,
                            "; ".join(str(e.get("message")) for e in errors)))
+            # The logout button, shown to a login only, ends it: the page is the login page again.
+            logout_shown = driver.execute_script("return !document.getElementById('logout').hidden")
+            driver.find_element(By.CSS_SELECTOR, "#logout button").click()
+            logged_out = wait_for(lambda: driver.execute_script(
+                "return document.getElementById('login-token') !== null"), 15, "the login page after the logout")
+            checks.append(("the logout button, shown after the login, logs out", logout_shown and logged_out,
+                           "no logout button after the login" if not logout_shown else "still logged in"))
         feed.terminate()
     finally:
         if driver is not None:

@@ -8,8 +8,8 @@ import Reports
 // log), as `run` serves them. An input is a request as text: `METHOD TARGET` on the first line, then `Name: value`
 // header lines; the target's query is split and percent-decoded as libmicrohttpd does (`+` is a space), and a
 // header `X-Remote: 1` makes the client another host (which then needs the token, as `Authorization` or `Cookie`).
-// The router must answer every request with 200, 204 (a login), 4xx or 503, and every answer but 200 and 204 must be
-// `{"error": ...}`; a crash, a hang or an allocation without bound is a finding. The listen-address and cursor
+// The router must answer every request with 200, 204 (a login), 303 (a logout), 4xx or 503, and every answer but
+// 200, 204 and 303 must be `{"error": ...}`; a crash, a hang or an allocation without bound is a finding. The listen-address and cursor
 // parsers read the target too.
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -28,6 +28,7 @@ public func initialize(
       "POST /login\nX-Remote: 1\nAuthorization: Bearer fuzz-token", "GET /\nX-Remote: 1",
       "GET /api/v1/alerts?limit=1&channel=fm1&from=2026-01-01T00:00:00Z\nX-Remote: 1\n"
         + "Cookie: theme=dark; bm_session=66757a7a2d746f6b656e",
+      "POST /logout\nX-Remote: 1\nCookie: bm_session=66757a7a2d746f6b656e",
     ].enumerated().map { ("seed-\($0.offset).txt", Data($0.element.utf8)) }
   }
   return 0
@@ -122,8 +123,8 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   let response = router.respond(to: request)
   fuzzExpect(
-    [200, 204, 400, 401, 404, 405, 503].contains(response.status), "status \(response.status) for \(request)")
-  if response.status != 200 && response.status != 204 {
+    [200, 204, 303, 400, 401, 404, 405, 429, 503].contains(response.status), "status \(response.status) for \(request)")
+  if ![200, 204, 303].contains(response.status) {
     let object = try? JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any]
     fuzzExpect(object?["error"] is String, "an answer \(response.status) without an error: \(response.bodyText)")
   }

@@ -5,7 +5,7 @@ import Reports
 /// Where a play log is: an SQLite file (a path), or a PostgreSQL database (a `postgresql://USER@HOST:PORT/DB` URL)
 /// that several monitors, the nodes, write at once. Opening one for writing is chosen here, once, for `run` and
 /// `scan`: the SQLite file under its lock (`PlayLogLock`), or the PostgreSQL database under the node's lease with
-/// the node's channels claimed (`PostgreSQLPlayLogStore`).
+/// the node's channels claimed (`PostgreSQLPlayLogStore`); and for reading the HTTP API's pages (`PlayLogPages`).
 ///
 /// Threads: any thread (it holds nothing).
 enum PlayLogLocation {
@@ -53,6 +53,15 @@ enum PlayLogLocation {
     // owns.
     let lock = try PlayLogLock(playLog: path, command: command)
     return (try PlayLogStore(path: path), lock)
+  }
+
+  /// Opens the play log at `path` for the HTTP API's pages: the SQLite file read-only, or a read-only connection
+  /// to the PostgreSQL database (no node's lease).
+  /// - Throws: `SQLiteError` or `MigrationError` for a file that is missing or not a play log this version reads;
+  ///   `PostgreSQLError` when the server cannot be reached.
+  static func openPages(_ path: String, passwordFile: String?) throws -> any PlayLogPages {
+    if isPostgreSQL(path) { return try PostgreSQLPlayLogReader(url: path, passwordFile: passwordFile) }
+    return try PlayLogReader(path: path)
   }
 
   /// The spool of the play log at `path`: beside an SQLite file (or in `directory`); for PostgreSQL, the node's own

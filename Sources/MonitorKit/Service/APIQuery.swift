@@ -52,7 +52,7 @@ struct APIQuery {
   }
 
   /// `cursor`: the `nextCursor` of the previous page.
-  func cursor() throws(Problem) -> PlayLogReader.PageCursor? {
+  func cursor() throws(Problem) -> PlayLogPage.Cursor? {
     guard let text = values["cursor"] else { return nil }
     guard let cursor = Self.decodeCursor(text) else {
       throw Problem(description: "cursor=\(text): not a cursor of this API; pass nextCursor from the previous page")
@@ -61,22 +61,22 @@ struct APIQuery {
   }
 
   /// A cursor as the API writes it: `START_ID` (milliseconds since 1970 and the row's id).
-  static func encodeCursor(_ cursor: PlayLogReader.PageCursor) -> String { "\(cursor.startMilliseconds)_\(cursor.id)" }
+  static func encodeCursor(_ cursor: PlayLogPage.Cursor) -> String { "\(cursor.startMilliseconds)_\(cursor.id)" }
 
-  static func decodeCursor(_ text: String) -> PlayLogReader.PageCursor? {
+  static func decodeCursor(_ text: String) -> PlayLogPage.Cursor? {
     let parts = text.split(separator: "_", omittingEmptySubsequences: false)
     guard parts.count == 2, let start = Int64(parts[0]), let id = Int64(parts[1]) else { return nil }
-    return PlayLogReader.PageCursor(startMilliseconds: start, id: id)
+    return PlayLogPage.Cursor(startMilliseconds: start, id: id)
   }
 
   /// The page `from`, `to`, `channel`, `limit` and `cursor` describe.
-  func pageFilter() throws(Problem) -> PlayLogReader.PageFilter {
+  func pageFilter() throws(Problem) -> PlayLogPage.Filter {
     let from = try time("from")
     let to = try time("to")
     if let from, let to, to <= from {
       throw Problem(description: "to is not after from; give a period with from before to")
     }
-    return PlayLogReader.PageFilter(
+    return PlayLogPage.Filter(
       channel: values["channel"], from: from, to: to, cursor: try cursor(), limit: try limit())
   }
 }

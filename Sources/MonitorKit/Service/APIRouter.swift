@@ -3,14 +3,14 @@ import Reports
 import Synchronization
 
 /// Answers the API's requests: checks the credential (from other hosts than this one) and the method, then routes
-/// by path. Read-only: every endpoint answers GET (and HEAD); anything else is 405, but the dashboard's login. A
-/// path, query parameter or value that cannot be answered gets a 4xx with `{"error": ...}` naming the problem and
-/// the fix.
+/// by path. Read-only: every endpoint answers GET (and HEAD); anything else is 405, but the dashboard's login and
+/// logout. A path, query parameter or value that cannot be answered gets a 4xx with `{"error": ...}` naming the
+/// problem and the fix.
 ///
-/// From other hosts, with a token: a request needs `Authorization: Bearer TOKEN` or the login cookie
-/// (`SessionCookie`), both compared in constant time. Without either, the dashboard's page (`/`) is the login page,
-/// whose form posts the token to `POST /login`; the page's static files (no data in them) are served; everything
-/// else is 401.
+/// From other hosts, with a token: a request needs `Authorization: Bearer TOKEN` (compared in constant time) or the
+/// cookie of an open login (`SessionCookie`, `LoginSessions`). Without either, the dashboard's page (`/`) is the
+/// login page, whose form posts the token to `POST /login`; the page's static files (no data in them) are served;
+/// everything else is 401. Wrong tokens are limited per client address (`LoginThrottle`): past the limit, 429.
 ///
 ///     GET /api/v1/channels               every channel as the console sees it (`ChannelsDocument`)
 ///     GET /api/v1/plays, /api/v1/events  the play log's plays and events, newest first, paged
@@ -20,7 +20,7 @@ import Synchronization
 ///     GET /api/v1/openapi.json           the description of all of it (`OpenAPIDocument`)
 ///     GET /metrics, /healthz             Prometheus' metrics (`MetricsDocument`), health (`HealthCheck`)
 ///     GET /, /dashboard/NAME             the dashboard's files (`DashboardAssets`)
-///     POST /login                        the dashboard's login from other hosts (`SessionCookie`)
+///     POST /login, /logout               the dashboard's login from other hosts and its logout (`SessionCookie`)
 ///
 /// Threads: `respond` from any thread (the server's connection threads), at once; it reads `readings` (copies) and
 /// opens its own read-only connection to the play log for each request that needs it.
@@ -32,39 +32,80 @@ final class APIRouter: Sendable {
   /// Where the event streams' events come from; nil serves no stream.
   let log: MonitorLog?
   private let streams = Mutex<(next: Int, open: [Int: EventStream], closed: Bool)>((0, [:], false))
+  /// The dashboard's open logins.
+  let sessions: LoginSessions
+  /// The wrong tokens of each client address.
+  let throttle: LoginThrottle
 
-  init(readings: any MonitorReadings, configuration: MonitorConfiguration, token: String?, log: MonitorLog?) {
+  /// - Parameter now: the clock of the logins and of the limit on wrong tokens (the tests set it).
+  init(
+    readings: any MonitorReadings, configuration: MonitorConfiguration, token: String?, log: MonitorLog?,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
     self.readings = readings
     self.configuration = configuration
     self.token = token
     self.log = log
+    sessions = LoginSessions(now: now)
+    throttle = LoginThrottle(now: now)
   }
 
   func respond(to request: HTTPRequest) -> HTTPResponse {
     if request.path == SessionCookie.loginPath { return login(request) }
-    if !request.fromLoopback, let token, !Self.isAuthorized(request, token: token) {
-      if request.method == "GET" || request.method == "HEAD" {
-        if Self.pagePaths.contains(request.path), let page = DashboardAssets.asset(path: "/dashboard/login.html") {
-          return HTTPResponse(status: 200, contentType: page.contentType, body: .bytes(page.body))
-        }
-        if let asset = DashboardAssets.asset(path: request.path) {
-          return HTTPResponse(status: 200, contentType: asset.contentType, body: .bytes(asset.body))
-        }
-      }
-      return .error(
-        401,
-        "this API needs `Authorization: Bearer TOKEN` from other hosts, or the dashboard's login at / (the token is "
-          + "http.token in the monitor's configuration)", headers: [("WWW-Authenticate", "Bearer")])
+    if request.path == SessionCookie.logoutPath { return logout(request) }
+    let loggedIn = SessionCookie.id(cookieHeader: request.cookie).map(sessions.isOpen) ?? false
+    if !request.fromLoopback, let token, !loggedIn {
+      if let refusal = checkBearer(request, token: token) { return refusal }
     }
     guard request.method == "GET" || request.method == "HEAD" else {
       return .error(
         405, "\(request.method) is not allowed: this API is read-only; use GET", headers: [("Allow", "GET, HEAD")])
+    }
+    if loggedIn, Self.pagePaths.contains(request.path) {
+      // The page of a browser logged in by its cookie, with its logout button.
+      return HTTPResponse(
+        status: 200, contentType: DashboardAssets.pageWithLogout.contentType,
+        body: .bytes(DashboardAssets.pageWithLogout.body))
     }
     do {
       return try route(request)
     } catch {
       return .error(400, error.description)
     }
+  }
+
+  /// Checks the bearer token of a request from another host without a login: nil when it is right; otherwise the
+  /// answer, which for a page of the dashboard without a token is the login page or the file.
+  private func checkBearer(_ request: HTTPRequest, token: String) -> HTTPResponse? {
+    if let given = Self.bearerToken(request.authorization) {
+      let client = LoginThrottle.clientKey(request.clientAddress)
+      if let refusal = throttled(client) { return refusal }
+      if Self.constantTimeEqual(given, token) {
+        throttle.recordSuccess(client: client)
+        return nil
+      }
+      throttle.recordFailure(client: client)
+    } else if request.method == "GET" || request.method == "HEAD" {
+      if Self.pagePaths.contains(request.path), let page = DashboardAssets.asset(path: "/dashboard/login.html") {
+        return HTTPResponse(status: 200, contentType: page.contentType, body: .bytes(page.body))
+      }
+      if let asset = DashboardAssets.asset(path: request.path) {
+        return HTTPResponse(status: 200, contentType: asset.contentType, body: .bytes(asset.body))
+      }
+    }
+    return .error(
+      401,
+      "this API needs `Authorization: Bearer TOKEN` from other hosts, or the dashboard's login at / (the token is "
+        + "http.token in the monitor's configuration)", headers: [("WWW-Authenticate", "Bearer")])
+  }
+
+  /// 429 with `Retry-After` when `client` gave too many wrong tokens lately; nil when it may try.
+  private func throttled(_ client: String) -> HTTPResponse? {
+    guard let seconds = throttle.retryAfterSeconds(client: client) else { return nil }
+    return .error(
+      429,
+      "too many wrong tokens from this address (\(LoginThrottle.maxFailures) in \(Int(LoginThrottle.windowSeconds)) "
+        + "s): try again in \(seconds) s", headers: [("Retry-After", "\(seconds)")])
   }
 
   private func route(_ request: HTTPRequest) throws(APIQuery.Problem) -> HTTPResponse {
@@ -109,10 +150,10 @@ final class APIRouter: Sendable {
 
   static let pageParameters = ["from", "to", "channel", "limit", "cursor"]
 
-  /// A page of plays or events, from a read-only connection of its own.
-  private func page(_ filter: PlayLogReader.PageFilter, plays: Bool) -> HTTPResponse {
+  /// A page of plays or events, from a read-only connection of its own (to the SQLite file or PostgreSQL).
+  private func page(_ filter: PlayLogPage.Filter, plays: Bool) -> HTTPResponse {
     do {
-      let reader = try PlayLogReader(path: configuration.databasePath)
+      let reader = try openPages()
       defer { try? reader.close() }
       if plays {
         let (rows, next) = try reader.playsPage(filter)
@@ -125,11 +166,11 @@ final class APIRouter: Sendable {
     }
   }
 
-  private static func cursor(_ cursor: PlayLogReader.PageCursor?) -> JSONValue {
+  private static func cursor(_ cursor: PlayLogPage.Cursor?) -> JSONValue {
     .optional(cursor) { .string(APIQuery.encodeCursor($0)) }
   }
 
-  static func play(_ row: PlayLogReader.PlayRow) -> JSONValue {
+  static func play(_ row: PlayLogPage.Play) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .string(row.channel)), ("title", .string(row.title)),
       ("artist", .string(row.artist)), ("kind", .string(row.kind)),
@@ -140,7 +181,7 @@ final class APIRouter: Sendable {
     ])
   }
 
-  static func event(_ row: PlayLogReader.EventRow) -> JSONValue {
+  static func event(_ row: PlayLogPage.Event) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .optional(row.channel) { .string($0) }), ("kind", .string(row.kind)),
       ("start", .time(row.start)), ("end", .optional(row.end) { .time($0) }), ("detail", .string(row.detail)),
@@ -148,9 +189,9 @@ final class APIRouter: Sendable {
   }
 
   /// A page of alerts, from a read-only connection of its own.
-  private func alertsPage(_ filter: PlayLogReader.PageFilter) -> HTTPResponse {
+  private func alertsPage(_ filter: PlayLogPage.Filter) -> HTTPResponse {
     do {
-      let reader = try PlayLogReader(path: configuration.databasePath)
+      let reader = try openPages()
       defer { try? reader.close() }
       let (rows, next) = try reader.alertsPage(filter)
       return .json(.object([("alerts", .array(rows.map(Self.alert))), ("nextCursor", Self.cursor(next))]))
@@ -159,7 +200,11 @@ final class APIRouter: Sendable {
     }
   }
 
-  static func alert(_ row: PlayLogReader.AlertRow) -> JSONValue {
+  private func openPages() throws -> any PlayLogPages {
+    try PlayLogLocation.openPages(configuration.databasePath, passwordFile: configuration.database.passwordFile)
+  }
+
+  static func alert(_ row: PlayLogPage.Alert) -> JSONValue {
     .object([
       ("id", .integer(row.id)), ("channel", .optional(row.alert.channel) { .string($0) }),
       ("kind", .string(row.alert.kind)), ("start", .time(row.alert.start)),
@@ -170,15 +215,8 @@ final class APIRouter: Sendable {
   /// The paths of the dashboard's page, which is the login page for a client from another host without the token.
   static let pagePaths: Set<String> = ["/", "/index.html", "/dashboard/", "/dashboard/index.html"]
 
-  /// True when `request` carries the token: as a bearer token or in the login cookie.
-  static func isAuthorized(_ request: HTTPRequest, token: String) -> Bool {
-    if let given = bearerToken(request.authorization), constantTimeEqual(given, token) { return true }
-    if let given = SessionCookie.token(cookieHeader: request.cookie), constantTimeEqual(given, token) { return true }
-    return false
-  }
-
-  /// `POST /login` with `Authorization: Bearer TOKEN`: 204 with the login cookie; a wrong or missing token is 401
-  /// without a word on what was wrong with it.
+  /// `POST /login` with `Authorization: Bearer TOKEN`: 204 with the cookie of a new login; a wrong or missing token
+  /// is 401 without a word on what was wrong with it, and too many of them from the client's address 429.
   private func login(_ request: HTTPRequest) -> HTTPResponse {
     guard request.method == "POST" else {
       return .error(
@@ -188,12 +226,34 @@ final class APIRouter: Sendable {
     guard let token else {
       return .error(404, "no login here: this HTTP server listens on loopback only and needs no token")
     }
+    let client = LoginThrottle.clientKey(request.clientAddress)
+    if let refusal = throttled(client) { return refusal }
     guard let given = Self.bearerToken(request.authorization), Self.constantTimeEqual(given, token) else {
+      throttle.recordFailure(client: client)
       return .error(401, "wrong token", headers: [("WWW-Authenticate", "Bearer")])
     }
+    throttle.recordSuccess(client: client)
     return HTTPResponse(
       status: 204, contentType: "text/plain; charset=utf-8", body: .bytes([]),
-      headers: [("Set-Cookie", SessionCookie.setCookie(token: token))])
+      headers: [("Set-Cookie", SessionCookie.setCookie(id: sessions.open()))])
+  }
+
+  /// `POST /logout`: closes the login of the request's cookie (if any), clears the cookie and sends the browser back
+  /// to the page (`303 See Other` to `./`, relative, so that it works behind a proxy's path prefix too), which is
+  /// then the login page.
+  private func logout(_ request: HTTPRequest) -> HTTPResponse {
+    guard request.method == "POST" else {
+      return .error(
+        405, "\(request.method) is not allowed: POST to /logout, as the dashboard's logout button does",
+        headers: [("Allow", "POST")])
+    }
+    guard token != nil else {
+      return .error(404, "no logout here: this HTTP server listens on loopback only and needs no login")
+    }
+    if let id = SessionCookie.id(cookieHeader: request.cookie) { sessions.close(id) }
+    return HTTPResponse(
+      status: 303, contentType: "text/plain; charset=utf-8", body: .bytes(Array("logged out\n".utf8)),
+      headers: [("Set-Cookie", SessionCookie.clearCookie), ("Location", "./")])
   }
 
   /// A new event stream, subscribed to the log until the client leaves.

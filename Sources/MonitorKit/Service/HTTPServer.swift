@@ -75,7 +75,9 @@ final class HTTPServer: @unchecked Sendable {
       String(cString: $0)
     }
     request.cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie").map { String(cString: $0) }
-    request.fromLoopback = bm_mhd_client_address(connection).map(ListenAddress.isLoopback) ?? false
+    let client = bm_mhd_client_address(connection)
+    request.fromLoopback = client.map(ListenAddress.isLoopback) ?? false
+    request.clientAddress = client.flatMap(ListenAddress.numericHost)
     let response = handler(request)
     let native: OpaquePointer?
     switch response.body {

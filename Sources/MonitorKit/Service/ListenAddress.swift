@@ -80,6 +80,21 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The numeric host of a socket address (`192.0.2.7`, `2001:db8::7`), without the port; nil for another family.
+  static func numericHost(_ address: UnsafePointer<sockaddr>) -> String? {
+    let length: Int
+    switch Int32(address.pointee.sa_family) {
+    case AF_INET: length = MemoryLayout<sockaddr_in>.size
+    case AF_INET6: length = MemoryLayout<sockaddr_in6>.size
+    default: return nil
+    }
+    var host = [CChar](repeating: 0, count: 64)  // a numeric IPv6 address with a zone fits
+    guard getnameinfo(address, socklen_t(length), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else {
+      return nil
+    }
+    return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// Why opening the listening socket failed, with the fix.
   struct BindError: Error, CustomStringConvertible {
     var address: ListenAddress

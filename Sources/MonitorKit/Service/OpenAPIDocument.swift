@@ -8,7 +8,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "broadcast-monitor",
         "version": "1",
-        "description": "Read-only API of `broadcast-monitor run`: channels, plays, events, reports, metrics. Times are ISO 8601 UTC with milliseconds. From other hosts than the monitor's, every request needs `Authorization: Bearer TOKEN` (http.token) or the dashboard's login cookie (`POST /login` with that header sets it)."
+        "description": "Read-only API of `broadcast-monitor run`: channels, plays, events, reports, metrics. Times are ISO 8601 UTC with milliseconds. From other hosts than the monitor's, every request needs `Authorization: Bearer TOKEN` (http.token) or the cookie of a dashboard login (`POST /login` with that header sets it, `POST /logout` ends it). After 5 wrong tokens within a minute from one address (IPv6: its /64), every try with a token from it is 429 with Retry-After (seconds) until the oldest of them is a minute old. The play log's pages (plays, events, alerts) read SQLite or PostgreSQL alike."
       },
       "paths": {
         "/api/v1/channels": {
@@ -100,11 +100,21 @@ enum OpenAPIDocument {
         },
         "/login": {
           "post": {
-            "summary": "The dashboard's login from other hosts: sets an HttpOnly, SameSite=Strict cookie that stands for the token",
+            "summary": "The dashboard's login from other hosts: opens a login and sets its HttpOnly, SameSite=Strict cookie (a random id, not the token)",
             "security": [{"bearer": []}],
             "responses": {
               "204": {"description": "Logged in: Set-Cookie bm_session"},
               "401": {"$ref": "#/components/responses/Error"},
+              "404": {"$ref": "#/components/responses/Error"},
+              "429": {"$ref": "#/components/responses/TooManyWrongTokens"}
+            }
+          }
+        },
+        "/logout": {
+          "post": {
+            "summary": "The dashboard's logout: closes the login of the bm_session cookie and clears the cookie",
+            "responses": {
+              "303": {"description": "Logged out: Set-Cookie bm_session with Max-Age=0, Location ./ (the page, now the login page)"},
               "404": {"$ref": "#/components/responses/Error"}
             }
           }
@@ -135,10 +145,15 @@ enum OpenAPIDocument {
         },
         "securitySchemes": {
           "bearer": {"type": "http", "scheme": "bearer", "description": "http.token; needed from other hosts only"},
-          "cookie": {"type": "apiKey", "in": "cookie", "name": "bm_session", "description": "set by POST /login"}
+          "cookie": {"type": "apiKey", "in": "cookie", "name": "bm_session", "description": "set by POST /login, cleared by POST /logout; a login lasts 30 days or until the monitor restarts"}
         },
         "responses": {
-          "Error": {"description": "What is wrong and the fix", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+          "Error": {"description": "What is wrong and the fix", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "TooManyWrongTokens": {
+            "description": "Too many wrong tokens from this address lately: try again after Retry-After seconds",
+            "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1}}},
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+          }
         },
         "schemas": {
           "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},

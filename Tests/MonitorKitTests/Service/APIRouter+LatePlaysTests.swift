@@ -35,7 +35,7 @@ struct APIRouterLatePlaysTests {
           end: start.addingTimeInterval(400), confidence: 1, detectedAt: start.addingTimeInterval(303),
           status: .closed))
       let reader = try PlayLogReader(path: path)
-      let rows = try reader.playsPage(PlayLogReader.PageFilter(limit: 10)).rows
+      let rows = try reader.playsPage(PlayLogPage.Filter(limit: 10)).rows
       let json = rows.map { APIRouter.play($0).text }
       #expect(json.count == 2)
       #expect(json[0].contains(#""status":"closed""#) && json[0].contains(#""identifiedAt":null"#), "\(json[0])")

@@ -204,7 +204,7 @@ struct APIRouterTests {
     #expect(fm1.alerts.map { $0["kind"] as? String } == ["silence", "play_log_unwritable"])
   }
 
-  @Test("from another host, / is the login page; POST /login with the token sets an HttpOnly, SameSite=Strict cookie")
+  @Test("from another host, / is the login page; POST /login with the token sets an HttpOnly cookie, not the token")
   func login() throws {
     let router = router(token: "s3cret token;=")
     func remote(_ path: String, method: String = "GET", bearer: String? = nil, cookie: String? = nil) -> HTTPResponse {
@@ -235,12 +235,14 @@ struct APIRouterTests {
     }
     let cookie = String(try #require(setCookie.split(separator: ";").first))
     #expect(!cookie.contains(" ") && !cookie.dropFirst("bm_session=".count).contains("="), "a valid cookie value")
+    let tokenAsCookie = "bm_session=" + "s3cret token;=".utf8.map { String(format: "%02x", $0) }.joined()
+    #expect(cookie.count == "bm_session=".count + 64 && cookie != tokenAsCookie, "a login's id, not the token")
 
     #expect(remote("/api/v1/channels", cookie: cookie).status == 200)
     #expect(remote("/api/v1/channels", cookie: "theme=dark; " + cookie + "; x=y").status == 200, "among others")
     #expect(remote("/", cookie: cookie).bodyText.contains("id=\"tiles\""), "the dashboard")
     #expect(remote("/api/v1/channels", bearer: "s3cret token;=").status == 200, "the header still works")
-    for wrong in ["bm_session=" + SessionCookie.hex("s3cret token"), "bm_session=zz", "bm_session=", "bm_session"] {
+    for wrong in [tokenAsCookie, "bm_session=" + String(repeating: "0", count: 64), "bm_session=", "bm_session"] {
       #expect(remote("/api/v1/channels", cookie: wrong).status == 401, "\(wrong)")
     }
     let loopbackOnly = APIRouter(readings: FixedReadings(), configuration: configuration, token: nil, log: nil)

@@ -191,7 +191,7 @@ struct HTTPServiceTests {
     #expect(result.status == 78 && result.stderr.contains("monitor.json5: http.listen"), "\(result)")
   }
 
-  @Test("with a token, another host sends it as a bearer header or the login's cookie; a loopback client need not")
+  @Test("with a token, another host sends the token or the login's cookie (till its logout); 5 wrong tokens: 429")
   func tokenFromOtherHosts() throws {
     let address = try #require(RunningMonitor.nonLoopbackAddress, "this machine has no address but loopback")
     let tokenFile = folder.file("token")
@@ -232,6 +232,20 @@ struct HTTPServiceTests {
       "/api/v1/events/stream", host: address, port: monitor.port, headers: ["Cookie": cookie]
     ) { $0.contains("event: channels\n") }
     #expect(stream.hasPrefix("HTTP/1.1 200") && stream.contains("event: channels\n"), "\(stream.prefix(300))")
+
+    // The logout, as the page's form posts it: the login is over, its cookie worth nothing.
+    let logout = try HTTPTestClient.raw(
+      Array(
+        ("POST /logout HTTP/1.1\r\nHost: \(address)\r\nCookie: \(cookie)\r\n"
+          + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").utf8),
+      host: address, port: monitor.port)
+    #expect(logout.status == 303 && logout.headers["set-cookie"]?.contains("Max-Age=0") == true, "\(logout)")
+    #expect(try remote(["Cookie": cookie]).status == 401, "the login is over")
+    // Wrong tokens from this address: after 5, every try with a token is 429, the right one too; not loopback's.
+    for _ in 0..<LoginThrottle.maxFailures { #expect(try post("0123456789abcdeX").status == 401) }
+    let held = try remote(["Authorization": "Bearer 0123456789abcdef"])
+    #expect(held.status == 429 && held.headers["retry-after"].flatMap { Int($0) } ?? 0 > 0, "\(held)")
+    #expect(try monitor.get("/api/v1/channels").status == 200, "loopback is another address")
     #expect(monitor.stop() == 0)
   }
 

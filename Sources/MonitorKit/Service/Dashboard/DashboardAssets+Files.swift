@@ -58,6 +58,7 @@ extension DashboardAssets {
     h2 { font-size: 1.15rem; margin: 1.5rem 0 0.5rem; }
     .summary, .connection, .hint { margin: 0; color: var(--muted); font-size: 0.9rem; }
     .connection.lost { color: var(--down); font-weight: 600; }
+    .logout { margin-left: auto; }
     .range { color: var(--muted); font-size: 0.9rem; }
 
     .tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: 0.75rem; }
@@ -959,6 +960,7 @@ extension DashboardAssets {
       <h1>broadcast-monitor</h1>
       <p id="summary" class="summary">Loading the channels…</p>
       <p id="connection" class="connection" role="status" aria-live="polite">Connecting to the live updates…</p>
+      <form id="logout" class="logout" method="post" action="logout" hidden><button type="submit">Log out</button></form>
     </header>
     <main>
       <section aria-labelledby="channels-heading">

@@ -12,6 +12,17 @@ enum DashboardAssets {
     table[path]
   }
 
+  /// The page for a browser logged in by its cookie (`SessionCookie`): its logout form (`<form id="logout" … hidden>`)
+  /// shown. A login by bearer token or from loopback has nothing to log out of, so the page keeps it hidden.
+  static let pageWithLogout: (contentType: String, body: [UInt8]) = {
+    let page = files["index.html"] ?? ""
+    let shown = page.replacingOccurrences(of: logoutFormHidden, with: logoutFormHidden.replacing(" hidden>", with: ">"))
+    return (contentTypes["html"] ?? "text/html", Array(shown.utf8))
+  }()
+
+  /// The logout form's tag in `index.html`, hidden.
+  static let logoutFormHidden = #"<form id="logout" class="logout" method="post" action="logout" hidden>"#
+
   /// Content types by file extension: text in UTF-8, as the files are written.
   static let contentTypes = [
     "html": "text/html; charset=utf-8",
