@@ -147,12 +147,24 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
       s.signature = Signature(
         parameters: parameters, sampleCount: samples, peaks: peaks, audibleStartSeconds: 0,
         audibleEndSeconds: Double(samples) / rate)
-      if let audioRing {
-        s.audio = audioRing.samples(
-          from: Int(((s.startSeconds - originSeconds) * rate).rounded()),
-          to: Int(((s.endSeconds - originSeconds) * rate).rounded()))
+      if let cut = audio(fromSeconds: s.startSeconds, toSeconds: s.endSeconds) {
+        s.audio = cut.samples
+        s.audioStartSeconds = cut.startSeconds
       }
     }
     stretches?.receive(s)
+  }
+
+  /// The ring's audio from stream time `fromSeconds` to `toSeconds`, and the stream time of its first sample:
+  /// `fromSeconds` itself when the ring still holds it, later when that part was overwritten. Nil when the watch
+  /// keeps no audio or the ring holds none of the span.
+  private func audio(fromSeconds: Double, toSeconds: Double) -> (samples: [Float], startSeconds: Double)? {
+    guard let audioRing else { return nil }
+    let from = Int(((fromSeconds - originSeconds) * rate).rounded())
+    guard let audio = audioRing.samples(from: from, to: Int(((toSeconds - originSeconds) * rate).rounded())) else {
+      return nil
+    }
+    let first = max(from, audioRing.firstHeld)
+    return (audio, first == from ? fromSeconds : originSeconds + Double(first) / rate)
   }
 }

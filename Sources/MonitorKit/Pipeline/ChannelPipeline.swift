@@ -99,8 +99,8 @@ final class ChannelPipeline: @unchecked Sendable {
     let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
     sink.history = history
     let recorder = clusters.map { clusters in
-      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, clips: clips) { [unowned sink] in
-        sink.clock.date(atStream: $0)
+      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, clips: clips, log: log) {
+        [unowned sink] in sink.clock.date(atStream: $0)
       }
     }
     let air = recorder.map {

@@ -33,7 +33,8 @@ final class UnknownClipWriter: Sendable {
   static let encodeTimeoutSeconds = 60.0
 
   /// How much of the latest audio each channel keeps for its clips: a segment of up to 9 min (longer ones keep
-  /// their end) plus the 45 s the air watch waits before it closes a stretch (`ClassifierTuning.holdSeconds`).
+  /// their end) plus the 45–55 s the air watch waits before it closes a stretch (`ClassifierTuning.holdSeconds`,
+  /// and a short bridge).
   /// 9.6 MB per channel at 8 kHz, 16 bits.
   static let ringSeconds = 600.0
 
@@ -55,10 +56,10 @@ final class UnknownClipWriter: Sendable {
     current.withLock { $0 = settings }
   }
 
-  /// Writes `audio` (mono, at `sampleRateHz`) as the clip of the segment of `channel` that starts at `start`, off the
-  /// caller's thread; `done` then gets the clip's path, or nil when none was written.
+  /// Writes `audio` (mono, at `sampleRateHz`) as the clip `name` (`fileName(channel:start:)`) of `channel`'s
+  /// air, off the caller's thread; `done` then gets the clip's path, or nil when none was written.
   func write(
-    _ audio: [Float], channel: String, start: Date,
+    _ audio: [Float], name: String, channel: String,
     then done: @escaping @Sendable (String?) -> Void
   ) {
     group.enter()
@@ -69,7 +70,6 @@ final class UnknownClipWriter: Sendable {
         done(nil)
         return
       }
-      let name = Self.fileName(channel: channel, start: start)
       do {
         let path = try encode(audio, name: name, in: directory)
         lastFailure.withLock { $0 = nil }

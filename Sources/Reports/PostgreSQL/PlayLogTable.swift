@@ -59,7 +59,8 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
         ("music_confidence", .real), ("cluster", .integer), ("cluster_offset_ms", .integer), ("fingerprint", .text),
-        ("clip_path", .text), ("play_id", .optionalInteger),
+        ("clip_path", .text), ("play_id", .optionalInteger), ("clip_start_ms", .optionalInteger),
+        ("clip_end_ms", .optionalInteger),
       ]),
     PlayLogTable(
       name: "listener_samples",

@@ -144,6 +144,7 @@ struct PlayLogStorageContractTests {
           + "JOIN channels AS c ON c.id = u.channel_id ORDER BY u.start_ms",
         "SELECT c.name, l.sampled_at_ms, l.listeners FROM listener_samples AS l "
           + "JOIN channels AS c ON c.id = l.channel_id ORDER BY l.sampled_at_ms",
+        "SELECT u.clip_start_ms, u.clip_end_ms FROM unknown_segments AS u ORDER BY u.start_ms",
       ] {
         rows += try database.query(sql).map { "\($0.values)" }
       }
@@ -152,7 +153,7 @@ struct PlayLogStorageContractTests {
   }
 
   @Test(
-    "Both stores keep alerts, stretches, unknown segments and listener samples alike, each once however written",
+    "Both stores keep alerts, stretches, unknown segments (and their clips' spans) and listener samples alike, each once",
     arguments: Engine.allCases)
   func alertsAndStretchesAlike(engine: Engine) throws {
     let time = PlayLogStoreTests.time
@@ -164,7 +165,9 @@ struct PlayLogStorageContractTests {
         try store.record(
           AirStretchRecord(
             channel: "fm", start: time(100), end: time(160), label: "unknown-music", musicConfidence: 0.875,
-            unknown: AirStretchRecord.Unknown(cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD")))
+            unknown: AirStretchRecord.Unknown(
+              cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD", clipPath: "clips/fm.opus",
+              clipStart: time(110), clipEnd: time(160))))
         try store.record(
           AirStretchRecord(channel: "fm", start: time(160), end: time(170), label: "speech", musicConfidence: 0.25))
         try store.recordListeners(channel: "fm", sampledAt: time(100), listeners: 42)
@@ -173,8 +176,8 @@ struct PlayLogStorageContractTests {
     }
     let result = try Self.alertAndStretchRows(engine, script)
     let expected = try Self.alertAndStretchRows(.sqlite, script)
-    // Two alerts, two stretches, one unknown segment, two listener samples.
-    #expect(result.rows.count == 7, "\(result.rows)")
+    // Two alerts, two stretches, one unknown segment, two listener samples, its clip's span.
+    #expect(result.rows.count == 8, "\(result.rows)")
     #expect(result.rows == expected.rows)
     #expect(result.fingerprints == ["3 1.5 QUJD"])
   }
