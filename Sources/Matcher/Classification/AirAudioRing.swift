@@ -1,6 +1,6 @@
 /// The last few minutes of a channel's audio at the fingerprint rate, as 16-bit samples, so that an unknown segment
 /// can be kept as a clip once the air watch closes it (which it does `ClassifierTuning.holdSeconds` after its end,
-/// plus at most `ClassifierTuning.maxBridgeSeconds`).
+/// plus at most `ClassifierTuning.maxBridgeSeconds`), and a catalog play once it ends.
 /// Bounded: it holds `capacity` samples, and older audio is overwritten.
 ///
 /// One thread at a time: the thread that feeds the matcher (the front end appends, the air watch reads).

@@ -8,17 +8,18 @@ import Reports
 /// each stretch goes to the play log writer (spooled like the plays when the play log cannot be written); an unknown
 /// segment with audio goes once its clip is written (or given up), from the clip writer's queue, with the span of
 /// air its clip holds. A clip that lacks its segment's start (the segment began before the oldest audio the channel
-/// keeps) is logged as a warning, once per clip.
+/// keeps) is logged as a warning, once per clip. The clips of catalog plays go the same way
+/// (`AirStretchRecorder+PlayAudio.swift`).
 ///
 /// Threads: `receive` from the channel's worker (the thread that feeds its matcher); the counts from the same thread.
 final class AirStretchRecorder: AirStretchSink {
   let channel: String
   private let clusters: UnknownClusters
-  private let writer: PlayLogWriter?
-  private let clips: UnknownClipWriter?
-  private let log: MonitorLog?
+  let writer: PlayLogWriter?
+  let clips: UnknownClipWriter?
+  let log: MonitorLog?
   /// Stream seconds → wall-clock time.
-  private let time: (Double) -> Date
+  let time: (Double) -> Date
   /// Every stretch recorded, for `scan`'s summary (run keeps none).
   private(set) var recorded: [AirStretchRecord] = []
   private let keepsRecords: Bool
@@ -103,7 +104,7 @@ final class AirStretchRecorder: AirStretchSink {
   }
 
   /// Logs a clip that lacks the start of what it is the clip of (`what` names both), and why.
-  private func warnShort(_ what: String) {
+  func warnShort(_ what: String) {
     log?.line(
       what + ": the channel keeps its last " + Self.seconds(UnknownClipWriter.ringSeconds)
         + " of audio for clips; the play log has the span the clip holds", channel: channel, severity: .warning)

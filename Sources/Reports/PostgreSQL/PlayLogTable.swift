@@ -63,6 +63,12 @@ struct PlayLogTable: Sendable {
         ("clip_end_ms", .optionalInteger),
       ]),
     PlayLogTable(
+      name: "play_clips",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("item_key", .text), ("play_start_ms", .integer),
+        ("play_end_ms", .integer), ("clip_start_ms", .integer), ("clip_end_ms", .integer), ("clip_path", .text),
+      ], timeColumn: "play_start_ms"),
+    PlayLogTable(
       name: "listener_samples",
       columns: [("id", .integer), ("channel_id", .integer), ("sampled_at_ms", .integer), ("listeners", .integer)],
       timeColumn: "sampled_at_ms"),

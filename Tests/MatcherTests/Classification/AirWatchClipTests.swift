@@ -5,13 +5,16 @@ import Testing
 @testable import Matcher
 
 /// The audio an air watch cuts from its ring: an unknown segment's whole air audio however long the stretches after
-/// it are, and what the ring still holds (and from when) of a segment longer than the ring. The watch is driven directly, window by window, with features that say each window's label, and
+/// it are, what the ring still holds (and from when) of a segment longer than the ring, and the audio of ended
+/// catalog plays. The watch is driven directly, window by window, with features that say each window's label, and
 /// the ring is fed as the matcher's front end feeds it.
 @Suite("AirWatch clips")
 struct AirWatchClipTests {
-  final class Collector: AirStretchSink {
+  final class Collector: AirStretchSink, PlayAudioSink {
     var stretches: [AirStretch] = []
+    var plays: [PlayAudio] = []
     func receive(_ stretch: AirStretch) { stretches.append(stretch) }
+    func receive(_ audio: PlayAudio) { plays.append(audio) }
   }
 
   /// A channel's air, about a second (one classification window) at a time. Its audio tells the seconds apart:
@@ -26,9 +29,11 @@ struct AirWatchClipTests {
     /// Called after each window.
     var onWindow: (() -> Void)?
 
-    init(ringSeconds: Double) {
+    init(ringSeconds: Double, playAudioKinds: Set<ItemKind> = [.ad]) {
       watch = AirWatch(parameters: parameters, stretches: collector, keepingAudioSeconds: ringSeconds)
       _ = watch.startStream(firstBin: 8, binCount: 113)
+      watch.playAudio = collector
+      watch.wantsPlayAudio = { playAudioKinds.contains($0.track.metadata.kind) }
     }
 
     var rate: Double { Double(parameters.sampleRateHz) }
@@ -137,5 +142,27 @@ struct AirWatchClipTests {
     #expect(audioStart > segment.startSeconds + 40, "the ring's 100 s end 46 s or more after the segment's end")
     #expect(abs(Double(audio.count) / air.rate - (segment.endSeconds - audioStart)) < 0.001)
     #expect(Self.firstSecond(audio) == Int(audioStart))
+  }
+
+  @Test("An ended play of a kind asked for gets its air audio, others none; one longer than the ring lacks its start")
+  func playAudio() throws {
+    let air = Air(ringSeconds: 200)
+    air.air(.speech, seconds: 10)
+    air.air(.catalog, seconds: 30, kind: .ad)
+    air.air(.catalog, seconds: 60, kind: .song)
+    air.air(.catalog, seconds: 250, kind: .ad)
+    air.air(.speech, seconds: 10)
+    let plays = air.collector.plays
+    try #require(plays.count == 2, "\(plays.map(\.play.track.key))")
+    let spot = plays[0]
+    #expect(spot.play.track.key == "item-1")
+    #expect(!spot.lacksStart && spot.startSeconds == spot.play.startSeconds)
+    #expect(spot.samples.count == Int((spot.play.durationSeconds * air.rate).rounded()))
+    #expect(Self.firstSecond(spot.samples) == Int(spot.play.startSeconds))
+    let long = plays[1]
+    #expect(long.play.track.key == "item-3")
+    #expect(long.lacksStart)
+    #expect(abs(Double(long.samples.count) / air.rate - 200) < 0.01, "the ring's 200 s")
+    #expect(Self.firstSecond(long.samples) == Int(long.startSeconds))
   }
 }

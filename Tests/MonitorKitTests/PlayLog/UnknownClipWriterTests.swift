@@ -71,5 +71,7 @@ struct UnknownClipWriterTests {
     #expect(early == "fm1_2025-12-01T14-05-00.000Z.opus")
     let later = UnknownClipWriter.fileName(channel: "fm1", start: Date(timeIntervalSince1970: 1_764_601_500))
     #expect(early < later)
+    let spot = UnknownClipWriter.fileName(channel: "fm1", start: Date(timeIntervalSince1970: 1_764_597_900), kind: .ad)
+    #expect(spot == "fm1_2025-12-01T14-05-00.000Z_ad.opus", "a catalog play's clip ends with its item's kind")
   }
 }

@@ -40,7 +40,7 @@ struct MigrationsTests {
       #expect(
         try tableNames(in: database) == [
           "air_stretches", "alerts", "catalog_items", "channel_owners", "channels", "events", "listener_samples",
-          "plays", "schedule", "schema_migrations", "unknown_segments",
+          "play_clips", "plays", "schedule", "schema_migrations", "unknown_segments",
         ])
     }
   }
