@@ -1,5 +1,6 @@
 /// The last few minutes of a channel's audio at the fingerprint rate, as 16-bit samples, so that an unknown segment
-/// can be kept as a clip once the air watch closes it (which it does `ClassifierTuning.holdSeconds` after its end).
+/// can be kept as a clip once the air watch closes it (which it does `ClassifierTuning.holdSeconds` after its end,
+/// plus at most `ClassifierTuning.maxBridgeSeconds`), and a catalog play once it ends.
 /// Bounded: it holds `capacity` samples, and older audio is overwritten.
 ///
 /// One thread at a time: the thread that feeds the matcher (the front end appends, the air watch reads).
@@ -14,6 +15,9 @@ final class AirAudioRing {
   }
 
   var capacity: Int { storage.count }
+
+  /// The stream index of the oldest sample the ring holds.
+  var firstHeld: Int { max(0, appended - storage.count) }
 
   func append(_ samples: UnsafeBufferPointer<Float>) {
     let n = storage.count
@@ -31,7 +35,7 @@ final class AirAudioRing {
   /// The samples with stream indices `from..<to` that the ring still holds (the newest part, when the start was
   /// overwritten), as floats; nil when it holds none of them.
   func samples(from: Int, to: Int) -> [Float]? {
-    let start = max(from, appended - storage.count, 0)
+    let start = max(from, firstHeld)
     let end = min(to, appended)
     guard end > start else { return nil }
     let n = storage.count

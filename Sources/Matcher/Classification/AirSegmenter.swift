@@ -2,6 +2,9 @@
 /// neighbours, a window that a catalog play covers is `catalog`, runs of one label become stretches, and other music
 /// shorter than `ClassifierTuning.minUnknownSeconds` is `mixed`. A window is labelled for good only
 /// `ClassifierTuning.holdSeconds` after it ends, so that the matcher's late-reported plays claim their stretch first.
+/// A run of other music closes as soon as the run after it shows that it does not go on (anything but a `mixed` run
+/// short enough to be bridged): `holdSeconds` after its end, plus at most `ClassifierTuning.maxBridgeSeconds`, so
+/// that its audio is still in the air watch's ring, whatever airs after it.
 ///
 /// One thread at a time: the owner of the air watch.
 final class AirSegmenter {
@@ -106,40 +109,53 @@ final class AirSegmenter {
       r.scoreSum += w.musicScore
       r.windows += 1
       run = r
-      return
+    } else {
+      close()
+      run = Run(
+        label: label, item: item, startSeconds: w.startSeconds, endSeconds: w.endSeconds, scoreSum: w.musicScore,
+        windows: 1)
+      bridge()
     }
-    close()
-    run = Run(
-      label: label, item: item, startSeconds: w.startSeconds, endSeconds: w.endSeconds, scoreSum: w.musicScore,
-      windows: 1)
+    settle()
   }
 
-  /// Runs closed but not yet final: the last two wait for the next, which decides whether a short `mixed` run
-  /// between two runs of music is bridged.
+  /// Runs closed but not yet final, oldest first: other music followed by a `mixed` run short enough to be bridged
+  /// waits for the run after it (`settle()`).
   private var closedRuns: [Run] = []
 
   private func close() {
     guard let r = run else { return }
     run = nil
     closedRuns.append(r)
-    bridge()
-    while closedRuns.count > 2 { finalize(closedRuns.removeFirst()) }
   }
 
   /// Music, then at most `maxBridgeSeconds` of `mixed`, then music again is one stretch of music: a quiet or
-  /// sparse passage of a song scores between music and speech for a few seconds.
+  /// sparse passage of a song scores between music and speech for a few seconds. Done when the second run of music
+  /// starts: the first run, the `mixed` one and the new one become the run that goes on.
   private func bridge() {
     let n = closedRuns.count
-    guard n >= 3 else { return }
-    let (a, x, b) = (closedRuns[n - 3], closedRuns[n - 2], closedRuns[n - 1])
+    guard n >= 2, let b = run else { return }
+    let (a, x) = (closedRuns[n - 2], closedRuns[n - 1])
     guard a.label == .unknownMusic, x.label == .mixed, b.label == .unknownMusic,
       x.endSeconds - x.startSeconds <= ClassifierTuning.maxBridgeSeconds
     else { return }
-    closedRuns.removeLast(3)
-    closedRuns.append(
-      Run(
-        label: .unknownMusic, item: nil, startSeconds: a.startSeconds, endSeconds: b.endSeconds,
-        scoreSum: a.scoreSum + x.scoreSum + b.scoreSum, windows: a.windows + x.windows + b.windows))
+    closedRuns.removeLast(2)
+    run = Run(
+      label: .unknownMusic, item: nil, startSeconds: a.startSeconds, endSeconds: b.endSeconds,
+      scoreSum: a.scoreSum + x.scoreSum + b.scoreSum, windows: a.windows + x.windows + b.windows)
+  }
+
+  /// Finalizes the closed runs that nothing can change any more, oldest first: every one but a run of other music
+  /// whose next run is the open one, `mixed` and still short enough to be bridged into it (a closed `mixed` run
+  /// after it was not bridged when the run after that started, so it never will be).
+  private func settle() {
+    while let first = closedRuns.first {
+      if first.label == .unknownMusic && closedRuns.count == 1 {
+        guard let next = run else { return }
+        if next.label == .mixed && next.endSeconds - next.startSeconds <= ClassifierTuning.maxBridgeSeconds { return }
+      }
+      finalize(closedRuns.removeFirst())
+    }
   }
 
   private func finalize(_ r: Run) {
@@ -158,6 +174,12 @@ final class AirSegmenter {
       return
     }
     if let held { emit(held) }
-    held = stretch
+    held = nil
+    // Other music merges with nothing: it goes at once (its audio is cut from the ring when it goes).
+    if stretch.label == .unknownMusic {
+      emit(stretch)
+    } else {
+      held = stretch
+    }
   }
 }

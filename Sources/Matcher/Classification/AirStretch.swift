@@ -15,6 +15,9 @@ public struct AirStretch: Sendable, Equatable {
   /// For `unknown-music`, when the air watch keeps audio: the stretch's air audio, mono at the fingerprint rate (the
   /// newest part only, when the stretch is longer than the watch's ring holds).
   public var audio: [Float]?
+  /// Stream time of `audio`'s first sample: the stretch's start when the ring still held it, later when the stretch
+  /// began before the oldest audio the ring holds.
+  public var audioStartSeconds: Double?
 
   public init(
     label: AirLabel, startSeconds: Double, endSeconds: Double, item: String? = nil, musicConfidence: Double,

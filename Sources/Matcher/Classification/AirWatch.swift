@@ -2,7 +2,8 @@
 /// a `StreamMatcher` (`StreamMatcher(catalog:settings:sink:air:)`): its feature extractor taps the matcher's
 /// spectra, it counts and keeps the matcher's peaks, and it sees the matcher's events on their way to the sink, so
 /// that a catalog play claims its stretch. Closed stretches go to `stretches`; an `unknown-music` stretch carries its
-/// fingerprint and, when the watch keeps audio (`keepingAudioSeconds`), its air audio.
+/// fingerprint and, when the watch keeps audio (`keepingAudioSeconds`), its air audio. When it keeps audio, the air
+/// audio of each ended catalog play it is asked for (`wantsPlayAudio`) goes to `playAudio`.
 ///
 /// Chain: spectra → `AirFeatureExtractor` → `AirClassifier` (a label per window) → `AirSegmenter` (smoothing, the
 /// catalog's plays, runs) → the stretch sink.
@@ -13,6 +14,11 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
   /// Where the matcher's events go after the watch has seen them (set by the matcher; held weakly).
   weak var downstream: (any MatchEventSink)?
   private weak var stretches: (any AirStretchSink)?
+  /// Where the air audio of ended catalog plays goes, when the watch keeps audio (held weakly).
+  public weak var playAudio: (any PlayAudioSink)?
+  /// Whether an ended play's air audio is cut for `playAudio` (by its item's kind, say), asked as each play ends;
+  /// nil: none is.
+  public var wantsPlayAudio: ((MatchedPlay) -> Bool)?
   /// Every window's features, as they are made (for tuning and benchmarks).
   package var featureLog: ((AirFeatures, AirLabel, Double) -> Void)?
   /// Stream time of the stream's first sample (set by the matcher).
@@ -81,6 +87,7 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
     case .playEnded(let p):
       runningPlays -= 1
       segmenter.notePlay(id: p.id, startSeconds: p.startSeconds, endSeconds: p.endSeconds, item: p.track.key)
+      cutAudio(of: p)
     case .playRetracted(let p):
       runningPlays -= 1
       segmenter.retractPlay(id: p.id)
@@ -147,12 +154,32 @@ public final class AirWatch: MatchEventSink, AirFeaturesConsumer {
       s.signature = Signature(
         parameters: parameters, sampleCount: samples, peaks: peaks, audibleStartSeconds: 0,
         audibleEndSeconds: Double(samples) / rate)
-      if let audioRing {
-        s.audio = audioRing.samples(
-          from: Int(((s.startSeconds - originSeconds) * rate).rounded()),
-          to: Int(((s.endSeconds - originSeconds) * rate).rounded()))
+      if let cut = audio(fromSeconds: s.startSeconds, toSeconds: s.endSeconds) {
+        s.audio = cut.samples
+        s.audioStartSeconds = cut.startSeconds
       }
     }
     stretches?.receive(s)
+  }
+
+  /// The ended play's air audio to `playAudio`, when it is wanted and the ring holds some of it.
+  private func cutAudio(of play: MatchedPlay) {
+    guard let playAudio, wantsPlayAudio?(play) == true,
+      let cut = audio(fromSeconds: play.startSeconds, toSeconds: play.endSeconds)
+    else { return }
+    playAudio.receive(PlayAudio(play: play, samples: cut.samples, startSeconds: cut.startSeconds))
+  }
+
+  /// The ring's audio from stream time `fromSeconds` to `toSeconds`, and the stream time of its first sample:
+  /// `fromSeconds` itself when the ring still holds it, later when that part was overwritten. Nil when the watch
+  /// keeps no audio or the ring holds none of the span.
+  private func audio(fromSeconds: Double, toSeconds: Double) -> (samples: [Float], startSeconds: Double)? {
+    guard let audioRing else { return nil }
+    let from = Int(((fromSeconds - originSeconds) * rate).rounded())
+    guard let audio = audioRing.samples(from: from, to: Int(((toSeconds - originSeconds) * rate).rounded())) else {
+      return nil
+    }
+    let first = max(from, audioRing.firstHeld)
+    return (audio, first == from ? fromSeconds : originSeconds + Double(first) / rate)
   }
 }

@@ -10,7 +10,8 @@ import Reports
 /// identified, so that reports count it.
 ///
 /// A segment's play keeps the segment's start and end; its offset into the reference is the segment's offset in the
-/// cluster less the reference clip's (negative when the airing began before the part the clip holds), its speed 1
+/// cluster less that of the reference clip's start (negative when the airing began before the part the clip holds;
+/// a clip lacks its segment's start when the segment was longer than the audio a channel keeps), its speed 1
 /// (the cluster does not keep one), its confidence the classifier's that it is music, and its detection time the
 /// segment's end (when the monitor logged it as unknown).
 extension CatalogCommand {
@@ -213,7 +214,23 @@ extension CatalogCommand {
     PlayRecord(
       channel: segment.channel, itemKey: key, metadata: metadata, itemDurationSeconds: durationSeconds,
       start: segment.start, end: segment.end,
-      refOffsetSeconds: segment.clusterOffsetSeconds - reference.segment.clusterOffsetSeconds, speed: 1,
+      refOffsetSeconds: segment.clusterOffsetSeconds - reference.segment.clusterOffsetSeconds
+        - clipLeadSeconds(reference), speed: 1,
       confidence: segment.musicConfidence, detectedAt: segment.end, status: .late)
   }
+
+  /// How far into its segment the reference clip starts: 0 for a clip of the whole segment. The play log has the
+  /// clip's start (`clip_start_ms`); a clip written before it did ends where its segment ends, so a clip more than
+  /// `clipLeadToleranceSeconds` shorter than its segment lacks the segment's start.
+  static func clipLeadSeconds(_ reference: PromotedReference) -> Double {
+    if let clipStart = reference.segment.clipStart {
+      return max(0, clipStart.timeIntervalSince(reference.segment.start))
+    }
+    let lacking = reference.segment.durationSeconds - reference.durationSeconds
+    return lacking > clipLeadToleranceSeconds ? lacking : 0
+  }
+
+  /// A clip's decoded length differs from its segment's by a few fingerprint frames (tens of milliseconds) when it
+  /// holds the whole segment; a clip that lacks the segment's start lacks tens of seconds or more.
+  static let clipLeadToleranceSeconds = 1.0
 }

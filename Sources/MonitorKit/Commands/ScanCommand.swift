@@ -76,7 +76,7 @@ enum ScanCommand {
         sampleRateHz: catalog.parameters.sampleRateHz, log: MonitorLog())
     }
     let recorder = AirStretchRecorder(
-      channel: channel, clusters: clusters, writer: writer, clips: clips, keepsRecords: true
+      channel: channel, clusters: clusters, writer: writer, clips: clips, log: MonitorLog(), keepsRecords: true
     ) { origin.addingTimeInterval($0) }
     let air = AirWatch(
       parameters: catalog.parameters, stretches: recorder,

@@ -2,7 +2,9 @@ import Common
 import Foundation
 
 /// Where the audio clips of unknown music are kept, and for how long: the `unknown` section of the configuration
-/// (`scan --clips DIR` for a scan). Every key is optional; without `clipsDirectory` no clip is kept.
+/// (`scan --clips DIR` for a scan). Every key is optional; without `clipsDirectory` no clip is kept. With
+/// `catalogPlayClips`, the catalog plays of those kinds get a clip too (proof of airing), in the same folder and under
+/// the same retention.
 ///
 /// Threads: a value; any thread.
 struct UnknownClipSettings: Codable, Sendable, Equatable {
@@ -12,6 +14,9 @@ struct UnknownClipSettings: Codable, Sendable, Equatable {
   var retentionDays: Double = Self.defaultRetentionDays
   /// When the clips take more than this, the oldest are deleted until they fit.
   var retentionGigabytes: Double = Self.defaultRetentionGigabytes
+  /// The kinds of catalog items whose plays get a clip too: a list of kinds (`["ad", "jingle"]`), `"all"` or
+  /// `"none"` (the default).
+  var catalogPlayClips: Set<ItemKind> = []
 
   /// Three months: long enough for a music director to listen to a month's unknowns after the month.
   static let defaultRetentionDays = 90.0
@@ -23,15 +28,17 @@ struct UnknownClipSettings: Codable, Sendable, Equatable {
     case clipsDirectory
     case retentionDays
     case retentionGigabytes
+    case catalogPlayClips
   }
 
   init(
     clipsDirectory: String? = nil, retentionDays: Double = Self.defaultRetentionDays,
-    retentionGigabytes: Double = Self.defaultRetentionGigabytes
+    retentionGigabytes: Double = Self.defaultRetentionGigabytes, catalogPlayClips: Set<ItemKind> = []
   ) {
     self.clipsDirectory = clipsDirectory
     self.retentionDays = retentionDays
     self.retentionGigabytes = retentionGigabytes
+    self.catalogPlayClips = catalogPlayClips
   }
 
   init(from decoder: any Decoder) throws {
@@ -41,6 +48,35 @@ struct UnknownClipSettings: Codable, Sendable, Equatable {
     retentionDays = try c.decodeIfPresent(Double.self, forKey: .retentionDays) ?? Self.defaultRetentionDays
     retentionGigabytes =
       try c.decodeIfPresent(Double.self, forKey: .retentionGigabytes) ?? Self.defaultRetentionGigabytes
+    catalogPlayClips = try Self.decodeKinds(c)
+  }
+
+  /// `catalogPlayClips`: `"all"`, `"none"` or a list of kinds; a word that is no kind is refused with the words.
+  private static func decodeKinds(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Set<ItemKind> {
+    guard c.contains(.catalogPlayClips) else { return [] }
+    let words = ItemKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    if let word = try? c.decode(String.self, forKey: .catalogPlayClips) {
+      switch word {
+      case "all": return Set(ItemKind.allCases)
+      case "none": return []
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: .catalogPlayClips, in: c,
+          debugDescription: "`\(word)` is neither `all` nor `none`; write one of them, or a list of kinds such as "
+            + "[\"ad\"] (\(words))")
+      }
+    }
+    let list = try c.decode([String].self, forKey: .catalogPlayClips)
+    var kinds: Set<ItemKind> = []
+    for word in list {
+      guard let kind = ItemKind(rawValue: word) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .catalogPlayClips, in: c,
+          debugDescription: "`\(word)` is not an item kind; write \(words), or `all`")
+      }
+      kinds.insert(kind)
+    }
+    return kinds
   }
 
   /// - Throws: a `ConfigurationError` for a retention that is not a positive number.

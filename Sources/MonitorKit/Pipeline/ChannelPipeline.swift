@@ -99,14 +99,18 @@ final class ChannelPipeline: @unchecked Sendable {
     let sink = PlayEventSink(channel: channel, writer: writer, log: log, clock: StreamClock())
     sink.history = history
     let recorder = clusters.map { clusters in
-      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, clips: clips) { [unowned sink] in
-        sink.clock.date(atStream: $0)
+      AirStretchRecorder(channel: channel, clusters: clusters, writer: writer, clips: clips, log: log) {
+        [unowned sink] in sink.clock.date(atStream: $0)
       }
     }
-    let air = recorder.map {
-      AirWatch(
-        parameters: catalog.parameters, stretches: $0,
+    let air = recorder.map { recorder in
+      let air = AirWatch(
+        parameters: catalog.parameters, stretches: recorder,
         keepingAudioSeconds: clips == nil ? 0 : UnknownClipWriter.ringSeconds)
+      // The clips of catalog plays (`unknown.catalogPlayClips`), from the same ring.
+      air.playAudio = recorder
+      air.wantsPlayAudio = { [unowned recorder] in recorder.wantsAudio(of: $0) }
+      return air
     }
     if let clusters { air?.identifyCluster = { clusters.identify($0) } }
     return Lane(

@@ -6,25 +6,30 @@ import Reports
 /// (`UnknownClusters`, shared by every channel; cut in two where two clusters match one after the other) and its
 /// audio handed to the clip writer, when clips are kept; then
 /// each stretch goes to the play log writer (spooled like the plays when the play log cannot be written); an unknown
-/// segment with audio goes once its clip is written (or given up), from the clip writer's queue.
+/// segment with audio goes once its clip is written (or given up), from the clip writer's queue, with the span of
+/// air its clip holds. A clip that lacks its segment's start (the segment began before the oldest audio the channel
+/// keeps) is logged as a warning, once per clip. The clips of catalog plays go the same way
+/// (`AirStretchRecorder+PlayAudio.swift`).
 ///
 /// Threads: `receive` from the channel's worker (the thread that feeds its matcher); the counts from the same thread.
 final class AirStretchRecorder: AirStretchSink {
   let channel: String
   private let clusters: UnknownClusters
-  private let writer: PlayLogWriter?
-  private let clips: UnknownClipWriter?
+  let writer: PlayLogWriter?
+  let clips: UnknownClipWriter?
+  let log: MonitorLog?
   /// Stream seconds → wall-clock time.
-  private let time: (Double) -> Date
+  let time: (Double) -> Date
   /// Every stretch recorded, for `scan`'s summary (run keeps none).
   private(set) var recorded: [AirStretchRecord] = []
   private let keepsRecords: Bool
 
   init(
     channel: String, clusters: UnknownClusters, writer: PlayLogWriter?, clips: UnknownClipWriter? = nil,
-    keepsRecords: Bool = false, time: @escaping (Double) -> Date
+    log: MonitorLog? = nil, keepsRecords: Bool = false, time: @escaping (Double) -> Date
   ) {
     self.clips = clips
+    self.log = log
     self.channel = channel
     self.clusters = clusters
     self.writer = writer
@@ -34,7 +39,7 @@ final class AirStretchRecorder: AirStretchSink {
 
   func receive(_ stretch: AirStretch) {
     guard stretch.label == .unknownMusic, let signature = stretch.signature else {
-      record(stretch, unknown: nil, audio: nil)
+      record(stretch, unknown: nil, audio: nil, audioStartSeconds: nil)
       return
     }
     // Two recordings aired back to back, each heard before, are two segments: one per cluster.
@@ -46,37 +51,67 @@ final class AirStretchRecorder: AirStretchSink {
       if part.endSeconds < signature.durationSeconds { piece.endSeconds = stretch.startSeconds + part.endSeconds }
       let assignment = part.assignment
       let fingerprint = (try? assignment.reference.encoded())?.base64EncodedString() ?? ""
-      // The audio covers the stretch's end (its newest part only, when the stretch is long): the part's share of it.
+      // The audio covers the stretch from `audioStartSeconds` (its start unless the ring no longer held it) to its
+      // end: the part's share of it.
+      var audioStartSeconds: Double?
       let audio = stretch.audio.flatMap { audio -> [Float]? in
-        let audioStart = stretch.endSeconds - Double(audio.count) / rate
+        let audioStart = stretch.audioStartSeconds ?? stretch.endSeconds - Double(audio.count) / rate
         let from = max(0, Int(((piece.startSeconds - audioStart) * rate).rounded()))
         let to = min(audio.count, Int(((piece.endSeconds - audioStart) * rate).rounded()))
-        return to > from ? Array(audio[from..<to]) : nil
+        guard to > from else { return nil }
+        audioStartSeconds = max(piece.startSeconds, audioStart)
+        return Array(audio[from..<to])
       }
       record(
         piece,
         unknown: AirStretchRecord.Unknown(
           cluster: assignment.cluster, clusterOffsetSeconds: assignment.offsetSeconds, fingerprint: fingerprint),
-        audio: audio)
+        audio: audio, audioStartSeconds: audioStartSeconds)
     }
   }
 
-  private func record(_ stretch: AirStretch, unknown: AirStretchRecord.Unknown?, audio: [Float]?) {
+  /// Records a stretch; an unknown segment with `audio` (from stream time `audioStartSeconds` to its end) goes once
+  /// its clip is written, with the span the clip holds.
+  private func record(
+    _ stretch: AirStretch, unknown: AirStretchRecord.Unknown?, audio: [Float]?, audioStartSeconds: Double?
+  ) {
     var record = AirStretchRecord(
       channel: channel, start: time(stretch.startSeconds), end: time(stretch.endSeconds),
       label: stretch.label.rawValue, itemKey: stretch.item, musicConfidence: stretch.musicConfidence)
     record.unknown = unknown
     if keepsRecords { recorded.append(record) }
-    if record.unknown != nil, let clips, let audio {
-      clips.write(audio, channel: channel, start: record.start) { [writer, record] path in
+    if record.unknown != nil, let clips, let audio, let audioStartSeconds {
+      let clipStart = time(audioStartSeconds)
+      let name = UnknownClipWriter.fileName(channel: channel, start: record.start)
+      if audioStartSeconds > stretch.startSeconds {
+        warnShort(
+          "unknown music: the clip \(name) holds the last "
+            + Self.seconds(stretch.endSeconds - audioStartSeconds) + " of its "
+            + Self.seconds(stretch.durationSeconds) + " segment (from \(ISO8601Millis.format(clipStart)))")
+      }
+      clips.write(audio, name: name, channel: channel) { [writer, record] path in
         var clipped = record
         clipped.unknown?.clipPath = path
+        if path != nil {
+          clipped.unknown?.clipStart = clipStart
+          clipped.unknown?.clipEnd = record.end
+        }
         writer?.submit(.stretch(clipped))
       }
       return
     }
     writer?.submit(.stretch(record))
   }
+
+  /// Logs a clip that lacks the start of what it is the clip of (`what` names both), and why.
+  func warnShort(_ what: String) {
+    log?.line(
+      what + ": the channel keeps its last " + Self.seconds(UnknownClipWriter.ringSeconds)
+        + " of audio for clips; the play log has the span the clip holds", channel: channel, severity: .warning)
+  }
+
+  /// `123.4 s`.
+  static func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
 
   /// Rebuilds the clusters from the unknown segments in the play log at `path` (their fingerprints); a fingerprint
   /// that cannot be read is skipped.

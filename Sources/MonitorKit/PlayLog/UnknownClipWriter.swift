@@ -4,7 +4,8 @@ import Reports
 import Synchronization
 
 /// Keeps each unknown segment's air audio as an Opus clip (ffmpeg, `libopus`, mono, `bitrateKbps`), in one folder,
-/// named `CHANNEL_YYYY-MM-DDTHH-MM-SS.mmmZ.opus` so that the names sort by channel, then time; after each clip the
+/// named `CHANNEL_YYYY-MM-DDTHH-MM-SS.mmmZ.opus` so that the names sort by channel, then time (and the clips of
+/// catalog plays, `unknown.catalogPlayClips`, as `CHANNEL_YYYY-MM-DDTHH-MM-SS.mmmZ_KIND.opus`); after each clip the
 /// retention deletes the oldest clips (by modification time) older than `retentionDays` or beyond
 /// `retentionGigabytes`.
 ///
@@ -33,7 +34,8 @@ final class UnknownClipWriter: Sendable {
   static let encodeTimeoutSeconds = 60.0
 
   /// How much of the latest audio each channel keeps for its clips: a segment of up to 9 min (longer ones keep
-  /// their end) plus the 45 s the air watch waits before it closes a stretch (`ClassifierTuning.holdSeconds`).
+  /// their end) plus the 45–55 s the air watch waits before it closes a stretch (`ClassifierTuning.holdSeconds`,
+  /// and a short bridge); a catalog play of up to about 9.5 min (it ends some seconds after its last match).
   /// 9.6 MB per channel at 8 kHz, 16 bits.
   static let ringSeconds = 600.0
 
@@ -55,10 +57,10 @@ final class UnknownClipWriter: Sendable {
     current.withLock { $0 = settings }
   }
 
-  /// Writes `audio` (mono, at `sampleRateHz`) as the clip of the segment of `channel` that starts at `start`, off the
-  /// caller's thread; `done` then gets the clip's path, or nil when none was written.
+  /// Writes `audio` (mono, at `sampleRateHz`) as the clip `name` (`fileName(channel:start:kind:)`) of `channel`'s
+  /// air, off the caller's thread; `done` then gets the clip's path, or nil when none was written.
   func write(
-    _ audio: [Float], channel: String, start: Date,
+    _ audio: [Float], name: String, channel: String,
     then done: @escaping @Sendable (String?) -> Void
   ) {
     group.enter()
@@ -69,7 +71,6 @@ final class UnknownClipWriter: Sendable {
         done(nil)
         return
       }
-      let name = Self.fileName(channel: channel, start: start)
       do {
         let path = try encode(audio, name: name, in: directory)
         lastFailure.withLock { $0 = nil }
@@ -83,8 +84,8 @@ final class UnknownClipWriter: Sendable {
         }
         if isNew {
           log.line(
-            "unknown music: clip \(name) not kept: \(reason); the segment is logged without a clip (free space or "
-              + "let broadcast-monitor write in \(directory); unknown.clipsDirectory)", channel: channel,
+            "unknown music: clip \(name) not kept: \(reason); the segment or play is logged without a clip (free "
+              + "space or let broadcast-monitor write in \(directory); unknown.clipsDirectory)", channel: channel,
             severity: .error)
         }
         done(nil)
@@ -95,9 +96,11 @@ final class UnknownClipWriter: Sendable {
   /// Waits until every clip asked for is written or given up.
   func waitUntilIdle() { group.wait() }
 
-  /// `fm1_2026-12-01T14-05-00.000Z.opus`: the channel, then the UTC start (colons would trouble other systems).
-  static func fileName(channel: String, start: Date) -> String {
-    "\(channel)_\(ISO8601Millis.format(start).replacingOccurrences(of: ":", with: "-")).opus"
+  /// `fm1_2026-12-01T14-05-00.000Z.opus`: the channel, then the UTC start (colons would trouble other systems);
+  /// a catalog play's clip ends with its item's kind (`fm1_2026-12-01T14-05-00.000Z_ad.opus`).
+  static func fileName(channel: String, start: Date, kind: ItemKind? = nil) -> String {
+    "\(channel)_\(ISO8601Millis.format(start).replacingOccurrences(of: ":", with: "-"))"
+      + (kind.map { "_\($0.rawValue)" } ?? "") + ".opus"
   }
 
   struct ClipError: Error, CustomStringConvertible {

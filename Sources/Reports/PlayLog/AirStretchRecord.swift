@@ -15,12 +15,21 @@ public struct AirStretchRecord: Sendable, Equatable, Codable {
     public var fingerprint: String
     /// The audio clip, when one was kept.
     public var clipPath: String?
+    /// The span of air the clip holds: the segment's, or a later start when the segment began before the oldest
+    /// audio its channel keeps (the clip then lacks the segment's start). Nil without a clip.
+    public var clipStart: Date?
+    public var clipEnd: Date?
 
-    public init(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String, clipPath: String? = nil) {
+    public init(
+      cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String, clipPath: String? = nil,
+      clipStart: Date? = nil, clipEnd: Date? = nil
+    ) {
       self.cluster = cluster
       self.clusterOffsetSeconds = clusterOffsetSeconds
       self.fingerprint = fingerprint
       self.clipPath = clipPath
+      self.clipStart = clipStart
+      self.clipEnd = clipEnd
     }
   }
 

@@ -10,6 +10,7 @@ extension Migrations {
     nodes,
     latePlays,
     listenerSamples,
+    clips,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -49,6 +49,8 @@ public protocol PlayLogStorage: AnyObject {
   @discardableResult func recoverOpenAlerts(at end: Date) throws -> Int
   /// Records a labelled stretch of the air and its unknown segment, unless there (same channel and start).
   func record(_ stretch: AirStretchRecord) throws
+  /// Records the audio clip of a catalog play, unless there (same channel, play start and item).
+  func record(_ clip: PlayClipRecord) throws
   /// Every unknown segment's cluster, offset and fingerprint, oldest first.
   func unknownFingerprints() throws -> [(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String)]
   /// The unknown segments of a cluster, by start (`catalog add --from-unknown`).

@@ -27,13 +27,14 @@ extension PlayLogStore {
         try database.run(
           """
           INSERT INTO unknown_segments(
-            channel_id, start_ms, end_ms, music_confidence, cluster, cluster_offset_ms, fingerprint, clip_path)
-          VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(channel_id, start_ms) DO NOTHING
+            channel_id, start_ms, end_ms, music_confidence, cluster, cluster_offset_ms, fingerprint, clip_path,
+            clip_start_ms, clip_end_ms)
+          VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(channel_id, start_ms) DO NOTHING
           """,
           [
             .integer(channelRowID), .date(stretch.start), .date(stretch.end), .real(stretch.musicConfidence),
             .integer(unknown.cluster), .integer(Date.milliseconds(fromSeconds: unknown.clusterOffsetSeconds)),
-            .text(unknown.fingerprint), unknown.clipPath.map { .text($0) } ?? .null,
+            .text(unknown.fingerprint), .text(unknown.clipPath), .date(unknown.clipStart), .date(unknown.clipEnd),
           ])
       }
     }

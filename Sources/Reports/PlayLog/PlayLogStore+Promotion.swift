@@ -9,7 +9,7 @@ extension PlayLogStore {
     try database.query(
       """
       SELECT u.id, c.name, u.start_ms, u.end_ms, u.music_confidence, u.cluster, u.cluster_offset_ms, u.clip_path,
-        u.play_id, i.item_key
+        u.play_id, i.item_key, u.clip_start_ms
       FROM unknown_segments AS u JOIN channels AS c ON c.id = u.channel_id
         LEFT JOIN plays AS p ON p.id = u.play_id LEFT JOIN catalog_items AS i ON i.id = p.item_id
       WHERE u.cluster = ? ORDER BY u.start_ms, c.name
@@ -20,7 +20,7 @@ extension PlayLogStore {
         musicConfidence: try row.double(4), cluster: try row.int64(5),
         clusterOffsetSeconds: Double(try row.int64(6)) / 1000,
         clipPath: row.values[7] == .null ? nil : try row.string(7), playID: try row.optionalInt64(8),
-        promotedItemKey: row.values[9] == .null ? nil : try row.string(9))
+        promotedItemKey: row.values[9] == .null ? nil : try row.string(9), clipStart: try row.optionalDate(10))
     }
   }
 

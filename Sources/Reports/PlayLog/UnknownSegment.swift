@@ -17,6 +17,9 @@ public struct UnknownSegment: Sendable, Equatable {
   public var clusterOffsetSeconds: Double
   /// The Opus clip of its air audio, when one was kept (the file may since have gone with the retention).
   public var clipPath: String?
+  /// Where the clip starts in the air: the segment's start, or later when the clip lacks the segment's start (nil
+  /// when the play log does not say: a clip written before migration `009_clips` ends where its segment ends).
+  public var clipStart: Date?
   /// The `late` play it became when its cluster was added to the catalog; nil while it is unknown.
   public var playID: Int64?
   /// That play's catalog item key.
@@ -24,7 +27,8 @@ public struct UnknownSegment: Sendable, Equatable {
 
   public init(
     id: Int64, channel: String, start: Date, end: Date, musicConfidence: Double, cluster: Int64,
-    clusterOffsetSeconds: Double, clipPath: String?, playID: Int64?, promotedItemKey: String? = nil
+    clusterOffsetSeconds: Double, clipPath: String?, playID: Int64?, promotedItemKey: String? = nil,
+    clipStart: Date? = nil
   ) {
     self.id = id
     self.channel = channel
@@ -36,6 +40,7 @@ public struct UnknownSegment: Sendable, Equatable {
     self.clipPath = clipPath
     self.playID = playID
     self.promotedItemKey = promotedItemKey
+    self.clipStart = clipStart
   }
 
   /// How long it aired, in seconds.

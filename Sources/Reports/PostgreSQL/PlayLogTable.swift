@@ -59,8 +59,15 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .integer), ("start_ms", .integer), ("end_ms", .integer),
         ("music_confidence", .real), ("cluster", .integer), ("cluster_offset_ms", .integer), ("fingerprint", .text),
-        ("clip_path", .text), ("play_id", .optionalInteger),
+        ("clip_path", .text), ("play_id", .optionalInteger), ("clip_start_ms", .optionalInteger),
+        ("clip_end_ms", .optionalInteger),
       ]),
+    PlayLogTable(
+      name: "play_clips",
+      columns: [
+        ("id", .integer), ("channel_id", .integer), ("item_key", .text), ("play_start_ms", .integer),
+        ("play_end_ms", .integer), ("clip_start_ms", .integer), ("clip_end_ms", .integer), ("clip_path", .text),
+      ], timeColumn: "play_start_ms"),
     PlayLogTable(
       name: "listener_samples",
       columns: [("id", .integer), ("channel_id", .integer), ("sampled_at_ms", .integer), ("listeners", .integer)],

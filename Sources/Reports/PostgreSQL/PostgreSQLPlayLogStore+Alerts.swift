@@ -68,13 +68,14 @@ extension PostgreSQLPlayLogStore {
         try connection.query(
           """
           INSERT INTO unknown_segments(
-            channel_id, start_ms, end_ms, music_confidence, cluster, cluster_offset_ms, fingerprint, clip_path)
-          VALUES($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT(channel_id, start_ms) DO NOTHING
+            channel_id, start_ms, end_ms, music_confidence, cluster, cluster_offset_ms, fingerprint, clip_path,
+            clip_start_ms, clip_end_ms)
+          VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT(channel_id, start_ms) DO NOTHING
           """,
           [
             .integer(channelRowID), .date(stretch.start), .date(stretch.end), .real(stretch.musicConfidence),
             .integer(unknown.cluster), .integer(Date.milliseconds(fromSeconds: unknown.clusterOffsetSeconds)),
-            .text(unknown.fingerprint), .text(unknown.clipPath),
+            .text(unknown.fingerprint), .text(unknown.clipPath), .date(unknown.clipStart), .date(unknown.clipEnd),
           ])
       }
     }

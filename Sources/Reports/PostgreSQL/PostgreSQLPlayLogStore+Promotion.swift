@@ -6,7 +6,7 @@ extension PostgreSQLPlayLogStore {
     try connection.query(
       """
       SELECT u.id, c.name, u.start_ms, u.end_ms, u.music_confidence, u.cluster, u.cluster_offset_ms, u.clip_path,
-        u.play_id, i.item_key
+        u.play_id, i.item_key, u.clip_start_ms
       FROM unknown_segments AS u JOIN channels AS c ON c.id = u.channel_id
         LEFT JOIN plays AS p ON p.id = u.play_id LEFT JOIN catalog_items AS i ON i.id = p.item_id
       WHERE u.cluster = $1 ORDER BY u.start_ms, c.name
@@ -16,7 +16,8 @@ extension PostgreSQLPlayLogStore {
         id: try row.int64(0), channel: try row.string(1), start: try row.date(2), end: try row.date(3),
         musicConfidence: try row.double(4), cluster: try row.int64(5),
         clusterOffsetSeconds: Double(try row.int64(6)) / 1000, clipPath: row.optionalString(7),
-        playID: try row.optionalInt64(8), promotedItemKey: row.optionalString(9))
+        playID: try row.optionalInt64(8), promotedItemKey: row.optionalString(9),
+        clipStart: try row.optionalInt64(10).map(Date.init(millisecondsSince1970:)))
     }
   }
 

@@ -3,12 +3,16 @@ import Common
 /// The `proof-of-play` report: every airing of the items of one kind (ads by default) with exact times and
 /// durations, per advertiser, for spot verification.
 ///
-/// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,cart,status`.
+/// Columns: `advertiser,channel,start,end,duration_s,item_duration_s,title,artist,item_key,cart,status,clip,
+/// clip_missing_s`.
 /// `advertiser` is the item's advertiser attribute (`advertiserAttribute`, a column of the catalog metadata);
 /// `item_duration_s` is the spot's length in the catalog; `cart` is the traffic system's cart number or ISCI code
 /// (the item's `cart` attribute, else its `isci`). `status` is the play's (`open`, `closed`, `recovered`,
 /// `late`), except that a closed (or late) airing shorter than ``partialFraction`` of the spot's length is
-/// `partial`: a cut spot. Rows: by advertiser, then air time, then channel.
+/// `partial`: a cut spot. `clip` is the airing's audio clip when the monitor kept one (`unknown.catalogPlayClips`),
+/// and `clip_missing_s` the seconds of the airing's start it lacks (0 when it holds the whole airing; more when the
+/// airing was longer than the audio a channel keeps, or the play's row began before a restart); both are empty
+/// without a clip. Rows: by advertiser, then air time, then channel.
 ///
 /// Thread: any one thread (the reader's).
 package struct ProofOfPlayReport: Sendable {
@@ -26,7 +30,7 @@ package struct ProofOfPlayReport: Sendable {
 
   package static let header = [
     "advertiser", "channel", "start", "end", "duration_s", "item_duration_s", "title", "artist", "item_key", "cart",
-    "status",
+    "status", "clip", "clip_missing_s",
   ]
 
   /// An airing shorter than this share of the spot's catalog length was cut: the advertiser did not get the spot
@@ -53,13 +57,19 @@ package struct ProofOfPlayReport: Sendable {
     // Each channel through its own index (which holds the item, so other plays are skipped before the table is
     // read), gathered per advertiser, then put in air order within each advertiser.
     var airingsByAdvertiser: [String: [(play: PlaySpan, channel: Int)]] = [:]
+    var clips: [Int64: PlayLogReader.PlayClipRow] = [:]
     for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
+      let channelClipRows = try reader.playClips(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds)
+      let channelClips = Dictionary(grouping: channelClipRows, by: \.itemKey)
       try reader.forEachPlay(
         channelID: channel.id, itemKind: kind, fromMilliseconds: channel.fromMilliseconds,
         toMilliseconds: channel.toMilliseconds
       ) { play in
-        let advertiser = try reader.item(play.itemID).metadata.attribute(advertiserAttribute) ?? ""
+        let item = try reader.item(play.itemID)
+        let advertiser = item.metadata.attribute(advertiserAttribute) ?? ""
         airingsByAdvertiser[advertiser, default: []].append((play, index))
+        if let clip = Self.clip(of: play, among: channelClips[item.key] ?? []) { clips[play.id] = clip }
       }
       progress?(Double(index + 1) / Double(channels.count))
     }
@@ -113,7 +123,26 @@ package struct ProofOfPlayReport: Sendable {
         airing.play.status.hasFinalEnd
         && Self.isPartial(durationMilliseconds: airing.play.durationMilliseconds, of: item)
       encoder.append(text: partial ? "partial" : airing.play.status.rawValue)
+      if let clip = clips[airing.play.id] {
+        encoder.append(text: clip.path)
+        encoder.append(milliseconds: max(0, clip.clipStartMilliseconds - airing.play.startMilliseconds))
+      } else {
+        encoder.append(text: "")
+        encoder.append(number: "")
+      }
       try sink.writeEncodedRow(encoder.bytes)
     }
+  }
+
+  /// The clip of `play` among its item's clips on its channel: the one whose play overlaps it most; nil when none
+  /// overlaps it.
+  static func clip(of play: PlaySpan, among clips: [PlayLogReader.PlayClipRow]) -> PlayLogReader.PlayClipRow? {
+    var best: (clip: PlayLogReader.PlayClipRow, overlap: Int64)?
+    for clip in clips {
+      let overlap =
+        min(clip.playEndMilliseconds, play.endMilliseconds) - max(clip.playStartMilliseconds, play.startMilliseconds)
+      if overlap > 0 && overlap > best?.overlap ?? 0 { best = (clip, overlap) }
+    }
+    return best?.clip
   }
 }

@@ -99,4 +99,40 @@ struct AirSegmenterTests {
     #expect(out.map(\.label) == [.speech, .catalog])
     #expect(out[1].item == "late" && out[1].startSeconds == 30)
   }
+
+  @Test(
+    "Other music closes within the hold (and a short bridge) of its end, whatever follows it",
+    arguments: [
+      [],  // a catalog play follows, then talk and another play
+      [(AirLabel.mixed, 5)],  // a few seconds of mixed first, not bridged: a play follows
+      [(AirLabel.mixed, 20)],  // too long to bridge
+    ])
+  func closesSoon(lead: [(AirLabel, Int)]) {
+    let segmenter = AirSegmenter()
+    var closed: [(stretch: AirStretch, atSeconds: Double)] = []
+    var now = 0.0
+    segmenter.emit = { closed.append(($0, now)) }
+    // Talk, 220 s of music, then what `lead` says, then a 240 s catalog play, talk and a 200 s play.
+    var labels = Self.repeated(.speech, 30) + Self.repeated(.unknownMusic, 220)
+    for (label, seconds) in lead { labels += Self.repeated(label, seconds) }
+    let playStart = labels.count
+    labels += Self.repeated(.unknownMusic, 240) + Self.repeated(.speech, 30) + Self.repeated(.unknownMusic, 200)
+    segmenter.notePlay(id: 1, startSeconds: Double(playStart), endSeconds: Double(playStart + 240), item: "a")
+    segmenter.notePlay(
+      id: 2, startSeconds: Double(playStart + 270), endSeconds: Double(playStart + 470), item: "b")
+    for (i, label) in labels.enumerated() {
+      segmenter.add(
+        AirSegmenter.Window(
+          startSeconds: Double(i), endSeconds: Double(i + 1), label: label,
+          musicScore: label == .unknownMusic ? 0.9 : 0.3))
+      now = Double(i + 1)
+      segmenter.decide(nowSeconds: now)
+    }
+    let music = closed.first { $0.stretch.label == .unknownMusic }
+    #expect(music?.stretch.startSeconds == 30 && music?.stretch.endSeconds == 250, "\(closed.map(\.stretch))")
+    let late = (music?.atSeconds ?? .infinity) - 250
+    #expect(
+      late <= ClassifierTuning.holdSeconds + ClassifierTuning.maxBridgeSeconds + 2,
+      "closed \(late) s after its end: its audio would be gone from the ring")
+  }
 }

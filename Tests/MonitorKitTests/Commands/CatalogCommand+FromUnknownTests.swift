@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Matcher
 import Reports
@@ -132,5 +133,28 @@ struct CatalogCommandFromUnknownTests {
       "catalog", "add", "--catalog", catalogURL.path, "--title", "x", Fixtures.music("catalog-a.ogg").path,
     ])
     #expect(strayTitle.status == 64 && strayTitle.stderr.contains("--title describes"), "\(strayTitle)")
+  }
+
+  @Test("A late play's offset counts from the reference clip's start, later than its segment's when the clip lacks it")
+  func clipLead() {
+    func segment(start: Double, clipStart: Double?, offset: Double) -> UnknownSegment {
+      UnknownSegment(
+        id: 1, channel: "fm", start: Self.time(start), end: Self.time(start + 600), musicConfidence: 0.9, cluster: 1,
+        clusterOffsetSeconds: offset, clipPath: "c.opus", playID: nil, clipStart: clipStart.map(Self.time))
+    }
+    func offset(ofAiringAt airingOffset: Double, clipStart: Double?, clipSeconds: Double) -> Double {
+      let reference = CatalogCommand.PromotedReference(
+        segment: segment(start: 100, clipStart: clipStart, offset: 0), key: "k", durationSeconds: clipSeconds)
+      return CatalogCommand.latePlay(
+        of: segment(start: 2000, clipStart: nil, offset: airingOffset), reference: reference, key: "k",
+        metadata: TrackMetadata(title: "Found"), durationSeconds: clipSeconds
+      ).refOffsetSeconds
+    }
+    // The reference clip holds its segment from 60 s in (the play log says so, or its length does): an airing at
+    // the cluster's start begins 60 s before the reference.
+    #expect(offset(ofAiringAt: 0, clipStart: 160, clipSeconds: 540) == -60)
+    #expect(abs(offset(ofAiringAt: 0, clipStart: nil, clipSeconds: 540) + 60) < 1e-9)
+    #expect(offset(ofAiringAt: 5, clipStart: 100, clipSeconds: 600) == 5, "a whole clip")
+    #expect(offset(ofAiringAt: 5, clipStart: nil, clipSeconds: 599.97) == 5, "a whole clip written before 009_clips")
   }
 }

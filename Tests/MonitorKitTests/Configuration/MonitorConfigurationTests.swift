@@ -136,6 +136,21 @@ struct MonitorConfigurationTests {
     #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
   }
 
+  @Test("unknown.catalogPlayClips takes a list of kinds, all or none; none by default")
+  func catalogPlayClips() throws {
+    func kinds(_ value: String) throws -> Set<ItemKind> {
+      try folder.load(
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", unknown: {clipsDirectory: \"clips\""
+          + (value.isEmpty ? "" : ", catalogPlayClips: \(value)") + "}, channels: [{name: \"a\", source: \"jack\"}]}"
+      ).unknown.catalogPlayClips
+    }
+    #expect(try kinds("") == [])
+    #expect(try kinds("[\"ad\", \"jingle\"]") == [.ad, .jingle])
+    #expect(try kinds("\"all\"") == Set(ItemKind.allCases))
+    #expect(try kinds("\"none\"") == [])
+    #expect(try kinds("[]") == [])
+  }
+
   @Test("The alerts section sets every channel's conditions, and a channel's own section changes them key by key")
   func alertConditions() throws {
     try folder.write("audio", to: "demo.ogg")
@@ -195,6 +210,14 @@ struct MonitorConfigurationTests {
         "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", unknown: {clipsDir: \"c\"}, "
           + "channels: [{name: \"a\", source: \"jack\"}]}", "unknown.clipsDir",
         "clipsDirectory, retentionDays, retentionGigabytes"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "unknown: {catalogPlayClips: [\"ads\"]},"),
+        "unknown.catalogPlayClips", "`ads` is not an item kind; write `song`, `ad`, `jingle`, `other`, or `all`"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "unknown: {catalogPlayClips: \"some\"},"),
+        "unknown.catalogPlayClips", "`some` is neither `all` nor `none`"
       ),
       // The alerts section and a channel's.
       (

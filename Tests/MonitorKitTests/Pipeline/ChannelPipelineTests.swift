@@ -124,6 +124,44 @@ final class ChannelPipelineTests {
     #expect(report.stdout.contains(",test-fm,\(clipsFolder)/\(names.first ?? "?")"), "\(report.stdout)")
   }
 
+  @Test("run keeps the clip of a catalog play of a kind asked for, and proof-of-play lists it with the play")
+  func catalogPlayClip() throws {
+    let talk = Signals.voiceLike(seconds: 20, amplitude: 0.3, seed: 9)
+    let input = ScriptedInput(segments: [.init(samples: talk + a + talk, startTime: Self.origin)])
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let clipsFolder = folder.file("clips").path
+    let clips = UnknownClipWriter(
+      directory: clipsFolder, settings: UnknownClipSettings(clipsDirectory: clipsFolder, catalogPlayClips: [.song]),
+      sampleRateHz: 8000, log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      clusters: UnknownClusters(parameters: catalog.parameters), clips: clips)
+    pipeline.finish()
+    clips.waitUntilIdle()
+    #expect(writer.stop().isEmpty)
+    let names = try FileManager.default.contentsOfDirectory(atPath: clipsFolder)
+    #expect(names.count == 1 && names[0].hasPrefix("test-fm_2026-03-01T12-00-") && names[0].hasSuffix("_song.opus"))
+    let clipSeconds = AudioFileDecoder(ffmpegSampleRate: 8000).probeDurationSeconds(
+      path: "\(clipsFolder)/\(names.first ?? "?")")
+    let play = try #require(try PlayLogStore(path: dbPath).plays().first)
+    #expect(abs((clipSeconds ?? 0) - play.end.timeIntervalSince(play.start)) < 0.1, "the clip holds the whole play")
+    let report = try CLI.run(["report", "proof-of-play", "--db", dbPath, "--tz", "UTC", "--kind", "song"])
+    #expect(report.stdout.contains(",closed,\(clipsFolder)/\(names.first ?? "?"),0.000"), "\(report.stdout)")
+
+    // Without the kind asked for, no clip.
+    clips.update(settings: UnknownClipSettings(clipsDirectory: clipsFolder, catalogPlayClips: [.ad]))
+    let again = ScriptedInput(segments: [.init(samples: talk + a + talk, startTime: Self.origin + 3600)])
+    let writer2 = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let second = ChannelPipeline(
+      name: "test-fm", input: again, catalog: catalog, settings: MatcherSettings(), writer: writer2, log: log,
+      clusters: UnknownClusters(parameters: catalog.parameters), clips: clips)
+    second.finish()
+    clips.waitUntilIdle()
+    #expect(writer2.stop().isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: clipsFolder).count == 1)
+  }
+
   @Test("the status shows the play on air while it plays, and neither play nor level once the input has ended")
   func statusAfterTheEnd() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])

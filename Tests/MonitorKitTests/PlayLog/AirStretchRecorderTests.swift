@@ -1,5 +1,7 @@
 import Foundation
 import Matcher
+import Reports
+import Synchronization
 import TestSupport
 import Testing
 
@@ -57,5 +59,46 @@ struct AirStretchRecorderTests {
     #expect(recorder.recorded.map(\.label) == ["speech"])
     #expect(recorder.recorded.first?.unknown == nil)
     #expect(clusters.segmentCount == 0)
+  }
+
+  @Test(
+    "A clip that lacks its segment's start is recorded with the span it holds, and logged once as a warning",
+    .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
+  func shortClip() throws {
+    let folder = try TemporaryDirectory(prefix: "recorder")
+    let path = folder.file("plays.sqlite").path
+    let lines = Mutex<[String]>([])
+    let log = MonitorLog(write: { line in lines.withLock { $0.append(line) } })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log)
+    let clipsFolder = folder.file("clips").path
+    let clips = UnknownClipWriter(
+      directory: clipsFolder, settings: UnknownClipSettings(clipsDirectory: clipsFolder), sampleRateHz: 8000, log: log)
+    let origin = Date(timeIntervalSince1970: 1_700_000_000)
+    let recorder = AirStretchRecorder(
+      channel: "fm1", clusters: UnknownClusters(parameters: FingerprintParameters()), writer: writer, clips: clips,
+      log: log
+    ) { origin.addingTimeInterval($0) }
+    // A 100 s segment from 50 s, of which the ring held only the last 60 s.
+    var stretch = try Self.unknownStretch(Self.songA, from: 50)
+    stretch.audio = Array(Self.songA[(40 * 8000)...])
+    stretch.audioStartSeconds = 90
+    recorder.receive(stretch)
+    // One that it held whole.
+    var whole = try Self.unknownStretch(Self.songB, from: 300)
+    whole.audio = Self.songB
+    whole.audioStartSeconds = 300
+    recorder.receive(whole)
+    clips.waitUntilIdle()
+    #expect(writer.stop().isEmpty)
+
+    let store = try PlayLogStore(path: path)
+    let segments = try store.unknownSegments(cluster: 1) + store.unknownSegments(cluster: 2)
+    try #require(segments.count == 2, "\(segments)")
+    #expect(segments[0].start == origin.addingTimeInterval(50))
+    #expect(segments[0].clipStart == origin.addingTimeInterval(90), "the span the clip holds, not the segment's")
+    #expect(segments[1].clipStart == origin.addingTimeInterval(300))
+    let warnings = lines.withLock { $0 }.filter { $0.contains("holds the last") }
+    #expect(warnings.count == 1, "\(lines.withLock { $0 })")
+    #expect(warnings.first?.contains("60.0 s of its 100.0 s segment") == true, "\(warnings)")
   }
 }

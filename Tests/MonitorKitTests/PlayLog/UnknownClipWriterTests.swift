@@ -46,7 +46,8 @@ struct UnknownClipWriterTests {
     #expect(writer.settings == updated)
     let tone = (0..<8000).map { Float(0.3 * sin(Double($0) * 2 * .pi * 440 / 8000)) }
     let paths = Mutex<[String?]>([])
-    writer.write(tone, channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_000)) { path in
+    let name000 = UnknownClipWriter.fileName(channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_000))
+    writer.write(tone, name: name000, channel: "fm") { path in
       paths.withLock { $0.append(path) }
     }
     writer.waitUntilIdle()
@@ -55,7 +56,8 @@ struct UnknownClipWriterTests {
     #expect(!FileManager.default.fileExists(atPath: first))
 
     writer.update(settings: UnknownClipSettings(clipsDirectory: nil))
-    writer.write(tone, channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_100)) { path in
+    let name100 = UnknownClipWriter.fileName(channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_100))
+    writer.write(tone, name: name100, channel: "fm") { path in
       paths.withLock { $0.append(path) }
     }
     writer.waitUntilIdle()
@@ -69,5 +71,7 @@ struct UnknownClipWriterTests {
     #expect(early == "fm1_2025-12-01T14-05-00.000Z.opus")
     let later = UnknownClipWriter.fileName(channel: "fm1", start: Date(timeIntervalSince1970: 1_764_601_500))
     #expect(early < later)
+    let spot = UnknownClipWriter.fileName(channel: "fm1", start: Date(timeIntervalSince1970: 1_764_597_900), kind: .ad)
+    #expect(spot == "fm1_2025-12-01T14-05-00.000Z_ad.opus", "a catalog play's clip ends with its item's kind")
   }
 }

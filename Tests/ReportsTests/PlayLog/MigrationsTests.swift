@@ -20,7 +20,7 @@ struct MigrationsTests {
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
-            "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples",
+            "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples", "009_clips",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -35,11 +35,12 @@ struct MigrationsTests {
           [.text("006_nodes"), .integer(1_767_225_600_000)],
           [.text("007_late_plays"), .integer(1_767_225_600_000)],
           [.text("008_listener_samples"), .integer(1_767_225_600_000)],
+          [.text("009_clips"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
           "air_stretches", "alerts", "catalog_items", "channel_owners", "channels", "events", "listener_samples",
-          "plays", "schedule", "schema_migrations", "unknown_segments",
+          "play_clips", "plays", "schedule", "schema_migrations", "unknown_segments",
         ])
     }
   }
@@ -140,13 +141,13 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 008_listener_samples). "
+          + "(unknown schema migrations: 999_future; this version knows up to 009_clips). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
           "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
-          "007_late_plays", "008_listener_samples", "999_future",
+          "007_late_plays", "008_listener_samples", "009_clips", "999_future",
         ])
     }
   }

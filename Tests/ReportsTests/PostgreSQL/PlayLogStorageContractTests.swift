@@ -144,6 +144,9 @@ struct PlayLogStorageContractTests {
           + "JOIN channels AS c ON c.id = u.channel_id ORDER BY u.start_ms",
         "SELECT c.name, l.sampled_at_ms, l.listeners FROM listener_samples AS l "
           + "JOIN channels AS c ON c.id = l.channel_id ORDER BY l.sampled_at_ms",
+        "SELECT u.clip_start_ms, u.clip_end_ms FROM unknown_segments AS u ORDER BY u.start_ms",
+        "SELECT c.name, p.item_key, p.play_start_ms, p.play_end_ms, p.clip_start_ms, p.clip_end_ms, p.clip_path "
+          + "FROM play_clips AS p JOIN channels AS c ON c.id = p.channel_id ORDER BY p.play_start_ms",
       ] {
         rows += try database.query(sql).map { "\($0.values)" }
       }
@@ -152,7 +155,7 @@ struct PlayLogStorageContractTests {
   }
 
   @Test(
-    "Both stores keep alerts, stretches, unknown segments and listener samples alike, each once however written",
+    "Both stores keep alerts, stretches, unknown segments, listener samples and play clips alike, each once",
     arguments: Engine.allCases)
   func alertsAndStretchesAlike(engine: Engine) throws {
     let time = PlayLogStoreTests.time
@@ -164,17 +167,23 @@ struct PlayLogStorageContractTests {
         try store.record(
           AirStretchRecord(
             channel: "fm", start: time(100), end: time(160), label: "unknown-music", musicConfidence: 0.875,
-            unknown: AirStretchRecord.Unknown(cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD")))
+            unknown: AirStretchRecord.Unknown(
+              cluster: 3, clusterOffsetSeconds: 1.5, fingerprint: "QUJD", clipPath: "clips/fm.opus",
+              clipStart: time(110), clipEnd: time(160))))
         try store.record(
           AirStretchRecord(channel: "fm", start: time(160), end: time(170), label: "speech", musicConfidence: 0.25))
         try store.recordListeners(channel: "fm", sampledAt: time(100), listeners: 42)
         try store.recordListeners(channel: "fm", sampledAt: time(115), listeners: 0)
+        try store.record(
+          PlayClipRecord(
+            channel: "fm", itemKey: "cat:sale", playStart: time(200), playEnd: time(230), clipStart: time(200),
+            clipEnd: time(230), clipPath: "clips/fm_ad.opus"))
       }
     }
     let result = try Self.alertAndStretchRows(engine, script)
     let expected = try Self.alertAndStretchRows(.sqlite, script)
-    // Two alerts, two stretches, one unknown segment, two listener samples.
-    #expect(result.rows.count == 7, "\(result.rows)")
+    // Two alerts, two stretches, one unknown segment, two listener samples, its clip's span, one play clip.
+    #expect(result.rows.count == 9, "\(result.rows)")
     #expect(result.rows == expected.rows)
     #expect(result.fingerprints == ["3 1.5 QUJD"])
   }
