@@ -57,6 +57,37 @@ struct StreamMatcherPlaysTests {
     }
   }
 
+  /// The fragment of `bench/chaos.py`'s second run: near the end of a song aired 5.44 % fast, 1 s of matches on a line
+  /// of the same track 4 s of reference behind the play's (the song's last bars repeat an earlier phrase, and noise
+  /// hid the play's own matches there). The fragment's end, snapped to the track's end on its own line, lay 3.8 s past
+  /// the airing's. Here the air repeats 2 s of the song from 4 s before, 5.4 s before its end, so that only that line
+  /// matches there.
+  @Test("A short line of the same track inside a play's span near the track's end is withdrawn, not a second play")
+  func repeatedPhraseNearTheEndIsWithdrawn() throws {
+    let song = SyntheticSong(seed: 91, seconds: 60)
+    let speed = 1.0544
+    let aired = song.render(tempo: speed, pitch: speed)
+    func sample(atReference seconds: Double) -> Int { Int((seconds / speed * 8000).rounded()) }
+    var broadcast = Array(aired[..<sample(atReference: 54.6)])
+    broadcast += aired[sample(atReference: 50.6)..<sample(atReference: 52.6)]
+    broadcast += [Float](repeating: 0, count: 40 * 8000)
+    let catalog = try MatcherHarness.catalog(of: [song])
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+
+    func describe(_ plays: [MatchedPlay]) -> [String] {
+      plays.map {
+        String(
+          format: "%.2f-%.2f s from %.2f s of the reference", $0.startSeconds, $0.endSeconds, $0.referenceOffsetSeconds)
+      }
+    }
+    let described = "ended \(describe(run.sink.ended)), withdrawn \(describe(run.sink.retracted))"
+    #expect(run.sink.ended.count == 1, "\(described)")
+    #expect(run.sink.retracted.count == run.sink.started.count - 1, "\(described)")
+    if let play = run.sink.ended.first {
+      #expect(play.startSeconds < 1 && abs(play.speed - speed) < 0.005, "\(play.startSeconds) s, speed \(play.speed)")
+    }
+  }
+
   @Test("A song hidden by noise for longer than the resume window is logged as two plays")
   func songHiddenTooLongIsTwoPlays() throws {
     let hiddenSeconds = MatcherTuning.maxSilentLineSeconds + 40
