@@ -72,10 +72,12 @@ public final class StreamMatcher {
   /// The current peak's matches of common hashes that no running play took, until `agreement` passes those that
   /// another anchor backs to the search (a catalog without a triplet index).
   let agreement: TargetAgreement
-  /// The current peak's lookups of common hashes, to be searched in pairs in the catalog's triplet index.
+  /// The current peak's lookups of common hashes, one per anchor and hash, to be searched in pairs in the catalog's
+  /// triplet index.
   var commonLookups: [CommonLookup] = []
-  /// `commonLookups` ordered by hypothesis, and where each hypothesis's run starts (`searchTriplets`).
-  var lookupsByHypothesis: [CommonLookup] = []
+  /// Indices of `commonLookups` by hypothesis (a lookup under each of its hypotheses), and where each hypothesis's run
+  /// starts (`searchTriplets`).
+  var lookupsByHypothesis: [Int32] = []
   var hypothesisRunStarts: [Int] = []
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
@@ -309,7 +311,7 @@ public final class StreamMatcher {
     let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
     if common && catalog.triplets != nil {
       if !active.isEmpty { offerCurrentPostingsToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame) }
-      commonLookups.append(CommonLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, hash: hash))
+      noteCommonLookup(hypothesis: h, anchorFrame: anchorFrame, hash: hash)
       return
     }
     for position in currentPostings {
@@ -321,6 +323,21 @@ public final class StreamMatcher {
       agreement.append(
         PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: position &+ UInt32(dt)))
     }
+  }
+
+  /// Adds a common lookup to `commonLookups`, or its hypothesis to the same anchor's lookup of the same hash: a
+  /// peak's lookups come anchor by anchor, so that lookup, if any, is among the last few.
+  @inline(__always)
+  private func noteCommonLookup(hypothesis h: Int, anchorFrame: Int32, hash: UInt32) {
+    var i = commonLookups.count - 1
+    while i >= 0 && commonLookups[i].anchorFrame == anchorFrame {
+      if commonLookups[i].hash == hash {
+        commonLookups[i].hypotheses.insert(h)
+        return
+      }
+      i -= 1
+    }
+    commonLookups.append(CommonLookup(anchorFrame: anchorFrame, hash: hash, hypotheses: HypothesisSet(h)))
   }
 
   /// Offers the running plays the postings of the current lookup (`currentPostings`, in frame order) on their lines:
