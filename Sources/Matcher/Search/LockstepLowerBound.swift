@@ -68,11 +68,39 @@ final class LockstepLowerBound {
   /// (sorted) not below `key`. Binary search down to `MatcherTuning.scannedPostings`, then a scan of that stretch a cache line at a
   /// time, whose loads do not depend on each other (so that their misses overlap, and the hardware prefetcher follows
   /// them), then within the line.
+  ///
+  /// With a `guess` (where the answer is likely to be), the search first brackets the answer by steps from the guess
+  /// that double, from a cache line: a good guess leaves a line or two to scan.
   @inline(__always)
-  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>) -> Int {
+  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>, guess: Int? = nil) -> Int {
     // The answer lies in lo...end.
     var lo = 0
     var end = list.count
+    if let guess {
+      let g = min(max(guess, 0), end)
+      var step = lineElements
+      if g < end && list[g] < key {
+        lo = g + 1
+        while lo + step <= end {
+          guard list[lo + step - 1] < key else {
+            end = lo + step - 1
+            break
+          }
+          lo += step
+          step <<= 1
+        }
+      } else {
+        end = g
+        while end - step >= 0 {
+          guard list[end - step] >= key else {
+            lo = end - step + 1
+            break
+          }
+          end -= step
+          step <<= 1
+        }
+      }
+    }
     while end - lo > MatcherTuning.scannedPostings {
       let middle = lo + (end - lo) / 2
       if list[middle] < key { lo = middle + 1 } else { end = middle }
