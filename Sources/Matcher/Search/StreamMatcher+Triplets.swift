@@ -93,7 +93,7 @@ extension StreamMatcher {
     for probe in tripletProbes where probe.postingsStart < probe.postingsEnd {
       touched ^= index.postings[Int(probe.postingsStart)]
     }
-    touchedPostings = touched
+    readAhead ^= touched
     for p in tripletProbes.indices {
       let probe = tripletProbes[p]
       let residual = probe.key & residualMask
@@ -154,9 +154,9 @@ extension StreamMatcher {
       let probe = tripletProbes[Int(tripletHits[k].probe)]
       let second = commonLookups[Int(probe.second)]
       let target = tripletHits[k].target
-      tripletHits[k].secondSearch = Int32(
-        lowerBounds.append(
-          index.contiguousPostings(of: second.hash)!, key: Self.near(target &- (second.hash & frameMask)).lowerBound))
+      let list = index.contiguousPostings(of: second.hash)!
+      let key = Self.near(target &- (second.hash & frameMask)).lowerBound
+      tripletHits[k].secondSearch = Int32(lowerBounds.append(list, key: key, guess: guess(of: key, count: list.count)))
     }
     lowerBounds.run()
     for hit in tripletHits {
@@ -190,7 +190,20 @@ extension StreamMatcher {
     tripletMatchKeys.sort()
     let tolerance = settings.alignmentToleranceFrames
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
+    // The vote counters and cell lists of every match, read ahead in a loop of their own so that their misses overlap.
+    var touched: UInt32 = 0
     var previous: UInt64?
+    for key in tripletMatchKeys where key != previous {
+      previous = key
+      let h = Int(key >> 56)
+      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 32) & 0xFF_FFFF)
+      let (a, b) = votes.slots(
+        hypothesis: h,
+        diagonal: diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: UInt32(truncatingIfNeeded: key)))
+      touched ^= UInt32(votes.readAhead(a) ^ votes.readAhead(b)) ^ queue.readAhead(cell: a)
+    }
+    readAhead ^= touched
+    previous = nil
     for key in tripletMatchKeys where key != previous {
       previous = key
       let h = Int(key >> 56)

@@ -93,8 +93,8 @@ public final class StreamMatcher {
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
-  /// What reading the probes' first postings ahead of time gave (kept, so that those reads are not optimised away).
-  var touchedPostings: UInt32 = 0
+  /// What the reads ahead of time gave (kept, so that those reads are not optimised away).
+  var readAhead: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -343,7 +343,7 @@ public final class StreamMatcher {
           touched ^= postings[Int(l.postingsStart) + min(count - 1, guess(of: window.lowerBound, count: count))]
         }
       }
-      touchedPostings ^= touched
+      readAhead ^= touched
     }
     var previousHash: UInt32 = .max
     for l in plannedLookups {
@@ -361,7 +361,7 @@ public final class StreamMatcher {
   /// Where `reference` is likely to lie among `count` postings of a common hash: they spread over the catalog's
   /// frames about evenly.
   @inline(__always)
-  private func guess(of reference: UInt32, count: Int) -> Int {
+  func guess(of reference: UInt32, count: Int) -> Int {
     Int(UInt64(reference) * UInt64(count) / catalogFrames)
   }
 
