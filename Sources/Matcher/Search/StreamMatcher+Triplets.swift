@@ -6,7 +6,7 @@
 ///
 /// Four steps, each over all of the peak's pairs before the next, so that the memory misses of a step (the triplet
 /// index's directory, then its postings, then the pair index's postings) overlap across pairs instead of following
-/// one another: at 1,000 hours a peak has about 150 pairs, and each miss costs more than the work around it.
+/// one another: at 1,000 hours a peak has about 110 probes, and each miss costs more than the work around it.
 /// 1. `probingTriplets`: each two lookups' key, and the bounds of its directory slot in the triplet index.
 /// 2. `readingTripletHits`: the target frames stored under each key.
 /// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
@@ -111,8 +111,8 @@ extension StreamMatcher {
   /// The hits that the pairs' postings confirm, as matches of the peak (`tripletMatchKeys`): the pair of the smaller
   /// hash has a posting exactly where the hit places its anchor, the other one within a frame of where it places its
   /// own (as `TargetAgreement` allows for the rounding of each pair's distance); a hit is two matches per such posting
-  /// of the other pair, under each hypothesis the probe's lookups share. Keys share a slot by chance (about one hit in nine at 1,000 hours), and these postings tell
-  /// those hits apart.
+  /// of the other pair, under each hypothesis the probe's lookups share. Keys share a slot by chance (about one hit in
+  /// nine at 1,000 hours), and these postings tell those hits apart.
   ///
   /// Where posting lists can be searched (`CatalogIndex.contiguousPostings`), only the other pair's are: a hit stored
   /// under the key is the target of both pairs, so the smaller hash's posting is there by construction, and a hit of
