@@ -15,6 +15,9 @@ final class LockstepLowerBound {
     var span: Int
     let start: UnsafePointer<UInt32>
     let key: UInt32
+    /// Where the answer is likely to be (an index of the list), or -1; then the index the second round compares
+    /// with the key, or -1.
+    var guess: Int
   }
 
   private var searches: UnsafeMutablePointer<Search>
@@ -31,18 +34,47 @@ final class LockstepLowerBound {
   func removeAll() { count = 0 }
 
   /// Adds a search for the first element of `list` (sorted) not below `key`; returns its number for `lowerBound(_:)`.
+  /// With a `guess` (where the answer is likely to be), the search's first two rounds compare the key with the element
+  /// there and with one two cache lines away on the answer's side: a good guess leaves those two lines to halve.
   @inline(__always)
-  func append(_ list: UnsafeBufferPointer<UInt32>, key: UInt32) -> Int {
+  func append(_ list: UnsafeBufferPointer<UInt32>, key: UInt32, guess: Int? = nil) -> Int {
     if count == capacity { grow() }
     // An empty list's search takes no step and reads nothing: any aligned address stands for it.
     let start = list.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<UInt32>.alignment)!
-    searches[count] = Search(base: start, span: list.count, start: start, key: key)
+    let g = list.isEmpty ? -1 : guess.map { min(max($0, 0), list.count - 1) } ?? -1
+    searches[count] = Search(base: start, span: list.count, start: start, key: key, guess: g)
     count += 1
     return count - 1
   }
 
   /// Runs every search added since `removeAll`.
   func run() {
+    // Round 1: the element at each guess; the answer is above it or not, and round 2 looks two lines further.
+    let reach = 2 * Self.lineElements
+    for i in 0..<count where searches[i].guess >= 0 {
+      let g = searches[i].guess
+      let n = searches[i].span
+      if searches[i].start[g] < searches[i].key {
+        searches[i].base = searches[i].start + g + 1
+        searches[i].span = n - g - 1
+        searches[i].guess = g + reach < n ? g + reach : -1
+      } else {
+        searches[i].span = g
+        searches[i].guess = g - reach >= 0 ? g - reach : -1
+      }
+    }
+    // Round 2: the element there narrows the answer to one side of it.
+    for i in 0..<count where searches[i].guess >= 0 {
+      let probe = searches[i].start + searches[i].guess
+      let end = searches[i].base + searches[i].span
+      if probe[0] < searches[i].key {
+        searches[i].base = probe + 1
+      } else {
+        searches[i].span = probe - searches[i].base
+        continue
+      }
+      searches[i].span = end - searches[i].base
+    }
     var searching = true
     while searching {
       searching = false
@@ -68,11 +100,39 @@ final class LockstepLowerBound {
   /// (sorted) not below `key`. Binary search down to `MatcherTuning.scannedPostings`, then a scan of that stretch a cache line at a
   /// time, whose loads do not depend on each other (so that their misses overlap, and the hardware prefetcher follows
   /// them), then within the line.
+  ///
+  /// With a `guess` (where the answer is likely to be), the search first brackets the answer by steps from the guess
+  /// that double, from a cache line: a good guess leaves a line or two to scan.
   @inline(__always)
-  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>) -> Int {
+  static func lowerBound(of key: UInt32, in list: UnsafeBufferPointer<UInt32>, guess: Int? = nil) -> Int {
     // The answer lies in lo...end.
     var lo = 0
     var end = list.count
+    if let guess {
+      let g = min(max(guess, 0), end)
+      var step = lineElements
+      if g < end && list[g] < key {
+        lo = g + 1
+        while lo + step <= end {
+          guard list[lo + step - 1] < key else {
+            end = lo + step - 1
+            break
+          }
+          lo += step
+          step <<= 1
+        }
+      } else {
+        end = g
+        while end - step >= 0 {
+          guard list[end - step] >= key else {
+            lo = end - step + 1
+            break
+          }
+          end -= step
+          step <<= 1
+        }
+      }
+    }
     while end - lo > MatcherTuning.scannedPostings {
       let middle = lo + (end - lo) / 2
       if list[middle] < key { lo = middle + 1 } else { end = middle }

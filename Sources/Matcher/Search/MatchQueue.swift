@@ -67,6 +67,10 @@ final class MatchQueue {
     head &+= 1
   }
 
+  /// Reads the head of a cell's list ahead of `append`, so that its cache line is there when the match comes.
+  @inline(__always)
+  func readAhead(cell: Int) -> UInt32 { newestInCell[cell & (cells - 1)] }
+
   private func grow() {
     let bigger = UnsafeMutablePointer<Match>.allocate(capacity: capacity * 2)
     var i = tail

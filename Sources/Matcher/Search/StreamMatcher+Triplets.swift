@@ -1,25 +1,28 @@
 /// The search for new plays through the catalog's triplet index: a broadcast peak's lookups of common hashes, taken
 /// two by two under each speed hypothesis, are looked up as a triplet; each hit that both pairs' postings confirm is
-/// two matches, passed to the search (`search`) as `TargetAgreement` would pass them.
+/// two matches, passed to the search (`search`) as `TargetAgreement` would pass them. Two lookups give the same
+/// triplet under every hypothesis that gives both of them the same hashes (nearby speeds round a pair's distance
+/// alike), so each two are looked up once, for all of those hypotheses (`CommonLookup`).
 ///
 /// Four steps, each over all of the peak's pairs before the next, so that the memory misses of a step (the triplet
 /// index's directory, then its postings, then the pair index's postings) overlap across pairs instead of following
-/// one another: at 1,000 hours a peak has about 150 pairs, and each miss costs more than the work around it.
-/// 1. `probingTriplets`: each pair's key, and the bounds of its directory slot in the triplet index.
+/// one another: at 1,000 hours a peak has about 110 probes, and each miss costs more than the work around it.
+/// 1. `probingTriplets`: each two lookups' key, and the bounds of its directory slot in the triplet index.
 /// 2. `readingTripletHits`: the target frames stored under each key.
 /// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
 ///    `LockstepLowerBound`), as matches of the peak.
 /// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
 extension StreamMatcher {
-  /// One pair of the current peak's common lookups under one hypothesis, and where its key's postings lie in the
+  /// Two of the current peak's common lookups, the hypotheses they share, and where their key's postings lie in the
   /// triplet index (the slot may hold other keys too).
   struct TripletProbe {
-    /// Indices in `lookupsByHypothesis` of the lookup with the smaller hash and of the other.
+    /// Indices in `commonLookups` of the lookup with the smaller hash and of the other.
     var first: Int32
     var second: Int32
+    var hypotheses: HypothesisSet
     var key: UInt32
-    var postingsStart: UInt32
-    var postingsEnd: UInt32
+    var postingsStart: UInt32 = 0
+    var postingsEnd: UInt32 = 0
   }
 
   /// A target frame stored under a probe's key, and its search in the postings of the probe's second pair.
@@ -31,7 +34,6 @@ extension StreamMatcher {
 
   func searchTriplets(_ triplets: TripletIndex, targetFrame: Int32) {
     guard commonLookups.count >= 2 else { return }
-    orderLookupsByHypothesis()
     probingTriplets(triplets)
     readingTripletHits(triplets)
     confirmingTripletHits(targetFrame: targetFrame)
@@ -40,30 +42,38 @@ extension StreamMatcher {
 
   // MARK: Step 1
 
-  /// Every two lookups of one hypothesis from different anchors and with different hashes, with the bounds of their
-  /// key's directory slot (read here, for every pair, so that their misses overlap).
+  /// Every two lookups from different anchors, with different hashes and a hypothesis in common (taken once, under
+  /// the first hypothesis they share), with the bounds of their key's directory slot, read for every two in a loop of
+  /// their own, so that their misses overlap.
   private func probingTriplets(_ triplets: TripletIndex) {
     tripletProbes.removeAll(keepingCapacity: true)
-    let directory = triplets.index.directory
-    let residualBits = UInt32(triplets.index.residualBits)
+    orderLookupsByHypothesis()
     for h in hypotheses.indices {
       let start = hypothesisRunStarts[h]
       let end = hypothesisRunStarts[h + 1]
       guard end - start >= 2 else { continue }
       for x in start..<(end - 1) {
+        let i = Int(lookupsByHypothesis[x])
+        let a = commonLookups[i]
         for y in (x + 1)..<end {
-          let a = lookupsByHypothesis[x]
-          let b = lookupsByHypothesis[y]
+          let j = Int(lookupsByHypothesis[y])
+          let b = commonLookups[j]
           guard a.anchorFrame != b.anchorFrame && a.hash != b.hash else { continue }
-          let key = triplets.key(a.hash, b.hash)
-          let slot = Int(key >> residualBits)
-          let (first, second) = a.hash < b.hash ? (x, y) : (y, x)
+          let shared = a.hypotheses.intersection(b.hypotheses)
+          guard shared.first == h else { continue }
+          let (first, second) = a.hash < b.hash ? (i, j) : (j, i)
           tripletProbes.append(
             TripletProbe(
-              first: Int32(first), second: Int32(second), key: key, postingsStart: directory[slot],
-              postingsEnd: directory[slot + 1]))
+              first: Int32(first), second: Int32(second), hypotheses: shared, key: triplets.key(a.hash, b.hash)))
         }
       }
+    }
+    let directory = triplets.index.directory
+    let residualBits = UInt32(triplets.index.residualBits)
+    for p in tripletProbes.indices {
+      let slot = Int(tripletProbes[p].key >> residualBits)
+      tripletProbes[p].postingsStart = directory[slot]
+      tripletProbes[p].postingsEnd = directory[slot + 1]
     }
   }
 
@@ -83,7 +93,7 @@ extension StreamMatcher {
     for probe in tripletProbes where probe.postingsStart < probe.postingsEnd {
       touched ^= index.postings[Int(probe.postingsStart)]
     }
-    touchedPostings = touched
+    readAhead ^= touched
     for p in tripletProbes.indices {
       let probe = tripletProbes[p]
       let residual = probe.key & residualMask
@@ -101,8 +111,8 @@ extension StreamMatcher {
   /// The hits that the pairs' postings confirm, as matches of the peak (`tripletMatchKeys`): the pair of the smaller
   /// hash has a posting exactly where the hit places its anchor, the other one within a frame of where it places its
   /// own (as `TargetAgreement` allows for the rounding of each pair's distance); a hit is two matches per such posting
-  /// of the other pair. Keys share a slot by chance (about one hit in nine at 1,000 hours), and these postings tell
-  /// those hits apart.
+  /// of the other pair, under each hypothesis the probe's lookups share. Keys share a slot by chance (about one hit in
+  /// nine at 1,000 hours), and these postings tell those hits apart.
   ///
   /// Where posting lists can be searched (`CatalogIndex.contiguousPostings`), only the other pair's are: a hit stored
   /// under the key is the target of both pairs, so the smaller hash's posting is there by construction, and a hit of
@@ -114,24 +124,27 @@ extension StreamMatcher {
     let index = catalog.index
     let frameMask = UInt32(1 << hasher.layout.frameBits) - 1
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
-    @inline(__always) func emit(hypothesis h: UInt8, anchorFrame: Int32, reference: UInt32) {
-      tripletMatchKeys.append(
-        UInt64(h) << 56 | UInt64(anchorFrame - lowestAnchorFrame) << 32 | UInt64(reference))
+    @inline(__always) func emit(_ probe: TripletProbe, firstReference: UInt32, secondReference: UInt32) {
+      let firstAnchor = UInt64(commonLookups[Int(probe.first)].anchorFrame - lowestAnchorFrame) << 32
+      let secondAnchor = UInt64(commonLookups[Int(probe.second)].anchorFrame - lowestAnchorFrame) << 32
+      for h in probe.hypotheses {
+        tripletMatchKeys.append(UInt64(h) << 56 | firstAnchor | UInt64(firstReference))
+        tripletMatchKeys.append(UInt64(h) << 56 | secondAnchor | UInt64(secondReference))
+      }
     }
     guard index.residualBits == 0 else {
       // Postings carry residual hash bits (a catalog of fewer than about two million postings): each list is read
       // whole.
       for hit in tripletHits {
         let probe = tripletProbes[Int(hit.probe)]
-        let first = lookupsByHypothesis[Int(probe.first)]
-        let second = lookupsByHypothesis[Int(probe.second)]
+        let first = commonLookups[Int(probe.first)]
+        let second = commonLookups[Int(probe.second)]
         let firstReference = hit.target &- (first.hash & frameMask)
         var confirmed = false
         index.forEachPosting(of: first.hash, in: firstReference...firstReference) { _ in confirmed = true }
         guard confirmed else { continue }
         index.forEachPosting(of: second.hash, in: Self.near(hit.target &- (second.hash & frameMask))) {
-          emit(hypothesis: first.hypothesis, anchorFrame: first.anchorFrame, reference: firstReference)
-          emit(hypothesis: second.hypothesis, anchorFrame: second.anchorFrame, reference: $0)
+          emit(probe, firstReference: firstReference, secondReference: $0)
         }
       }
       return
@@ -139,24 +152,23 @@ extension StreamMatcher {
     lowerBounds.removeAll()
     for k in tripletHits.indices {
       let probe = tripletProbes[Int(tripletHits[k].probe)]
-      let second = lookupsByHypothesis[Int(probe.second)]
+      let second = commonLookups[Int(probe.second)]
       let target = tripletHits[k].target
-      tripletHits[k].secondSearch = Int32(
-        lowerBounds.append(
-          index.contiguousPostings(of: second.hash)!, key: Self.near(target &- (second.hash & frameMask)).lowerBound))
+      let list = index.contiguousPostings(of: second.hash)!
+      let key = Self.near(target &- (second.hash & frameMask)).lowerBound
+      tripletHits[k].secondSearch = Int32(lowerBounds.append(list, key: key, guess: guess(of: key, count: list.count)))
     }
     lowerBounds.run()
     for hit in tripletHits {
       let probe = tripletProbes[Int(hit.probe)]
-      let first = lookupsByHypothesis[Int(probe.first)]
-      let second = lookupsByHypothesis[Int(probe.second)]
+      let first = commonLookups[Int(probe.first)]
+      let second = commonLookups[Int(probe.second)]
       let firstReference = hit.target &- (first.hash & frameMask)
       let secondList = index.contiguousPostings(of: second.hash)!
       let last = Self.near(hit.target &- (second.hash & frameMask)).upperBound
       var j = lowerBounds.lowerBound(Int(hit.secondSearch))
       while j < secondList.count && secondList[j] <= last {
-        emit(hypothesis: first.hypothesis, anchorFrame: first.anchorFrame, reference: firstReference)
-        emit(hypothesis: second.hypothesis, anchorFrame: second.anchorFrame, reference: secondList[j])
+        emit(probe, firstReference: firstReference, secondReference: secondList[j])
         j += 1
       }
     }
@@ -178,7 +190,20 @@ extension StreamMatcher {
     tripletMatchKeys.sort()
     let tolerance = settings.alignmentToleranceFrames
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
+    // The vote counters and cell lists of every match, read ahead in a loop of their own so that their misses overlap.
+    var touched: UInt32 = 0
     var previous: UInt64?
+    for key in tripletMatchKeys where key != previous {
+      previous = key
+      let h = Int(key >> 56)
+      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 32) & 0xFF_FFFF)
+      let (a, b) = votes.slots(
+        hypothesis: h,
+        diagonal: diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: UInt32(truncatingIfNeeded: key)))
+      touched ^= UInt32(votes.readAhead(a) ^ votes.readAhead(b)) ^ queue.readAhead(cell: a)
+    }
+    readAhead ^= touched
+    previous = nil
     for key in tripletMatchKeys where key != previous {
       previous = key
       let h = Int(key >> 56)
@@ -191,19 +216,22 @@ extension StreamMatcher {
     }
   }
 
-  /// Counting sort of `commonLookups` by hypothesis into `lookupsByHypothesis`, keeping their order within each.
+  /// Counting sort of the indices of `commonLookups` by each of their hypotheses into `lookupsByHypothesis`, keeping
+  /// their order within each hypothesis; `hypothesisRunStarts[h]` is where hypothesis h's run starts.
   private func orderLookupsByHypothesis() {
     for h in hypothesisRunStarts.indices { hypothesisRunStarts[h] = 0 }
-    for l in commonLookups { hypothesisRunStarts[Int(l.hypothesis) + 1] += 1 }
+    for l in commonLookups {
+      for h in l.hypotheses { hypothesisRunStarts[h + 1] += 1 }
+    }
     for h in 1..<hypothesisRunStarts.count { hypothesisRunStarts[h] += hypothesisRunStarts[h - 1] }
     lookupsByHypothesis.removeAll(keepingCapacity: true)
-    lookupsByHypothesis.append(
-      contentsOf: repeatElement(CommonLookup(hypothesis: 0, anchorFrame: 0, hash: 0), count: commonLookups.count))
+    lookupsByHypothesis.append(contentsOf: repeatElement(0, count: hypothesisRunStarts[hypothesisRunStarts.count - 1]))
     // Each run's start serves as its fill cursor, and ends at the next run's start; then the starts move back.
-    for l in commonLookups {
-      let h = Int(l.hypothesis)
-      lookupsByHypothesis[hypothesisRunStarts[h]] = l
-      hypothesisRunStarts[h] += 1
+    for (i, l) in commonLookups.enumerated() {
+      for h in l.hypotheses {
+        lookupsByHypothesis[hypothesisRunStarts[h]] = Int32(i)
+        hypothesisRunStarts[h] += 1
+      }
     }
     for h in stride(from: hypothesisRunStarts.count - 1, to: 0, by: -1) {
       hypothesisRunStarts[h] = hypothesisRunStarts[h - 1]

@@ -72,11 +72,17 @@ public final class StreamMatcher {
   /// The current peak's matches of common hashes that no running play took, until `agreement` passes those that
   /// another anchor backs to the search (a catalog without a triplet index).
   let agreement: TargetAgreement
-  /// The current peak's lookups of common hashes, to be searched in pairs in the catalog's triplet index.
+  /// The current peak's lookups of common hashes, one per anchor and hash, to be searched in pairs in the catalog's
+  /// triplet index.
   var commonLookups: [CommonLookup] = []
-  /// `commonLookups` ordered by hypothesis, and where each hypothesis's run starts (`searchTriplets`).
-  var lookupsByHypothesis: [CommonLookup] = []
+  /// Indices of `commonLookups` by hypothesis (a lookup under each of its hypotheses), and where each hypothesis's run
+  /// starts (`searchTriplets`).
+  var lookupsByHypothesis: [Int32] = []
   var hypothesisRunStarts: [Int] = []
+  /// Frames of the catalog's reference axis (its tracks laid end to end), at least 1.
+  let catalogFrames: UInt64
+  /// The current peak's lookups, planned before any is looked up (`lookUpPlanned`).
+  var plannedLookups: [PlannedLookup] = []
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
   /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
@@ -87,8 +93,8 @@ public final class StreamMatcher {
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
-  /// What reading the probes' first postings ahead of time gave (kept, so that those reads are not optimised away).
-  var touchedPostings: UInt32 = 0
+  /// What the reads ahead of time gave (kept, so that those reads are not optimised away).
+  var readAhead: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -135,6 +141,8 @@ public final class StreamMatcher {
     tripletHits.reserveCapacity(1024)
     tripletMatchKeys.reserveCapacity(2048)
     playWindows.reserveCapacity(16)
+    catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
+    plannedLookups.reserveCapacity(4 * lookupsPerPeak)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
     self.air = air
@@ -226,6 +234,7 @@ public final class StreamMatcher {
       newestFrame = max(newestFrame, frame)
       while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
       agreement.begin()
+      plannedLookups.removeAll(keepingCapacity: true)
       commonLookups.removeAll(keepingCapacity: true)
       var j = peakStart
       while j < peakFrames.count {
@@ -235,13 +244,11 @@ public final class StreamMatcher {
           peakPairCounts[j] += 1
           let anchorFrame = peakFrames[j]
           let anchorPitch = peakPitches[j]
-          var previousHash: UInt32 = .max
           if parameters.interpolatePeakTimes {
             // The refined time difference on each hypothesis's scale, rounded as the reference rounded it; close to
             // a rounding boundary, the other rounding too (a second pass, so that each pass reuses its postings).
             let refined = peak.time - peakTimes[j]
             for pass in 0..<pairTimePasses {
-              previousHash = .max
               for h in hypotheses.indices {
                 let scaled = refined * hypothesisSpeeds[h]
                 let nearest = scaled.rounded()
@@ -251,22 +258,21 @@ public final class StreamMatcher {
                   guard abs(rest) >= 0.5 - pairTimeMargin else { continue }
                   dt += rest > 0 ? 1 : -1
                 }
-                lookUp(
-                  hypothesis: h, frames: dt, anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame,
-                  targetFrame: frame, previousHash: &previousHash)
+                planLookUp(
+                  hypothesis: h, frames: dt, anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame)
               }
             }
           } else {
             let dts = scaledFrames.baseAddress! + Int(dtq) * hypotheses.count
             for h in hypotheses.indices {
-              lookUp(
-                hypothesis: h, frames: dts[h], anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame,
-                targetFrame: frame, previousHash: &previousHash)
+              planLookUp(
+                hypothesis: h, frames: dts[h], anchorPitch: anchorPitch, interval: interval, anchorFrame: anchorFrame)
             }
           }
         }
         j += 1
       }
+      lookUpPlanned(targetFrame: frame)
       if let triplets = catalog.triplets {
         searchTriplets(triplets, targetFrame: frame)
       } else {
@@ -288,28 +294,89 @@ public final class StreamMatcher {
     afterBatch()
   }
 
-  /// Looks a broadcast pair up under hypothesis `h`, with `dt` on the reference's scale; each posting is a match.
-  /// `previousHash` remembers the last hash looked up, whose postings are still in `postingScratch`.
+  /// One lookup of the current peak: a pair (anchor to the peak) under hypothesis `hypothesis`, its distance `frames`
+  /// on the reference's scale, and where its hash's postings lie in the pair index (when its directory holds whole
+  /// hashes).
+  struct PlannedLookup {
+    var hypothesis: UInt8
+    var anchorFrame: Int32
+    var frames: Int32
+    var hash: UInt32
+    var postingsStart: UInt32 = 0
+    var postingsEnd: UInt32 = 0
+  }
+
+  /// Plans the lookup of a broadcast pair under hypothesis `h`, with `dt` on the reference's scale.
   @inline(__always)
-  private func lookUp(
-    hypothesis h: Int, frames dt: Int, anchorPitch: Float, interval: Float, anchorFrame: Int32, targetFrame: Int32,
-    previousHash: inout UInt32
-  ) {
+  private func planLookUp(hypothesis h: Int, frames dt: Int, anchorPitch: Float, interval: Float, anchorFrame: Int32) {
     guard dt >= 1 && dt <= parameters.maxPairFrames,
       let hash = hasher.layout.hash(
         anchorPitch: anchorPitch - hypotheses[h].pitchShift, interval: interval, frames: dt)
     else { return }
-    if hash != previousHash {
-      currentPostings = postingScratch.postings(of: hash, in: catalog.index)
-      previousHash = hash
+    plannedLookups.append(
+      PlannedLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, frames: Int32(dt), hash: hash))
+  }
+
+  /// Looks the current peak's planned lookups up, in order; each posting is a match. Three steps, each over all of
+  /// them before the next, so that the memory misses of a step overlap instead of following one another: the
+  /// directory slots of their hashes; the first postings that each lookup will read (all of a short list; the first
+  /// running play's window in a long one), read ahead; then the lookups themselves.
+  private func lookUpPlanned(targetFrame: Int32) {
+    let index = catalog.index
+    if index.residualBits == 0 {
+      let directory = index.directory
+      for i in plannedLookups.indices {
+        let slot = Int(plannedLookups[i].hash)
+        plannedLookups[i].postingsStart = directory[slot]
+        plannedLookups[i].postingsEnd = directory[slot + 1]
+      }
+      var touched: UInt32 = 0
+      let postings = index.postings
+      let play = active.first
+      for l in plannedLookups where l.postingsStart < l.postingsEnd {
+        let count = Int(l.postingsEnd - l.postingsStart)
+        if count <= MatcherTuning.maxPostingsSearchedAlone {
+          touched ^= postings[Int(l.postingsStart)]
+        } else if let play,
+          let window = play.acceptedReferences(anchorFrame: l.anchorFrame, tolerance: settings.alignmentToleranceFrames)
+        {
+          touched ^= postings[Int(l.postingsStart) + min(count - 1, guess(of: window.lowerBound, count: count))]
+        }
+      }
+      readAhead ^= touched
     }
+    var previousHash: UInt32 = .max
+    for l in plannedLookups {
+      if index.residualBits == 0 {
+        currentPostings = UnsafeBufferPointer(
+          rebasing: index.postings[Int(l.postingsStart)..<Int(l.postingsEnd)])
+      } else if l.hash != previousHash {
+        currentPostings = postingScratch.postings(of: l.hash, in: index)
+        previousHash = l.hash
+      }
+      lookUp(l, targetFrame: targetFrame)
+    }
+  }
+
+  /// Where `reference` is likely to lie among `count` postings of a common hash: they spread over the catalog's
+  /// frames about evenly.
+  @inline(__always)
+  func guess(of reference: UInt32, count: Int) -> Int {
+    Int(UInt64(reference) * UInt64(count) / catalogFrames)
+  }
+
+  /// A planned lookup, whose postings are `currentPostings`; each posting is a match.
+  @inline(__always)
+  private func lookUp(_ l: PlannedLookup, targetFrame: Int32) {
+    let h = Int(l.hypothesis)
+    let (anchorFrame, hash, dt) = (l.anchorFrame, l.hash, Int(l.frames))
     // A hash with few postings is evidence by itself; one with many is mostly chance, and searched only where
     // another anchor agrees: through the triplet index, where running plays only take their matches here, or else
     // by `TargetAgreement`.
     let common = currentPostings.count > MatcherTuning.maxPostingsSearchedAlone
     if common && catalog.triplets != nil {
       if !active.isEmpty { offerCurrentPostingsToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame) }
-      commonLookups.append(CommonLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, hash: hash))
+      noteCommonLookup(hypothesis: h, anchorFrame: anchorFrame, hash: hash)
       return
     }
     for position in currentPostings {
@@ -321,6 +388,21 @@ public final class StreamMatcher {
       agreement.append(
         PeakMatch(hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: position, target: position &+ UInt32(dt)))
     }
+  }
+
+  /// Adds a common lookup to `commonLookups`, or its hypothesis to the same anchor's lookup of the same hash: a
+  /// peak's lookups come anchor by anchor, so that lookup, if any, is among the last few.
+  @inline(__always)
+  private func noteCommonLookup(hypothesis h: Int, anchorFrame: Int32, hash: UInt32) {
+    var i = commonLookups.count - 1
+    while i >= 0 && commonLookups[i].anchorFrame == anchorFrame {
+      if commonLookups[i].hash == hash {
+        commonLookups[i].hypotheses.insert(h)
+        return
+      }
+      i -= 1
+    }
+    commonLookups.append(CommonLookup(anchorFrame: anchorFrame, hash: hash, hypotheses: HypothesisSet(h)))
   }
 
   /// Offers the running plays the postings of the current lookup (`currentPostings`, in frame order) on their lines:
@@ -342,7 +424,8 @@ public final class StreamMatcher {
         window = window.lowerBound...max(window.upperBound, playWindows[k].upperBound)
         k += 1
       }
-      var i = LockstepLowerBound.lowerBound(of: window.lowerBound, in: currentPostings)
+      var i = LockstepLowerBound.lowerBound(
+        of: window.lowerBound, in: currentPostings, guess: guess(of: window.lowerBound, count: currentPostings.count))
       while i < currentPostings.count && currentPostings[i] <= window.upperBound {
         _ = offerToPlays(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: currentPostings[i])
         i += 1

@@ -51,6 +51,10 @@ final class VoteTable {
     return Int(counts[slot])
   }
 
+  /// Reads a counter ahead of its use, so that its cache line is there when the vote comes.
+  @inline(__always)
+  func readAhead(_ slot: Int) -> UInt8 { counts[slot] }
+
   /// Takes back a vote (an expired or claimed match).
   @inline(__always)
   func unvote(_ slot: Int) {

@@ -47,4 +47,28 @@ struct LockstepLowerBoundTests {
       }
     }
   }
+
+  @Test("Searches started from a guess find the same, whether the guess is right, near or far off", arguments: [1, 2])
+  func searchesFromAGuessFindWhatLinearScanFinds(seed: UInt64) {
+    var generator = SeededGenerator(seed: seed)
+    let searches = LockstepLowerBound(capacity: 16)
+    for count in [0, 1, 15, 16, 17, 33, 300, 1024, 1025, 5000] {
+      let list = (0..<count).map { _ in UInt32(truncatingIfNeeded: generator.next() % 3000) }.sorted()
+      list.withUnsafeBufferPointer { buffer in
+        for key in [0, 1, 1500, 2999, 3000, UInt32.max] + (0..<30).map({ _ in UInt32(generator.next() % 3000) }) {
+          let expected = list.firstIndex { $0 >= key } ?? list.count
+          let guesses = [expected, expected - 1, expected + 1, expected - 40, expected + 40, -5, 0, count, count + 7]
+          searches.removeAll()
+          let numbers = guesses.map { searches.append(buffer, key: key, guess: $0) }
+          searches.run()
+          for (guess, number) in zip(guesses, numbers) {
+            #expect(searches.lowerBound(number) == expected, "count \(count), key \(key), guess \(guess)")
+            #expect(
+              LockstepLowerBound.lowerBound(of: key, in: buffer, guess: guess) == expected,
+              "count \(count), key \(key), guess \(guess)")
+          }
+        }
+      }
+    }
+  }
 }
