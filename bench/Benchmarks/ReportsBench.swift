@@ -362,11 +362,16 @@ func benchReports(_ arguments: [String]) throws {
 
   var zones: [String: TimeZone] = [:]
   for index in 0..<channels { zones[channelName(index)] = zone(ofChannel: index) }
-  let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
+  let kinds =
+    arguments.firstIndex(of: "--kinds").map { arguments[$0 + 1].split(separator: ",").map(String.init) }
+    ?? ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
 
-  // One channel, one month: June in Toronto.
+  // One channel, one month: June in Toronto, or the log's last whole month when it is shorter (January to May).
+  // (The day each month of 2025 ends, January to June; a day more for Toronto's evening.)
+  let monthIndex = [31, 59, 90, 120, 151, 181].lastIndex { $0 + 1 <= days } ?? 0
   let month = ReportScope(
-    channelName: "ch01", from: ReportBound("2025-06-01"), to: ReportBound("2025-07-01"), channelTimeZones: zones)
+    channelName: "ch01", from: ReportBound(String(format: "2025-%02d-01", monthIndex + 1)),
+    to: ReportBound(String(format: "2025-%02d-01", monthIndex + 2)), channelTimeZones: zones)
   var monthWorst = 0.0
   for kind in kinds {
     var times: [Double] = []
