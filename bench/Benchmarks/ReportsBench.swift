@@ -2,7 +2,8 @@ import Common
 import Foundation
 import Reports
 
-// `Benchmarks reports FOLDER [--channels N] [--days N] [--runs N]`: the play log and report figures of issue 4.
+// `Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N] [--reports-only]
+// [--postgresql URL [--postgresql-copied]]`: the play log and report figures of issue 4.
 //
 // 1. Generates a year of plays for 50 channels (about 5 million rows) into FOLDER/year.sqlite, once (it is kept
 //    and reused while its channel and day counts match). The rows go through the production store: the same
@@ -11,10 +12,14 @@ import Reports
 //    hours. Half the channels are in America/Toronto, half in Europe/Paris; songs carry `mapl` and `language`
 //    attributes, ads an `advertiser` and a `cart`, and each day's ads a traffic schedule (`schedule(of:)`).
 // 2. Times each report, as `broadcast-monitor report` runs it, writing CSV to a file: for one channel and one month
-//    (median of RUNS, goal < 1 s) and for all channels and the whole year (one run, goal < 30 s).
+//    (median of RUNS, goal < 1 s) and for all channels and the whole year (median of YEAR-RUNS, default one run,
+//    goal < 30 s). With `--postgresql URL`, the same reports from the same plays copied into that database (each
+//    report with its own snapshot, as `report --db postgresql://…` runs it); `--postgresql-copied` says the
+//    database holds them already (a second run on the same server), so the copy is not made again.
 // 3. Insert throughput with the production durability (WAL, synchronous=FULL, one transaction per play as the
 //    monitor's writer does), into a fresh file in FOLDER: plays recorded and updated per second, commit latency.
 // 4. The writer's commit latency while a whole-year report reads the same file.
+// `--reports-only` stops after 2.
 
 /// SplitMix64: the same plays on every run.
 private struct Generator: RandomNumberGenerator {
@@ -339,7 +344,9 @@ private func benchWriterDuringReport(path: String, folder: String, scope: Report
 
 func benchReports(_ arguments: [String]) throws {
   guard let folder = arguments.first else {
-    say("usage: Benchmarks reports FOLDER [--channels N] [--days N] [--runs N]")
+    say(
+      "usage: Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N] "
+        + "[--reports-only] [--postgresql URL [--postgresql-copied]]")
     exit(64)
   }
   func option(_ name: String, _ fallback: Int) -> Int {
@@ -355,11 +362,16 @@ func benchReports(_ arguments: [String]) throws {
 
   var zones: [String: TimeZone] = [:]
   for index in 0..<channels { zones[channelName(index)] = zone(ofChannel: index) }
-  let kinds = ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
+  let kinds =
+    arguments.firstIndex(of: "--kinds").map { arguments[$0 + 1].split(separator: ",").map(String.init) }
+    ?? ["plays", "airplay", "soundexchange", "quota", "proof-of-play", "reconcile"]
 
-  // One channel, one month: June in Toronto.
+  // One channel, one month: June in Toronto, or the log's last whole month when it is shorter (January to May).
+  // (The day each month of 2025 ends, January to June; a day more for Toronto's evening.)
+  let monthIndex = [31, 59, 90, 120, 151, 181].lastIndex { $0 + 1 <= days } ?? 0
   let month = ReportScope(
-    channelName: "ch01", from: ReportBound("2025-06-01"), to: ReportBound("2025-07-01"), channelTimeZones: zones)
+    channelName: "ch01", from: ReportBound(String(format: "2025-%02d-01", monthIndex + 1)),
+    to: ReportBound(String(format: "2025-%02d-01", monthIndex + 2)), channelTimeZones: zones)
   var monthWorst = 0.0
   for kind in kinds {
     var times: [Double] = []
@@ -376,17 +388,21 @@ func benchReports(_ arguments: [String]) throws {
 
   // All channels, the whole year.
   let year = ReportScope(channelTimeZones: zones)
+  let yearRuns = max(option("year-runs", 1), 1)
   var yearWorst = 0.0
   for kind in kinds {
     var rows = 0
     let file = folder + "/year-\(kind).csv"
-    let time = try timed { rows = try runReport(kind, path: path, scope: year, file: file) }
+    var times: [Double] = []
+    for _ in 1...yearRuns {
+      times.append(try timed { rows = try runReport(kind, path: path, scope: year, file: file) })
+    }
     let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-    yearWorst = max(yearWorst, time)
+    yearWorst = max(yearWorst, median(times))
     say(
       String(
-        format: "report %@, all %d channels, whole year: %.2f s, %d rows, %.1f MB (goal < 30 s)", kind, channels, time,
-        rows, Double(size) / 1e6))
+        format: "report %@, all %d channels, whole log: median %.2f s of %d runs, %d rows, %.1f MB (goal < 30 s)",
+        kind, channels, median(times), times.count, rows, Double(size) / 1e6))
     try? FileManager.default.removeItem(atPath: file)
   }
   try? FileManager.default.removeItem(atPath: folder + "/month.csv")
@@ -397,8 +413,10 @@ func benchReports(_ arguments: [String]) throws {
 
   if let index = arguments.firstIndex(of: "--postgresql"), index + 1 < arguments.count {
     try benchPostgreSQLReports(
-      url: arguments[index + 1], path: path, folder: folder, kinds: kinds, month: month, year: year, channels: channels)
+      url: arguments[index + 1], path: path, folder: folder, kinds: kinds, month: (month, runs),
+      year: (year, yearRuns), channels: channels, isCopied: arguments.contains("--postgresql-copied"))
   }
+  if arguments.contains("--reports-only") { return }
 
   try benchInserts(folder: folder, count: option("inserts", 2000))
   let yearBounds = ReportScope(
@@ -417,39 +435,50 @@ private func say(_ line: String) {
   fflush(nil)
 }
 
-/// The same reports from the same plays in PostgreSQL (copied there with `db copy`'s code), each with its own
-/// snapshot of the play log, as `report --db postgresql://…` runs it: the month copies the plays around its span,
-/// the whole year copies everything.
+/// The same reports from the same plays in PostgreSQL (copied there with `db copy`'s code unless `isCopied`), each
+/// with its own snapshot of the play log, as `report --db postgresql://…` runs it: the month copies the plays around
+/// its span, the whole year copies everything. Each report runs as many times as its scope says; the figures are
+/// medians.
 private func benchPostgreSQLReports(
-  url: String, path: String, folder: String, kinds: [String], month: ReportScope, year: ReportScope, channels: Int
+  url: String, path: String, folder: String, kinds: [String], month: (ReportScope, Int), year: (ReportScope, Int),
+  channels: Int, isCopied: Bool
 ) throws {
-  var summary: PlayLogCopy.Summary?
-  let copyTime = try timed { summary = try PlayLogCopy.copy(sqlite: path, toPostgreSQL: url) }
-  guard let summary else { return }
-  let copied = summary.copiedRows.values.reduce(0, +)
-  say(
-    String(
-      format: "postgresql: db copy of %d rows in %.1f s (%.0f rows/s, verified: %@)", copied, copyTime,
-      Double(copied) / copyTime, summary.isVerified ? "yes" : "NO"))
-  for (scope, label) in [(month, "one channel, one month"), (year, "all \(channels) channels, whole year")] {
+  if !isCopied {
+    var summary: PlayLogCopy.Summary?
+    let copyTime = try timed { summary = try PlayLogCopy.copy(sqlite: path, toPostgreSQL: url) }
+    guard let summary else { return }
+    let copied = summary.copiedRows.values.reduce(0, +)
+    say(
+      String(
+        format: "postgresql: db copy of %d rows in %.1f s (%.0f rows/s, verified: %@)", copied, copyTime,
+        Double(copied) / copyTime, summary.isVerified ? "yes" : "NO"))
+  }
+  for ((scope, runs), label) in [(month, "one channel, one month"), (year, "all \(channels) channels, whole log")] {
     for kind in kinds {
       var rows = 0
-      var snapshotTime = 0.0
-      var snapshotCPU = 0.0
+      var times: [Double] = []
+      var snapshotTimes: [Double] = []
+      var snapshotCPUs: [Double] = []
       let file = folder + "/postgresql-\(kind).csv"
-      let time = try timed {
-        var snapshot: PostgreSQLPlayLogSnapshot?
-        let cpuBefore = processCPUSeconds()
-        snapshotTime = try timed { snapshot = try PostgreSQLPlayLogSnapshot(url: url, scope: scope) }
-        snapshotCPU = processCPUSeconds() - cpuBefore
-        rows = try runReport(kind, path: snapshot!.path, scope: scope, file: file)
+      for _ in 1...max(runs, 1) {
+        times.append(
+          try timed {
+            var snapshot: PostgreSQLPlayLogSnapshot?
+            let cpuBefore = processCPUSeconds()
+            snapshotTimes.append(
+              try timed {
+                snapshot = try PostgreSQLPlayLogSnapshot(url: url, scope: scope, tables: ReportTables.read(by: kind))
+              })
+            snapshotCPUs.append(processCPUSeconds() - cpuBefore)
+            rows = try runReport(kind, path: snapshot!.path, scope: scope, file: file)
+          })
       }
       // The CPU time is this process's (the copy's parsing and SQLite work), which a loaded machine does not
       // stretch as it stretches the wall-clock time; the server's side is not in it.
       say(
         String(
-          format: "postgresql: report %@, %@: %.2f s (snapshot %.2f s, %.2f s CPU), %d rows", kind, label, time,
-          snapshotTime, snapshotCPU, rows))
+          format: "postgresql: report %@, %@: median %.2f s of %d runs (snapshot %.2f s, %.2f s CPU), %d rows", kind,
+          label, median(times), times.count, median(snapshotTimes), median(snapshotCPUs), rows))
       try? FileManager.default.removeItem(atPath: file)
     }
   }

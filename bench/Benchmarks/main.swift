@@ -18,8 +18,10 @@ import Matcher
 //                                                (bench/capacity.sh)
 //   Benchmarks build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …
 //                                                the catalogs of bench/catalog_scale.py (ScaleCatalogCommand.swift)
-//   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]
-//                                                a year of plays for 50 channels: report times, insert throughput
+//   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N]
+//                     [--reports-only] [--postgresql URL [--postgresql-copied]]
+//                                                a year of plays for 50 channels: report times (from SQLite and
+//                                                PostgreSQL), insert throughput
 //                                                (bench/reports.sh; see ReportsBench.swift)
 //   Benchmarks postgresql URL [--nodes N] [--channels N] [--plays N] [--updates N]
 //                                                plays/s into a PostgreSQL play log per node and in total
@@ -181,7 +183,8 @@ do {
         + " | air-cost CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
         + " | catalog-edit HOURS TRACKS [KEEP]"
         + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS]"
-        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--inserts N]"
+        + " | reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N] [--reports-only]"
+        + " [--postgresql URL [--postgresql-copied]]"
         + " | postgresql URL [--nodes N] [--channels N] [--plays N] [--updates N]"
         + " | build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …")
     exit(64)

@@ -50,7 +50,8 @@ enum ReportCommand {
   }
 
   /// Opens the play log at `database` for a report as `a` describes it. A PostgreSQL play log is read through a
-  /// snapshot in SQLite (only the span and channel the report reads): one report implementation for both engines.
+  /// snapshot in SQLite (only the span, channel and tables the report reads): one report implementation for both
+  /// engines.
   /// Keep the snapshot (nil for an SQLite file) as long as the reader: its file goes with it.
   static func openPlayLog(
     _ database: String, _ a: CommandLineArguments, configuration: MonitorConfiguration?
@@ -59,7 +60,8 @@ enum ReportCommand {
       try PlayLogLocation.isPostgreSQL(database)
       ? PostgreSQLPlayLogSnapshot(
         url: database, passwordFile: configuration?.database.passwordFile,
-        scope: try scope(a, configuration: configuration, note: { _ in }))
+        scope: try scope(a, configuration: configuration, note: { _ in }),
+        tables: a.positionals.first.flatMap(ReportTables.read(by:)))
       : nil
     return (try PlayLogReader(path: snapshot?.path ?? database), snapshot)
   }

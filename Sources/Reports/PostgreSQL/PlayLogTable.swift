@@ -94,7 +94,8 @@ struct PlayLogTable: Sendable {
   /// The statement that copies this table's rows out of PostgreSQL in id order (`COPY … TO STDOUT`, which takes no
   /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows
   /// whose time (``timeColumn``) is in it; with `channelID`, only that channel's rows (a table without a time is
-  /// read whole).
+  /// read whole). In COPY's binary format, each column cast to the type ``bind(copyRow:to:parser:)`` reads (the
+  /// play log's own types, so the casts cost nothing): no number is written out as text and parsed back.
   func copyStatement(span: Range<Int64>?, channelID: Int64?) -> String {
     var conditions: [String] = []
     if let timeColumn, let span {
@@ -102,88 +103,46 @@ struct PlayLogTable: Sendable {
     }
     if timeColumn != nil, let channelID { conditions.append("channel_id = \(channelID)") }
     let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    return "COPY (SELECT \(columnList) FROM \(name)\(filter) ORDER BY id) TO STDOUT"
+    let casts = columns.map { column in
+      switch column.type {
+      case .integer, .optionalInteger: "\(column.name)::bigint"
+      case .real: "\(column.name)::double precision"
+      case .text: "\(column.name)::text"
+      }
+    }
+    return
+      "COPY (SELECT \(casts.joined(separator: ", ")) FROM \(name)\(filter) ORDER BY id) TO STDOUT (FORMAT binary)"
   }
 
-  /// One row of `COPY … TO STDOUT` in text format (values separated by tabs, `\N` for null, backslash escapes in
-  /// text) as SQLite values: integers parsed from their digits, doubles from their shortest exact text (as the
-  /// server writes them, extra_float_digits 1), text unescaped.
-  func sqliteValues(copyRow row: UnsafeBufferPointer<UInt8>) throws -> [SQLiteValue] {
-    var values: [SQLiteValue] = []
-    values.reserveCapacity(columns.count)
-    var start = 0
-    for column in columns {
-      var end = start
-      while end < row.count && row[end] != 0x09 { end += 1 }
-      let field = UnsafeBufferPointer(rebasing: row[start..<end])
-      if field.count == 2 && field[0] == 0x5C && field[1] == 0x4E {  // \N
-        values.append(.null)
+  /// The statement that inserts one row, every column bound, into SQLite (a fresh table: no conflict to handle).
+  var insertStatement: String {
+    "INSERT INTO \(name)(\(columnList)) VALUES(\(columns.map { _ in "?" }.joined(separator: ", ")))"
+  }
+
+  /// Binds one row of ``copyStatement(span:channelID:)``'s stream to `statement` (``insertStatement``), straight
+  /// from the message's bytes: integers and doubles from their 8 big-endian bytes, text bound in place. The
+  /// bytes must stay valid until the statement has run.
+  /// - Throws: ``PostgreSQLError`` for a row that is not one of this table's, ``SQLiteError`` when a bind fails.
+  func bind(
+    copyRow message: UnsafeBufferPointer<UInt8>, to statement: PreparedStatement, parser: inout BinaryCopyParser
+  ) throws -> Bool {
+    let url = parser.url
+    return try parser.row(message) { index, field in
+      guard let field else { return try statement.bindNull(at: Int32(index + 1)) }
+      let column = columns[index]
+      if column.type == .text { return try statement.bind(borrowedUTF8: field, at: Int32(index + 1)) }
+      guard field.count == 8, let base = field.baseAddress else {
+        throw PostgreSQLError(
+          message: "unreadable COPY data of \(name).\(column.name): \(field.count) bytes where 8 were expected",
+          url: url)
+      }
+      let bits = UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+      if column.type == .real {
+        try statement.bind(Double(bitPattern: bits), at: Int32(index + 1))
       } else {
-        switch column.type {
-        case .integer, .optionalInteger:
-          guard let integer = Self.integer(field) else { throw copyError(row, column.name) }
-          values.append(.integer(integer))
-        case .real:
-          guard let real = Double(String(decoding: field, as: UTF8.self)) else { throw copyError(row, column.name) }
-          values.append(.real(real))
-        case .text:
-          values.append(.text(Self.unescaped(field)))
-        }
-      }
-      start = end + 1
-    }
-    return values
-  }
-
-  private func copyError(_ row: UnsafeBufferPointer<UInt8>, _ column: String) -> PostgreSQLError {
-    PostgreSQLError(
-      message: "unreadable \(name).\(column) in the row \(String(decoding: row, as: UTF8.self))", url: "COPY")
-  }
-
-  /// A decimal integer, or nil.
-  private static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
-    guard !digits.isEmpty else { return nil }
-    let negative = digits[0] == 0x2D
-    var value: Int64 = 0
-    for index in (negative ? 1 : 0)..<digits.count {
-      let digit = Int64(digits[index]) - 0x30
-      guard digit >= 0 && digit <= 9 else { return nil }
-      let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times.subtractingReportingOverflow(digit)  // negative, to hold Int64.min
-      guard !overflow && !overflow2 else { return nil }
-      value = sum
-    }
-    if negative { return value }
-    let (positive, overflow) = (0 as Int64).subtractingReportingOverflow(value)
-    return overflow ? nil : positive
-  }
-
-  /// COPY's text escapes undone: `\\`, `\t`, `\n`, `\r`, `\b`, `\f`, `\v` (the server writes no octal or hex ones).
-  static func unescaped(_ field: UnsafeBufferPointer<UInt8>) -> String {
-    guard field.contains(0x5C) else { return String(decoding: field, as: UTF8.self) }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(field.count)
-    var index = 0
-    while index < field.count {
-      let byte = field[index]
-      index += 1
-      guard byte == 0x5C, index < field.count else {
-        bytes.append(byte)
-        continue
-      }
-      let escaped = field[index]
-      index += 1
-      switch escaped {
-      case UInt8(ascii: "t"): bytes.append(0x09)
-      case UInt8(ascii: "n"): bytes.append(0x0A)
-      case UInt8(ascii: "r"): bytes.append(0x0D)
-      case UInt8(ascii: "b"): bytes.append(0x08)
-      case UInt8(ascii: "f"): bytes.append(0x0C)
-      case UInt8(ascii: "v"): bytes.append(0x0B)
-      default: bytes.append(escaped)
+        try statement.bind(Int64(bitPattern: bits), at: Int32(index + 1))
       }
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// A PostgreSQL row of this table as SQLite values.

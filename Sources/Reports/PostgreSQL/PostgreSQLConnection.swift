@@ -196,10 +196,10 @@ final class PostgreSQLConnection {
     return try rows(of: result, sql: sql)
   }
 
-  /// Runs `COPY (query) TO STDOUT` — `sql` is the whole statement, with no parameters — and hands `body` each row
-  /// as the server sends it, in COPY's text format (tab-separated values, `\N` for null, backslash escapes), without
-  /// its newline. One stream instead of a result per batch: no row is converted to strings on the way. When `body`
-  /// throws, the connection is closed (the rest of the stream is not read) and the error thrown.
+  /// Runs `COPY (query) TO STDOUT` — `sql` is the whole statement, with no parameters — and hands `body` each
+  /// message of the stream as the server sends it: one row each, in the statement's format (``BinaryCopyParser``
+  /// reads the binary one). One stream instead of a result per batch: no row is converted to strings on the way.
+  /// When `body` throws, the connection is closed (the rest of the stream is not read) and the error thrown.
   func copyOut(_ sql: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     try ensureConnected()
     let started = PQexec(connection, sql)
@@ -215,9 +215,8 @@ final class PostgreSQLConnection {
       guard length > 0, let buffer else { break }  // -1: the end; -2: an error, in the result below
       defer { PQfreemem(buffer) }
       let row = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
-      let count = Int(length) - (row[Int(length) - 1] == 0x0A ? 1 : 0)
       do {
-        try body(UnsafeBufferPointer(start: row, count: count))
+        try body(UnsafeBufferPointer(start: row, count: Int(length)))
       } catch {
         close()
         throw error

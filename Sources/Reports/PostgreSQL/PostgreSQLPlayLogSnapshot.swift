@@ -18,10 +18,13 @@ package final class PostgreSQLPlayLogSnapshot {
 
   /// Copies the play log at `url`: with `scope`, only the plays, events and spots a report of that scope can read
   /// (its `--from` and `--to`, widened by ``spanMarginMilliseconds``; an open end copies everything on that side;
-  /// its `--channel`'s only: a report of one channel reads no other).
+  /// its `--channel`'s only: a report of one channel reads no other); with `tables`, only those tables (the ones
+  /// the report reads, ``ReportTables``), the others left empty.
   /// - Throws: ``PostgreSQLError`` when the server cannot be read; ``MigrationError`` for a newer version's log;
   ///   ``SQLiteError`` when the temporary file cannot be written (a full `TMPDIR`).
-  package init(url: String, passwordFile: String? = nil, scope: ReportScope? = nil) throws {
+  package init(
+    url: String, passwordFile: String? = nil, scope: ReportScope? = nil, tables: Set<String>? = nil
+  ) throws {
     folder = (FileManager.default.temporaryDirectory.path as NSString)
       .appendingPathComponent("broadcast-monitor-report-\(UUID().uuidString)")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -31,7 +34,8 @@ package final class PostgreSQLPlayLogSnapshot {
       let to = scope?.to.map { $0.approximateMilliseconds + Self.spanMarginMilliseconds } ?? Int64.max
       try PlayLogCopy.copy(
         postgreSQL: url, passwordFile: passwordFile, toSQLite: path,
-        span: (scope?.from == nil && scope?.to == nil) || from >= to ? nil : from..<to, channel: scope?.channelName)
+        span: (scope?.from == nil && scope?.to == nil) || from >= to ? nil : from..<to, channel: scope?.channelName,
+        tables: tables)
     } catch {
       try? FileManager.default.removeItem(atPath: folder)
       throw error

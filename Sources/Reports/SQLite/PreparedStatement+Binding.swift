@@ -51,6 +51,17 @@ extension PreparedStatement {
     try check(code)
   }
 
+  /// Binds TEXT from UTF-8 bytes that SQLite does not copy (`SQLITE_STATIC`): they must stay valid and unchanged
+  /// until the statement has run and been reset (a bulk load's row, bound and run at once).
+  func bind(borrowedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+    let statement = try liveHandle()
+    guard let base = bytes.baseAddress else { return try check(sqlite3_bind_text(statement, index, "", 0, nil)) }
+    let code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+      sqlite3_bind_text64(statement, index, $0, UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))  // nil: SQLITE_STATIC
+    }
+    try check(code)
+  }
+
   /// Binds a date as integer milliseconds since 1970, UTC.
   func bind(_ value: Date, at index: Int32) throws {
     try bind(value.millisecondsSince1970, at: index)

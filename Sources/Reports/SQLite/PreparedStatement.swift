@@ -82,6 +82,19 @@ final class PreparedStatement {
     }
   }
 
+  /// Runs a statement that returns no rows (an INSERT) with what is bound, then resets it (keeping the bindings,
+  /// which the next run binds over).
+  func runOnce() throws {
+    let statement = try liveHandle()
+    let code = sqlite3_step(statement)
+    guard code == SQLITE_DONE else {
+      let error = error(.run, code: code == SQLITE_ROW ? SQLITE_MISUSE : code)
+      sqlite3_reset(statement)
+      throw error
+    }
+    sqlite3_reset(statement)
+  }
+
   /// Steps to the end, collecting every row.
   func rows() throws -> [SQLiteRow] {
     var rows: [SQLiteRow] = []

@@ -126,6 +126,16 @@ final class SQLiteDatabase {
   func withStatement<Result>(
     _ sql: String, _ values: [SQLiteValue], _ body: (PreparedStatement) throws -> Result
   ) throws -> Result {
+    try withUnboundStatement(sql) { statement in
+      try statement.bind(values)
+      return try body(statement)
+    }
+  }
+
+  /// Hands `body` the cached statement for `sql` with nothing bound, for a caller that binds and runs it many times
+  /// itself (a bulk load: ``PreparedStatement/runOnce()`` after each row's binds); cached, reset and dropped on
+  /// failure as ``withStatement(_:_:_:)``.
+  func withUnboundStatement<Result>(_ sql: String, _ body: (PreparedStatement) throws -> Result) throws -> Result {
     let statement: PreparedStatement
     if let cached = statements[sql] {
       statement = cached
@@ -135,7 +145,6 @@ final class SQLiteDatabase {
       statements[sql] = statement
     }
     do {
-      try statement.bind(values)
       let result = try body(statement)
       statement.reset()
       return result

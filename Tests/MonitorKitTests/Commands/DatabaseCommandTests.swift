@@ -36,7 +36,9 @@ struct DatabaseCommandTests {
           ? ["advertiser": "Shop \(pick)", "cart": "C\(pick)"] : ["mapl": ["M", "MA", "MAPL", ""][pick % 4]]
         try store.record(
           PlayRecord(
-            channel: channel, itemKey: "\(kind.rawValue)-\(pick)", title: "Title \(pick), \"quoted\"",
+            channel: channel, itemKey: "\(kind.rawValue)-\(pick)",
+            // Text as COPY escapes it (tab, backslash, line ends) comes through the snapshot as it was.
+            title: pick == 7 ? "Tab\there, back\\slash, two\r\nlines\n" : "Title \(pick), \"quoted\"",
             artist: "Artist \(pick)",
             album: "Album", isrc: "CA\(kind.rawValue.prefix(1))\(pick)", label: "Label", kind: kind,
             attributes: attributes,
@@ -46,6 +48,24 @@ struct DatabaseCommandTests {
         time = time.addingTimeInterval(seconds + Double(Int.random(in: 0...60, using: &random)))
       }
       try store.recordEvent(channel: channel, kind: .gap, start: start, end: start.addingTimeInterval(9), detail: "x")
+      // The tables only some reports read (a snapshot of PostgreSQL copies a report's own): alerts, the labelled
+      // air with unknown music, the listeners sampled from Icecast.
+      let day = start.addingTimeInterval(86_400)
+      #expect(try store.openAlert(channel: channel, kind: "silence", start: day, detail: "\(channel) silent"))
+      try store.closeAlert(
+        channel: channel, kind: "silence", start: day, end: day.addingTimeInterval(75), detail: "\(channel) silent")
+      for index in 0..<4 {
+        let at = day.addingTimeInterval(Double(index) * 600)
+        try store.record(
+          AirStretchRecord(
+            channel: channel, start: at, end: at.addingTimeInterval(200), label: "unknown-music",
+            musicConfidence: 0.8,
+            unknown: AirStretchRecord.Unknown(cluster: Int64(index % 2), clusterOffsetSeconds: 0, fingerprint: "AAAA")))
+      }
+      for hour in 0..<72 {
+        try store.recordListeners(
+          channel: channel, sampledAt: start.addingTimeInterval(Double(hour) * 3_600), listeners: 40 + hour % 7)
+      }
     }
     try store.close()
     try Data(
@@ -117,7 +137,9 @@ struct DatabaseCommandTests {
       ["proof-of-play", "--kind", "jingle"], ["proof-of-play", "--channel", "cbc"],
       ["reconcile", "--channel", "ckua", "--from", "2026-01-13", "--to", "2026-01-14"],
       ["airplay", "--channel", "jazz", "--group", "day"],
-      ["soundexchange", "--channel", "ckua", "--from", "2026-01-13"],
+      ["soundexchange", "--channel", "ckua", "--from", "2026-01-13"], ["alerts"], ["alerts", "--channel", "cbc"],
+      ["segments", "--tz", "UTC"], ["segments", "--channel", "jazz", "--from", "2026-01-13"],
+      ["unknown", "--tz", "UTC"],
     ]
     for arguments in reports {
       let fromSQLite = try CLI.run(
