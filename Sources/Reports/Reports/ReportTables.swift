@@ -10,7 +10,8 @@ package enum ReportTables {
   /// The tables report `kind` reads; every table for a kind this does not know.
   package static func read(by kind: String) -> Set<String>? {
     switch kind {
-    case "plays", "airplay", "quota", "proof-of-play": common
+    case "plays", "airplay", "quota": common
+    case "proof-of-play": common.union(["play_clips"])  // the clips kept of the airings, as proof
     case "reconcile": common.union(["schedule"])
     case "soundexchange": common.union(["listener_samples"])  // the audience `run` sampled from Icecast
     case "alerts": common.union(["alerts"])

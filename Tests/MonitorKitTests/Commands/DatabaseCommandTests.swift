@@ -45,6 +45,14 @@ struct DatabaseCommandTests {
             itemDurationSeconds: seconds, start: time, end: time.addingTimeInterval(seconds),
             refOffsetSeconds: Double(pick) / 3, speed: 1 + Double(pick) / 1000, confidence: 0.5 + Double(pick) / 25,
             detectedAt: time.addingTimeInterval(4.5), status: pick == 5 ? .recovered : .closed))
+        if kind == .ad && pick == 8 {
+          // A clip of the airing as proof (the clip lacks its first 2 s): proof-of-play reads it.
+          try store.record(
+            PlayClipRecord(
+              channel: channel, itemKey: "ad-8", playStart: time, playEnd: time.addingTimeInterval(seconds),
+              clipStart: time.addingTimeInterval(2), clipEnd: time.addingTimeInterval(seconds),
+              clipPath: "clips/\(channel)_\(Int(time.timeIntervalSince1970))_ad.opus"))
+        }
         time = time.addingTimeInterval(seconds + Double(Int.random(in: 0...60, using: &random)))
       }
       try store.recordEvent(channel: channel, kind: .gap, start: start, end: start.addingTimeInterval(9), detail: "x")
