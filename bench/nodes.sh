@@ -16,29 +16,18 @@ CHANNELS="${2:-16}"
 swift build -c release --product broadcast-monitor >/dev/null
 MONITOR="$PWD/.build/release/broadcast-monitor"
 MUSIC="$PWD/Tests/Fixtures/music"
-PGBIN=$(pg_config --bindir)
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/bm-nodes-bench.XXXXXX")
-AS=()
-if [[ $(id -u) -eq 0 ]]; then
-  chown postgres "$DIR"
-  AS=(runuser -u postgres --)
-fi
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. bench/private_postgresql.sh
 PIDS=()
 stop() {
   for pid in "${PIDS[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
-  "${AS[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
-  rm -rf "$DIR"
+  stop_private_postgresql
 }
 trap stop EXIT
-"${AS[@]}" "$PGBIN/initdb" -D "$DIR/data" -U bm -E UTF8 --locale=C --auth=trust >/dev/null
-"${AS[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -o \
-  "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories=$DIR" start >/dev/null
-until "$PGBIN/pg_isready" -h 127.0.0.1 -p "$PORT" -U bm >/dev/null; do sleep 0.1; done
-"${AS[@]}" "$PGBIN/createdb" -h "$DIR" -p "$PORT" -U bm plays
-URL="postgresql://bm@127.0.0.1:$PORT/plays"
-psql() { "$PGBIN/psql" -h 127.0.0.1 -p "$PORT" -U bm -d plays -X -A -t -q -c "$1"; }
-WORK="$DIR/work"
+start_private_postgresql nodes-bench
+create_private_database plays
+URL="$PGSERVER/plays"
+psql() { "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U bm -d plays -X -A -t -q -c "$1"; }
+WORK="$PGDIR/work"
 mkdir -p "$WORK"
 "$MONITOR" catalog add --catalog "$WORK/music.bmcat" --metadata "$MUSIC/tracks.csv" \
   "$MUSIC/catalog-a.ogg" "$MUSIC/catalog-b.ogg" "$MUSIC/catalog-c.ogg" >/dev/null 2>&1
@@ -53,7 +42,7 @@ for node in "${NODES[@]}"; do
     >"$WORK/$node.log" 2>&1 &
   PIDS+=($!)
 done
-echo "3 nodes × $CHANNELS file channels into PostgreSQL on 127.0.0.1:$PORT for $RUN_SECONDS s"
+echo "3 nodes × $CHANNELS file channels into PostgreSQL on 127.0.0.1:$PGPORT for $RUN_SECONDS s"
 sleep "$RUN_SECONDS"
 for pid in "${PIDS[@]}"; do kill -INT "$pid"; done
 STATUS=0

@@ -18,26 +18,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 swift build -c release --product Benchmarks >/dev/null
 BENCH="$PWD/.build/release/Benchmarks"
 REPORTS_DIR="${BM_REPORTS_DIR:-${TMPDIR:-/tmp}/bm-reports}"
-PGBIN=$(pg_config --bindir)
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/bm-postgresql-reports.XXXXXX")
-AS=()
-if [[ $(id -u) -eq 0 ]]; then
-  chown postgres "$DIR"
-  AS=(runuser -u postgres --)
-fi
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-stop() {
-  "${AS[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
-  rm -rf "$DIR"
-}
-trap stop EXIT
-"${AS[@]}" "$PGBIN/initdb" -D "$DIR/data" -U bm -E UTF8 --locale=C --auth=trust >/dev/null
-"${AS[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -o \
-  "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories=$DIR" start >/dev/null
-until "$PGBIN/pg_isready" -h 127.0.0.1 -p "$PORT" -U bm >/dev/null; do sleep 0.1; done
-"${AS[@]}" "$PGBIN/createdb" -h "$DIR" -p "$PORT" -U bm reports
-URL="postgresql://bm@127.0.0.1:$PORT/reports"
-echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT"
+. bench/private_postgresql.sh
+trap stop_private_postgresql EXIT
+start_private_postgresql postgresql-reports
+create_private_database reports
+URL="$PGSERVER/reports"
 # The first run generates the SQLite log if needed and copies it into the server; the others reuse both.
 COPIED=()
 for ((round = 1; round <= ${BM_ROUNDS:-1}; round++)); do
