@@ -3,6 +3,7 @@ import Foundation
 import JackInput
 import JackTestSupport
 import RingBuffer
+import TestSupport
 import Testing
 
 /// `JackCapture` against a real JACK server: each test starts its own `jackd -d dummy` (see `JackTestServer`).
@@ -45,16 +46,14 @@ struct JackCaptureTests {
     try capture.connect(source: sources[1], to: "bmcap:ch1_R")
     try capture.connect(source: sources[1], to: "ch1_R")  // again: already connected is fine
 
-    // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
-
-    // behind test threads that block.
-
-    usleep(500000)
+    // The wait blocks (no `Task.sleep`, which can resume late behind test threads that block) while the capture
+    // fills its 2 s ring: 12 cycles take a quarter of a second.
+    let ran = Wait.until(seconds: 10) { capture.framesProcessed >= 12 * 1024 }
     capture.close()
     #expect(!capture.isOpen)
 
     let frames = capture.framesProcessed
-    #expect(frames >= 12 * 1024, "about 23 cycles of 1024 frames in 0.5 s, got \(frames) frames")
+    #expect(ran, "12 cycles of 1024 frames within 10 s, got \(frames) frames")
     #expect(frames % 1024 == 0)
     #expect(capture.lastFrameTime > 0)
     #expect(capture.overruns == [0, 0])
@@ -121,7 +120,7 @@ struct JackCaptureTests {
     let capture = try JackCapture(
       clientName: "bmcap", serverName: server.name, portNames: ["mono"], ringSeconds: 0.001)
     #expect(capture.rings[0].capacity == 2048)
-    usleep(300000)
+    #expect(Wait.until(seconds: 10) { capture.overruns[0] > 0 }, "the ring is full after two cycles")
     capture.close()
 
     let frames = capture.framesProcessed

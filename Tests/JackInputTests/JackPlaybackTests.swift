@@ -114,10 +114,10 @@ struct JackPlaybackTests {
 
     let ones = [Float](repeating: 1, count: 4 * 1024)
     #expect(ones.withUnsafeBufferPointer { playback.enqueue($0) })
-    usleep(400000)
+    let starving = Wait.until(seconds: 10) { playback.framesPlayed == 4 * 1024 && playback.underruns >= 8 * 1024 }
     let starved = playback.underruns
     #expect(playback.framesPlayed == 4 * 1024)
-    #expect(starved >= 8 * 1024, "about 19 cycles of 400 ms ran, 4 with audio; \(starved) frames counted")
+    #expect(starving, "4 cycles with audio, then silent ones counted within 10 s; \(starved) frames counted")
     #expect(starved % 1024 == 0, "whole periods of silence")
 
     playback.finish()
