@@ -23,9 +23,7 @@ struct Migrations: Sendable {
   /// write reports that.
   @discardableResult
   func apply(to database: SQLiteDatabase, now: Date = Date()) throws -> [String] {
-    let hasTable = try database.firstRow(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'", [])
-    if hasTable == nil {
+    if try !database.hasTable("schema_migrations") {
       try database.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations(id TEXT PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")
     }

@@ -14,7 +14,7 @@ extension PlayLogReader {
 
   /// True when the file has the timeline's tables (a play log opened by this version or later).
   package func hasAirStretches() throws -> Bool {
-    try database.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'air_stretches'") != nil
+    try database.hasTable("air_stretches")
   }
 
   /// The first stretch's start and the last one's end on `channelID`; nil when it has none.

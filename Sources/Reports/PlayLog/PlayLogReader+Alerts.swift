@@ -4,7 +4,7 @@ import Foundation
 extension PlayLogReader {
   /// True when the file has the alerts table (a play log opened by this version or later).
   package func hasAlerts() throws -> Bool {
-    try database.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alerts'") != nil
+    try database.hasTable("alerts")
   }
 
   /// The alerts that overlap `[fromMilliseconds, toMilliseconds)` (an open one reaches to now), by start, then

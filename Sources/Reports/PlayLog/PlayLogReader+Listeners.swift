@@ -2,7 +2,7 @@
 extension PlayLogReader {
   /// True when the file has the listener samples' table (a play log opened by this version or later).
   package func hasListenerSamples() throws -> Bool {
-    try database.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'listener_samples'") != nil
+    try database.hasTable("listener_samples")
   }
 
   /// The listener samples of `channelID` in `[from, to)`, by time, with the last one before `from` (the count in

@@ -12,7 +12,7 @@ extension PlayLogReader {
 
   /// True when the file has the play clips' table (a play log opened by this version or later).
   package func hasPlayClips() throws -> Bool {
-    try database.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'play_clips'") != nil
+    try database.hasTable("play_clips")
   }
 
   /// The clips of the plays of `channelID` that overlap `[from, to)`, by the play's start; empty when the file has

@@ -4,7 +4,7 @@ import CSQLite
 extension PlayLogReader {
   /// True when the file has the schedule table (a play log opened by this version or later).
   package func hasSchedule() throws -> Bool {
-    try database.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schedule'") != nil
+    try database.hasTable("schedule")
   }
 
   /// The spots scheduled on `channelID` in `[from, to)`, by time then cart, with their channel's name.

@@ -43,9 +43,7 @@ public final class PlayLogReader {
 
   /// Refuses a file that is not a play log, or one written by a newer version.
   private func checkSchema() throws {
-    let table = try database.firstRow(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-    let applied = table == nil ? [] : try Migrations.playLog.appliedIDs(in: database)
+    let applied = try database.hasTable("schema_migrations") ? try Migrations.playLog.appliedIDs(in: database) : []
     let known = Migrations.playLog.list.map(\.id)
     guard applied.contains(known[0]) else {
       throw SQLiteError(

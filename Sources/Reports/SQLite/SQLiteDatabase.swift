@@ -115,6 +115,11 @@ final class SQLiteDatabase {
     }
   }
 
+  /// True when the file has a table named `name` (a play log written by an older version may lack a newer table).
+  func hasTable(_ name: String) throws -> Bool {
+    try firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
+  }
+
   /// Runs one query and returns its first row, or nil when it has none.
   func firstRow(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteRow? {
     try withStatement(sql, values) { statement in try statement.step() ? try statement.currentRow() : nil }
