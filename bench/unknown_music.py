@@ -8,7 +8,9 @@ Truth: the `unknown` rows of segments.csv (music that is not in the catalog) of 
 - precision against talk, jingles, ads, pips and silence: share of the report's unknown-music stretches whose
   time is mostly not those (a stretch mostly over a catalog song the matcher missed still counts as music);
 - strict precision: share of stretches mostly over truth unknown music;
-- cluster purity and completeness over the stretches that are mostly one truth unknown recording.
+- cluster purity and completeness over the stretches that are mostly one truth unknown recording;
+- back to back: pairs of truth unknown recordings aired one after the other (less than --gap-seconds apart, or
+  crossfaded) and how many the report splits (each mostly in a stretch of its own).
 """
 import argparse
 import csv
@@ -34,6 +36,7 @@ def main():
     p.add_argument("report")
     p.add_argument("--origin", default="2026-01-01T00:00:00Z")
     p.add_argument("--min-seconds", type=float, default=20)
+    p.add_argument("--gap-seconds", type=float, default=1)
     a = p.parse_args()
     origin = datetime.fromisoformat(a.origin.replace("Z", "+00:00"))
 
@@ -89,12 +92,34 @@ def main():
         purity = sum(max(v.values()) for v in by_cluster.values()) / len(pairs)
         completeness = sum(max(v.values()) for v in by_track.values()) / len(pairs)
 
+    # Back to back: consecutive truth rows on a channel, both unknown music of at least --min-seconds, the second
+    # starting less than --gap-seconds after the first ends. Split when each is mostly (over half) inside one reported
+    # stretch and the two stretches differ.
+    def home(ch, s, e):
+        for i, (f0, f1, _) in enumerate(found[ch]):
+            if overlap(s, e, f0, f1) > 0.5 * (e - s):
+                return i
+        return None
+
+    back_to_back = split = 0
+    for ch, rows in truth.items():
+        rows = sorted(rows, key=lambda r: r[1])
+        for (k1, s1, e1, t1), (k2, s2, e2, t2) in zip(rows, rows[1:]):
+            if k1 != "unknown" or k2 != "unknown" or e1 - s1 < a.min_seconds or e2 - s2 < a.min_seconds:
+                continue
+            if s2 - e1 >= a.gap_seconds:
+                continue
+            back_to_back += 1
+            h1, h2 = home(ch, s1, e1), home(ch, s2, e2)
+            split += h1 is not None and h2 is not None and h1 != h2
+
     print(f"unknown segments >= {a.min_seconds:g} s in truth: {len(wanted)}; found {hit}: recall {recall:.3f}")
     print(f"unknown-music stretches reported: {detections}; mostly talk/jingles/ads/pips/silence: {detections - not_talk}")
     print(f"precision vs talk/jingles/ads/silence: {precision:.3f}; strict (mostly truth unknown music): {strict_precision:.3f}")
     print(f"stretches by the truth kind they mostly cover: {dict(by_kind)}")
     print(f"clusters: {len(set(c for c, _ in pairs))} for {len(set(t for _, t in pairs))} recordings over {len(pairs)} stretches; "
           f"purity {purity:.3f}, completeness {completeness:.3f}")
+    print(f"back to back (two unknown recordings < {a.gap_seconds:g} s apart): {back_to_back}; split: {split}")
 
 
 if __name__ == "__main__":

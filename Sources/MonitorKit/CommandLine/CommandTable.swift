@@ -86,6 +86,10 @@ enum CommandTable {
           + "the current folder)"),
       .value("csv", "OUT.csv", "a CSV file to write the plays to (without --db or --csv: standard output)"),
       .value("clips", "DIR", "a folder to keep each unknown music segment's audio in, as an Opus clip"),
+      .value(
+        "catalog-play-clips", "KINDS",
+        "the kinds of catalog items whose plays get a clip too, in the --clips folder (proof of airing): a list "
+          + "such as ad,jingle, `all` or `none` (the default); as unknown.catalogPlayClips for `run`"),
       settingsOption,
     ],
     arguments: "RECORDING")

@@ -14,6 +14,11 @@ enum ScanCommand {
     if let problem = ChannelConfiguration.nameProblem(channel) {
       throw UsageError("--channel \(channel): \(problem)")  // the name `run` would refuse, so the two logs agree
     }
+    // The kinds of catalog plays that get a clip too (as `unknown.catalogPlayClips`).
+    let playClipKinds = try a.value("catalog-play-clips").map(Self.playClipKinds) ?? []
+    if !playClipKinds.isEmpty && a.value("clips") == nil {
+      throw UsageError("--catalog-play-clips needs --clips DIR: the folder the clips go to")
+    }
     let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
     let decoder = AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz)
     guard FileManager.default.isReadableFile(atPath: recording) else {
@@ -69,10 +74,11 @@ enum ScanCommand {
         .start(token: writer.makeToken(), play: PlayRecord(play, channel: channel, origin: origin, status: .closed)))
     }
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
-    // Clips of the unknown music, written off this thread; the scan waits for them before the play log closes.
+    // Clips of the unknown music (and of the catalog plays of --catalog-play-clips' kinds), written off this thread;
+    // the scan waits for them before the play log closes.
     let clips = a.value("clips").map {
       UnknownClipWriter(
-        directory: $0, settings: UnknownClipSettings(clipsDirectory: $0),
+        directory: $0, settings: UnknownClipSettings(clipsDirectory: $0, catalogPlayClips: playClipKinds),
         sampleRateHz: catalog.parameters.sampleRateHz, log: MonitorLog())
     }
     let recorder = AirStretchRecorder(
@@ -81,6 +87,8 @@ enum ScanCommand {
     let air = AirWatch(
       parameters: catalog.parameters, stretches: recorder,
       keepingAudioSeconds: clips == nil ? 0 : UnknownClipWriter.ringSeconds)
+    air.playAudio = recorder
+    air.wantsPlayAudio = { [unowned recorder] in recorder.wantsAudio(of: $0) }
     let matcher = StreamMatcher(
       catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector, air: air)
     let progress = ProgressReporter()
@@ -147,6 +155,26 @@ enum ScanCommand {
       print(out.text, terminator: "")
     }
     return 0
+  }
+
+  /// `--catalog-play-clips`: `all`, `none` or a comma-separated list of kinds, as `unknown.catalogPlayClips`.
+  static func playClipKinds(_ text: String) throws(UsageError) -> Set<ItemKind> {
+    switch text {
+    case "all": return Set(ItemKind.allCases)
+    case "none": return []
+    default: break
+    }
+    var kinds: Set<ItemKind> = []
+    for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let kind = ItemKind(rawValue: word.trimmingCharacters(in: .whitespaces)) else {
+        let words = ItemKind.allCases.map(\.rawValue).joined(separator: ", ")
+        throw UsageError(
+          "--catalog-play-clips \(text): `\(word)` is not an item kind; write a list of \(words) (such as ad,jingle), "
+            + "`all` or `none`")
+      }
+      kinds.insert(kind)
+    }
+    return kinds
   }
 
   static func writeCSV(_ records: [PlayRecord], to path: String) throws {

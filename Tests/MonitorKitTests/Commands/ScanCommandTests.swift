@@ -119,6 +119,48 @@ struct ScanCommandTests {
     #expect(abs((duration ?? 0) - segmentSeconds) < 1, "clip \(duration ?? 0) s, segment \(segmentSeconds) s")
   }
 
+  @Test("--catalog-play-clips song keeps each catalog play's audio beside the unknown music's, in proof-of-play")
+  func catalogPlayClips() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let truth = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let clips = folder.file("clips").path
+    let result = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--db", db,
+      "--clips", clips, "--catalog-play-clips", "song", recording.path,
+    ])
+    #expect(result.status == 0, "\(result)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: clips).filter { $0.hasSuffix("_song.opus") }
+      .sorted()
+    #expect(names.count == truth.count, "\(names)")
+    let plays = try PlayLogStore(path: db).plays()
+    for (name, play) in zip(names, plays) {
+      let seconds = AudioFileDecoder(ffmpegSampleRate: 8000).probeDurationSeconds(path: "\(clips)/\(name)") ?? 0
+      #expect(abs(seconds - play.end.timeIntervalSince(play.start)) < 0.1, "\(name) holds the whole play")
+    }
+    let report = try CLI.run(["report", "proof-of-play", "--db", db, "--tz", "UTC", "--kind", "song"])
+    for name in names { #expect(report.stdout.contains(",\(clips)/\(name),0.000"), "\(report.stdout)") }
+
+    // `none`, the default, keeps no clip of a play; a kind that is none is a usage error naming it and the words.
+    let none = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--csv",
+      folder.file("plays.csv").path, "--clips", folder.file("none").path, "--catalog-play-clips", "none",
+      recording.path,
+    ])
+    #expect(none.status == 0, "\(none)")
+    let kept = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("none").path)) ?? []
+    #expect(!kept.contains { $0.hasSuffix("_song.opus") }, "\(kept)")
+    let bad = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--clips", clips, "--catalog-play-clips",
+      "ad,spots", recording.path,
+    ])
+    #expect(bad.status == 64 && bad.stderr.contains("--catalog-play-clips ad,spots: `spots` is not an item kind"))
+    let noFolder = try CLI.run([
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--catalog-play-clips", "all", recording.path,
+    ])
+    #expect(noFolder.status == 64 && noFolder.stderr.contains("--catalog-play-clips needs --clips DIR"), "\(noFolder)")
+  }
+
   @Test("--clips into a folder that cannot be made says so in one line, and logs the segment without a clip")
   func unwritableClips() throws {
     try CLI.makeCatalog(at: catalogURL)
