@@ -99,8 +99,8 @@ public final class CatalogBuilder {
   ///
   /// The index is built in place from the tracks' packed hashes, in two passes over them (`CatalogIndex.build`), and
   /// the triplet index a run of tracks at a time (`TripletIndex.derive(from:tracks:layout:)`): the build needs little
-  /// memory besides the hashes and the two indexes themselves (about 14 bytes per posting at 10,000 hours, where a
-  /// list of entries, its filtered copy and the triplet index's sort took 30 to 50).
+  /// memory besides the hashes and the two indexes themselves (8.9 GB at 10,000 hours, 15 bytes per posting, where a
+  /// list of entries, its filtered copy and the triplet index's sort took 37 to 49 bytes per posting).
   public func build() throws(FormatError) -> Catalog {
     if let base { return try appending(to: base) }
     var laid = tracks
