@@ -29,7 +29,9 @@ distribution is clumpier than that of as many hours of distinct songs.
 Steps: release builds (Benchmarks, and broadcast-monitor unless --bin is given); the music (fetch-scale-music.sh);
 waits for the dev corpus and the simulations (made by ../shared/eval/corpus.py and simulate.py, as bench/yardstick.sh
 does); builds the missing catalogs with `Benchmarks build-scale-catalog` (a memory estimate first: a size whose
-build would not fit in the available memory is skipped with the reason); then for each size: `catalog info` (index
+build would not fit in the available memory is skipped with the reason: the builder peaks at about 15 bytes per index
+posting, measured at 10,000 h: 8.9 GB for 617 million postings, with 0 h and 100 h built in the same run; 1,000 h
+needs about 1 GB); then for each size: `catalog info` (index
 bytes), cold and warm load (cold: the page cache is dropped with /proc/sys/vm/drop_caches where permitted, else the
 catalog's pages are evicted with posix_fadvise; load = `catalog info`, which maps the file, checks its checksum over
 every byte and decodes the header), and a `scan` of each channel of each simulation (the first --max-minutes of it),
@@ -67,9 +69,13 @@ SEARCH_SIDE = re.compile(
     r"^(StreamMatcher|MatchQueue|MatcherSettings|MatchEvent|RunningPlay|VoteTable|TargetAgreement|PeakMatch|CommonLookup|MatcherTuning|PostingScratch|LockstepLowerBound|HypothesisSet)")
 BUILDER_FILES = ["ScaleVariant", "PeakLevelCopy", "ScaleCatalogPlan", "ScaleCatalogBuild", "ScaleCatalogCommand",
                  "CSVTable", "OrderedWorkPool", "ProbedDurations"]
-# Builder memory per index posting when no build has been measured yet: CatalogBuilder keeps 8 bytes per hash, and
-# build() adds the entry array, its stop-hash-filtered copy and the index (about 28 bytes at the peak).
-DEFAULT_BUILD_BYTES_PER_POSTING = 28.0
+# Builder memory per index posting when no build of these sources has been measured yet: CatalogBuilder keeps 4 bytes
+# per hash (about 1.5 hashes per posting kept after the stop-hash filter), and build() adds the pair index (4 bytes per
+# posting), the triplet index filled in place (about 0.8 postings per pair posting, 4 bytes each, and its directory)
+# and one run of sorted pairs (268 MB): about 15 bytes per posting at 10,000 h.
+DEFAULT_BUILD_BYTES_PER_POSTING = 16.0
+# Memory per posting of the other sizes built in the same run: their builders hold their packed hashes meanwhile.
+HELD_BYTES_PER_POSTING = 6.0
 # Index postings per hour of reference audio (dev catalog: about 95,000), for the memory estimate before a build.
 POSTINGS_PER_HOUR = 100_000
 
@@ -192,7 +198,7 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
             missing.append(s)
     if not missing:
         return reports
-    memory_file = Path(a.cache) / "builder-memory.json"
+    memory_file = cache_dir / "builder-memory.json"  # measured with the builder of these sources
     per_posting = DEFAULT_BUILD_BYTES_PER_POSTING
     if memory_file.exists():
         per_posting = max(per_posting, json.loads(memory_file.read_text()).get("bytes_per_posting", 0))
@@ -204,7 +210,7 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
     available = mem_available_bytes()
     fits = []
     for s in missing:
-        need = per_posting * per_hour * max(s, 2) + 8 * per_hour * sum(fits) + 1e9
+        need = per_posting * per_hour * max(s, 2) + HELD_BYTES_PER_POSTING * per_hour * sum(fits) + 1e9
         if available and need > 0.85 * available:
             reason = ("not built: would need about %.0f GB with today's CatalogBuilder (%.0f bytes per index "
                       "posting at its peak, %.0f postings per hour), more than 85 %% of the %.0f GB available" % (
@@ -236,7 +242,8 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
         total_postings += r["hashCount"]
         max_rss_mb = max(max_rss_mb, r["maxResidentMB"])
     if largest_postings > 10_000_000:  # only a large build says much about bytes per posting
-        measured = max_rss_mb * 2**20 / (largest_postings + (total_postings - largest_postings) / 3)
+        measured = max_rss_mb * 2**20 / (largest_postings + (total_postings - largest_postings) * HELD_BYTES_PER_POSTING
+                                         / DEFAULT_BUILD_BYTES_PER_POSTING)
         memory_file.write_text(json.dumps({"bytes_per_posting": round(measured, 1)}))
     return reports
 

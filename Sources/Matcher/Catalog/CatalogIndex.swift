@@ -103,22 +103,51 @@ final class IndexArrays {
 extension CatalogIndex {
   /// Builds an index from (hash, global frame) entries. Counting sort by directory slot: linear time.
   static func build(hashBits: Int, entries: [(hash: UInt32, position: UInt32)]) -> CatalogIndex {
-    let dirBits = directoryBits(hashBits: hashBits, postingCount: entries.count)
+    build(hashBits: hashBits, postingCount: entries.count) { emit in
+      for e in entries { emit(e.hash, e.position) }
+    }
+  }
+
+  /// Builds an index of `postingCount` (hash, global frame) entries that `forEachEntry` hands to its argument: the
+  /// same entries in the same order each time it is called, twice (once to count each directory slot's postings,
+  /// once to place them). Counting sort by directory slot, in place: linear time, and no memory but the index's own,
+  /// so that a catalog's entries never need to be held as a list (8 bytes each, and a copy to filter them).
+  static func build(
+    hashBits: Int, postingCount: Int, entries forEachEntry: ((UInt32, UInt32) -> Void) -> Void
+  ) -> CatalogIndex {
+    let dirBits = directoryBits(hashBits: hashBits, postingCount: postingCount)
     let residualBits = hashBits - dirBits
     let positionBits = 32 - residualBits
-    var directory = [UInt32](repeating: 0, count: (1 << dirBits) + 1)
-    for e in entries { directory[Int(e.hash >> UInt32(residualBits)) + 1] += 1 }
-    for i in 1..<directory.count { directory[i] += directory[i - 1] }
-    var fill = directory
-    var postings = [UInt32](repeating: 0, count: entries.count)
-    let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << UInt32(residualBits)) - 1
-    for e in entries {
-      let slot = Int(e.hash >> UInt32(residualBits))
-      let packed = residualBits == 0 ? e.position : ((e.hash & residualMask) << UInt32(positionBits)) | e.position
-      postings[Int(fill[slot])] = packed
-      fill[slot] += 1
+    let owner = IndexArrays(directoryCount: (1 << dirBits) + 1, postingCount: postingCount)
+    let directory = owner.directory
+    let postings = owner.postings
+    let slotShift = UInt32(residualBits)
+    var counted = 0
+    forEachEntry { hash, _ in
+      directory[Int(hash >> slotShift) + 1] += 1
+      counted += 1
     }
-    let owner = IndexArrays(directory: directory, postings: postings)
+    precondition(counted == postingCount, "\(counted) entries where \(postingCount) were announced")
+    // `directory[slot + 1]` becomes the slot's start; placing a posting moves it on, so that once every posting is
+    // placed it holds the slot's end, which is the next slot's start.
+    var start: UInt32 = 0
+    for i in 1..<directory.count {
+      let n = directory[i]
+      directory[i] = start
+      start += n
+    }
+    let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << UInt32(residualBits)) - 1
+    let positionShift = UInt32(positionBits)
+    var placed = 0
+    forEachEntry { hash, position in
+      let i = Int(hash >> slotShift) + 1
+      let at = Int(directory[i])
+      precondition(at < postingCount, "the entries changed between the two passes")
+      postings[at] = residualBits == 0 ? position : ((hash & residualMask) << positionShift) | position
+      directory[i] += 1
+      placed += 1
+    }
+    precondition(placed == postingCount, "the entries changed between the two passes")
     return CatalogIndex(
       hashBits: hashBits, directoryBits: dirBits, positionBits: positionBits,
       directory: UnsafeBufferPointer(owner.directory), postings: UnsafeBufferPointer(owner.postings), storage: owner)

@@ -169,6 +169,12 @@ enum CatalogCommand {
     return 0
   }
 
+  /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.
+  static func indexBytesLine(_ info: Catalog.Info) -> String {
+    let perHour = info.hours > 0 ? Double(info.indexBytes) / info.hours / 1_000_000 : 0
+    return "index bytes:  \(info.indexBytes) (" + String(format: "%.2f", perHour) + " MB per hour of audio)"
+  }
+
   static func info(_ a: CommandLineArguments) throws -> Int32 {
     let url = URL(fileURLWithPath: try a.required("catalog"))
     let started = Date()
@@ -176,12 +182,11 @@ enum CatalogCommand {
     let loadSeconds = Date().timeIntervalSince(started)
     let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
     let info = catalog.info(fileBytes: bytes)
-    let perHour = info.hours > 0 ? Double(info.indexBytes) / info.hours / 1_000_000 : 0
     print("catalog:      \(url.path)")
     print("tracks:       \(info.trackCount)")
     print(String(format: "hours:        %.2f", info.hours))
     print("hashes:       \(info.hashCount)")
-    print(String(format: "index bytes:  %d (%.2f MB per hour of audio)", info.indexBytes, perHour))
+    print(indexBytesLine(info))
     if let b = info.fileBytes { print("file bytes:   \(b)") }
     print(
       "format:       "

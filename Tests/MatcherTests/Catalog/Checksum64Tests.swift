@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Matcher
@@ -54,5 +55,31 @@ struct Checksum64Tests {
     #expect(Checksum64.of(swapped(0, 4)) != original)  // both in lane a (words 0 and 4 of 32-byte blocks)
     #expect(Checksum64.of(swapped(0, 1)) != original)  // lanes a and b
     #expect(Checksum64.of(swapped(2, 11)) != original)
+  }
+
+  @Test(
+    "Bytes added in pieces of any sizes give the checksum of all of them at once", arguments: [0, 1, 31, 32, 33, 1000])
+  func stream(length: Int) {
+    let data = Self.bytes(length, seed: 11)
+    var generator = SeededGenerator(seed: UInt64(length))
+    for _ in 0..<20 {
+      var stream = Checksum64.Stream()
+      var offset = 0
+      data.withUnsafeBytes { raw in
+        while offset < length {
+          let n = min(length - offset, Int(generator.next() % 70))
+          stream.add(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]))
+          offset += n
+        }
+      }
+      #expect(stream.value == Checksum64.of(data))
+    }
+  }
+
+  @Test("The checksum of fixed bytes is the one every catalog file written so far carries")
+  func fixedValues() {
+    #expect(Checksum64.of(Self.bytes(0)) == 0x9221_86E1_CBD5_014A)
+    #expect(Checksum64.of(Self.bytes(45)) == 0x21FA_DC9C_BB4F_75D9)
+    #expect(Checksum64.of(Self.bytes(1000)) == 0xD33B_9818_E2E4_D6CB)
   }
 }

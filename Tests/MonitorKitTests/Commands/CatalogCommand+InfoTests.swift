@@ -1,0 +1,15 @@
+import Testing
+
+@testable import Matcher
+@testable import MonitorKit
+
+@Suite("catalog info's figures")
+struct CatalogCommandInfoTests {
+  @Test("An index of more than 4 GB (10,000 hours) is reported in full, not cut to 32 bits")
+  func indexBytesPast32Bits() {
+    let info = Catalog.Info(
+      trackCount: 116_994, hours: 10_000.6, hashCount: 617_380_047, indexBytes: 5_057_069_460,
+      fileBytes: 5_118_236_844, hasTripletIndex: true)
+    #expect(CatalogCommand.indexBytesLine(info) == "index bytes:  5057069460 (0.51 MB per hour of audio)")
+  }
+}
