@@ -57,6 +57,39 @@ struct StreamInputNetworkTests {
     for pid in seen { #expect(!ProcessTable.isChildOfThisProcess(pid), "stalled ffmpeg \(pid) left behind") }
     withExtendedLifetime(hanging) { input.stop() }
   }
+
+  @Test("A burst decoded slower than it arrives (a loaded machine) is placed in the past up to its live end")
+  func slowBurstIsPlacedInThePast() throws {
+    // An ffmpeg stand-in: a server's 8 s burst-on-connect, decoded over 2 s (as a loaded machine does), then live
+    // audio; it notes the wall-clock time at which it wrote the burst's last sample, the live edge.
+    let folder = try TemporaryDirectory(prefix: "slow-burst")
+    let liveEdge = folder.file("live-edge")
+    let ffmpeg = folder.file("ffmpeg")
+    try """
+    #!/usr/bin/env python3
+    import sys, time
+    chunk = bytes(4 * \(Self.rate / 10))
+    for i in range(80):  # 8 s of burst, 0.1 s of audio every 25 ms
+        sys.stdout.buffer.write(chunk); sys.stdout.flush(); time.sleep(0.025)
+    open("\(liveEdge.path)", "w").write(repr(time.time()))
+    while True:  # live: 0.1 s of audio every 0.1 s
+        time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let input = try StreamInput(url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, ffmpegPath: ffmpeg.path)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 30) { $0.frames() > 0 }, "no audio from the stand-in")
+    let first = try #require(recorder.chunks.first)
+    let edge = try #require(
+      Wait.until(seconds: 30) { FileManager.default.fileExists(atPath: liveEdge.path) }
+        ? Double(String(contentsOf: liveEdge, encoding: .utf8)) : nil, "the stand-in never reached the live edge")
+    // Frame 0 is 8 s before the live edge: never placed earlier (audio cannot arrive before it was sent), and late by
+    // no more than the moments between the stand-in's write and the reader's read.
+    let late = first.startTime - (edge - 8)
+    #expect(late > -0.05 && late < 0.5, "the first audio is placed \(late) s after its time")
+  }
 }
 
 @Suite(
