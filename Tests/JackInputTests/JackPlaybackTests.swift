@@ -63,9 +63,12 @@ struct JackPlaybackTests {
       let queued = feed(playback, Signals.interleave([left, right]), channels: 2)
       let playedOut = playback.waitUntilPlayedOut()
       let took = ContinuousClock.now - started
-      // Sleeps block (usleep): a capture keeps filling its ring meanwhile, and a `Task.sleep` can resume late
-      // behind test threads that block.
-      usleep(100_000)  // the last cycles reach the capture; no await while it fills its ring
+      // The last frames played reach the capture in the same cycle or the next: two more of its cycles. The wait
+      // blocks (no `Task.sleep`, which can resume late behind test threads that block) while the capture fills its
+      // ring.
+      let cyclesBefore = capture.framesProcessed
+      let reached = Wait.until(seconds: 10) { capture.framesProcessed >= cyclesBefore + 2 * capture.bufferSize }
+      #expect(reached, "the capture ran two more cycles within 10 s")
       capture.close()
       let run = PlaybackRun(
         queued: queued, playedOut: playedOut, took: took, framesPlayed: playback.framesPlayed,
@@ -103,14 +106,32 @@ struct JackPlaybackTests {
     var overruns: [Int]
   }
 
+  /// A JACK client of the test's own that counts the server's cycles: every client of a server runs in each of
+  /// its cycles, so once it has counted `cycles` more, each client activated before it has run at least as many.
+  private struct CycleCounter {
+    let capture: JackCapture
+
+    init(serverName: String) throws {
+      capture = try JackCapture(clientName: "bmcycles", serverName: serverName, portNames: ["count"])
+    }
+
+    /// Waits (blocking) until `cycles` more cycles ran, at most 10 s; returns whether they did.
+    func wait(cycles: Int) -> Bool {
+      let start = capture.framesProcessed
+      return Wait.until(seconds: 10) { capture.framesProcessed >= start + cycles * capture.bufferSize }
+    }
+  }
+
   @Test("Underruns count the silent frames between the first queued audio and finish(), and no others")
   func underrunsAreCountedOnlyWhileStreaming() async throws {
     let server = try await JackTestServer.start()
     defer { server.stop() }
     let playback = try JackPlayback(clientName: "bmplay", serverName: server.name, portNames: ["out"])
     defer { playback.close() }
-    usleep(200000)
-    #expect(playback.underruns == 0, "nothing queued yet: silence is not an underrun")
+    let counter = try CycleCounter(serverName: server.name)
+    defer { counter.capture.close() }
+    #expect(counter.wait(cycles: 8), "8 cycles within 10 s")
+    #expect(playback.underruns == 0, "nothing queued yet: 8 cycles of silence are not an underrun")
 
     let ones = [Float](repeating: 1, count: 4 * 1024)
     #expect(ones.withUnsafeBufferPointer { playback.enqueue($0) })
@@ -122,8 +143,8 @@ struct JackPlaybackTests {
 
     playback.finish()
     let counted = playback.underruns
-    usleep(200000)
-    #expect(playback.underruns == counted, "after finish(), silence is the end of the stream")
+    #expect(counter.wait(cycles: 8), "8 cycles within 10 s")
+    #expect(playback.underruns == counted, "after finish(), 8 cycles of silence are the end of the stream")
     #expect(playback.waitUntilPlayedOut(timeoutSeconds: 1))
   }
 
@@ -135,23 +156,23 @@ struct JackPlaybackTests {
       clientName: "bmplay", serverName: server.name, portNames: ["out"], ringSeconds: 0.05)
     defer { playback.close() }
     let queued = Atomic<Int>(-1)
+    // 10 s of audio through a 0.05 s ring: queueing it takes about 10 s of cycles, far longer than the waits below
+    // can be late by on a loaded machine.
+    let frames = 480_000
     let feeder = Thread {
-      let second = [Float](repeating: 0.5, count: 48_000)
-      let done = second.withUnsafeBufferPointer { playback.enqueue($0) }
+      let audio = [Float](repeating: 0.5, count: frames)
+      let done = audio.withUnsafeBufferPointer { playback.enqueue($0) }
       queued.store(done ? 1 : 0, ordering: .releasing)
     }
     feeder.start()
-    usleep(300000)
-    #expect(queued.load(ordering: .acquiring) == -1, "1 s of audio is still being queued after 0.3 s")
+    #expect(Wait.until(seconds: 10) { playback.framesPlayed >= 14_400 }, "0.3 s played within 10 s")
+    #expect(queued.load(ordering: .acquiring) == -1, "10 s of audio are still being queued after 0.3 s of it played")
     playback.stop()
-    let until = ContinuousClock.now + .milliseconds(200)
-    while queued.load(ordering: .acquiring) == -1, ContinuousClock.now < until {
-      usleep(5000)
-    }
-    #expect(queued.load(ordering: .acquiring) == 0, "enqueue returned false soon after stop()")
+    let gaveUp = Wait.until(seconds: 5) { queued.load(ordering: .acquiring) != -1 }
+    #expect(gaveUp && queued.load(ordering: .acquiring) == 0, "enqueue returned false soon after stop()")
     #expect(playback.isStopped)
     #expect(!playback.waitUntilPlayedOut(timeoutSeconds: 1))
-    #expect(playback.framesPlayed < 48_000)
+    #expect(playback.framesPlayed < frames)
 
     playback.close()
     #expect(!playback.isOpen)

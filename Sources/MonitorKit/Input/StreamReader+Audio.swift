@@ -6,14 +6,16 @@
 ///
 /// The time of frame 0 (`origin`):
 /// - for a file, the wall-clock time at which its first audio arrived (ffmpeg's `-re` paces it from the start);
-/// - for a network stream, fixed `anchorDelaySeconds` after the first audio arrived, as the latest origin that puts
-///   no audio received so far after the time it arrived: the minimum, over every delivery, of its arrival time minus
-///   the audio received up to it. Audio cannot arrive before it was sent, so this takes the newest audio as live as
-///   far as the arrivals allow. A server sends a new listener a burst of several seconds of audio at once (Icecast's
-///   burst-on-connect: 64 KB, about 10 s at 48 kbit/s), and an Ogg stream comes a page (up to about a second) at a
-///   time; stamping the first frame with its arrival time would put the stream's time stamps up to the burst's
-///   length in the future and make consecutive segments overlap. The audio of a connection is held back (its
-///   segment is pending) until its origin is known.
+/// - for a network stream, the latest origin that puts no audio received so far after the time it arrived: the
+///   minimum, over every delivery, of its arrival time minus the audio received up to it. Audio cannot arrive before
+///   it was sent, so this takes the newest audio as live as far as the arrivals allow. A server sends a new listener
+///   a burst of several seconds of audio at once (Icecast's burst-on-connect: 64 KB, about 10 s at 48 kbit/s), and
+///   an Ogg stream comes a page (up to about a second) at a time; stamping the first frame with its arrival time
+///   would put the stream's time stamps up to the burst's length in the future and make consecutive segments
+///   overlap. The origin is fixed once that minimum has held still (moved back by less than
+///   `anchorSettledSeconds`) for `anchorDelaySeconds`: the burst is then decoded and the audio arrives live, however
+///   long ffmpeg took over the burst (seconds on a loaded machine); at the latest `anchorMaxDelaySeconds` after the
+///   first audio. The audio of a connection is held back (its segment is pending) until its origin is known.
 /// A connection never starts before the end of the previous one.
 ///
 /// Threads: the reader thread only.
@@ -25,6 +27,9 @@ extension StreamReader {
     var origin: Double?
     /// While not anchored: the latest origin that puts no frame received so far after its arrival.
     var latestOrigin = Double.infinity
+    /// Where `latestOrigin` was when it last moved back by `anchorSettledSeconds` or more since the move before, and
+    /// the monotonic time it did (at first: infinity, the first audio's time).
+    var lastMove: (origin: Double, monotonic: Double)
     /// Frames produced so far, dropped ones included.
     var frames = 0
     /// Frame at which the current run of dropped frames began; nil when the ring takes everything.
@@ -38,7 +43,9 @@ extension StreamReader {
   /// Monotonic time at which the connection's origin is due to be fixed, nil when nothing is pending.
   var anchorDue: Double? {
     guard let connection, connection.origin == nil else { return nil }
-    return connection.firstAudioMonotonic + Self.anchorDelaySeconds
+    return min(
+      connection.lastMove.monotonic + Self.anchorDelaySeconds,
+      connection.firstAudioMonotonic + Self.anchorMaxDelaySeconds)
   }
 
   /// Moves `frames` samples from `samples` into the ring, starting a connection or a segment where needed and
@@ -74,7 +81,11 @@ extension StreamReader {
       current.frames += count - accepted
     }
     if current.origin == nil {
-      current.latestOrigin = min(current.latestOrigin, Self.wallSeconds() - Double(current.frames) / sampleRate)
+      let origin = Self.wallSeconds() - Double(current.frames) / sampleRate
+      if origin <= current.lastMove.origin - Self.anchorSettledSeconds {
+        current.lastMove = (origin, Self.monotonicSeconds())
+      }
+      current.latestOrigin = min(current.latestOrigin, origin)
     }
     connection = current
     reportDrops()
@@ -83,13 +94,14 @@ extension StreamReader {
   /// The first audio of an ffmpeg run has arrived.
   private func openConnection() {
     let wall = Self.wallSeconds()
-    connection = Connection(firstAudioMonotonic: Self.monotonicSeconds())
+    let monotonic = Self.monotonicSeconds()
+    connection = Connection(firstAudioMonotonic: monotonic, lastMove: (.infinity, monotonic))
     update(status: .running)
     if configuration.source.isFile { anchor(origin: wall) }
   }
 
-  /// Fixes a network connection's origin once `anchorDelaySeconds` have passed since its first audio, or at once
-  /// when `immediately` (the connection is ending).
+  /// Fixes a network connection's origin once it is due (`anchorDue`), or at once when `immediately` (the connection
+  /// is ending).
   func anchorIfDue(immediately: Bool = false) {
     guard let due = anchorDue, immediately || Self.monotonicSeconds() >= due, let current = connection else { return }
     anchor(origin: current.latestOrigin)

@@ -25,8 +25,15 @@ final class StreamReader {
     var startTime: Double
   }
 
-  /// How long the audio of a new network connection is watched before its start time is fixed (see `anchor`).
+  /// How long the start time of a new network connection's audio must hold still before it is fixed (see
+  /// `StreamReader+Audio`): longer than the pauses between an Ogg stream's pages.
   static let anchorDelaySeconds = 1.0
+  /// A move of the start time smaller than this is the jitter of live audio's arrival, not a burst still being
+  /// decoded (which moves it back by the audio decoded faster than real time: seconds).
+  static let anchorSettledSeconds = 0.1
+  /// The longest the start time waits to hold still, from the first audio: a burst of 10 s decoded at a loaded
+  /// machine's pace, while the held-back audio stays far inside the 30 s ring.
+  static let anchorMaxDelaySeconds = 10.0
   /// Bytes read from ffmpeg at a time (8192 samples).
   static let readSize = 32768
 

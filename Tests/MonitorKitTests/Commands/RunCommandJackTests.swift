@@ -139,7 +139,13 @@ struct RunCommandJackTests {
       ], log: "feed-1")
     let startBefore = try firstSample(of: before)
     try waitFor("play started: \"Armygeddon\"", in: monitor)
-    try await Task.sleep(for: .seconds(max(0, startBefore + 12 - Date().timeIntervalSince1970)))
+    // Mid-song (it lasts 30 s): the server dies once the play log holds the play's first 10 s, read from another
+    // connection as the monitor writes them.
+    let midSong = Wait.until(seconds: 60, pollSeconds: 0.1) {
+      let plays = (try? PlayLogStore(path: db).plays()) ?? []
+      return plays.contains { $0.metadata.title == "Armygeddon" && $0.end.timeIntervalSince1970 >= startBefore + 10 }
+    }
+    try #require(midSong, "the play log did not hold 10 s of the play within 60 s:\n\(monitor.output)")
     let killedAt = Date().timeIntervalSince1970
     server.kill()
     try waitFor("went away", in: monitor, seconds: 10)

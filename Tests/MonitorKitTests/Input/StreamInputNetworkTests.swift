@@ -16,11 +16,15 @@ struct StreamInputNetworkTests {
     let recorder = InputRecorder(input)
     let started = Date().timeIntervalSince1970
     try input.start()  // a stream that is down is not an error
-    recorder.pump(seconds: 4.5)
+    // Attempts at 0, 1 and 3 s (then 7 s): spaced out, not spinning. A loaded machine only makes them later (ffmpeg
+    // takes longer to start and fail), so the test waits for the third one to have failed, the input then waiting
+    // 4 s before the fourth, and checks that it did not come sooner than 3 s.
+    let thirdFailed = recorder.pump(seconds: 60) { _ in input.ffmpegLaunches >= 3 && input.ffmpegProcessID == nil }
+    let elapsed = Date().timeIntervalSince1970 - started
+    #expect(thirdFailed, "\(input.ffmpegLaunches) attempts in 60 s")
+    #expect(input.ffmpegLaunches == 3 && elapsed >= 3, "\(input.ffmpegLaunches) attempts in \(elapsed) s")
     #expect(input.status == .reconnecting)
     #expect(recorder.frames() == 0)
-    // Attempts at 0, 1 and 3 s (then 7 s): spaced out, not spinning.
-    #expect((2...3).contains(input.ffmpegLaunches), "\(input.ffmpegLaunches) attempts in 4.5 s")
     // The same failure is reported once, not at every attempt.
     #expect(recorder.notices.count == 1, "\(recorder.notices)")
     if let gap = recorder.notices.first {
@@ -32,8 +36,8 @@ struct StreamInputNetworkTests {
       #expect(gap.startTime >= started - 0.01 && gap.startTime < started + 1)
     }
     let stopping = Date()
-    input.stop()  // in the middle of a backoff wait
-    #expect(Date().timeIntervalSince(stopping) < 0.5)
+    input.stop()  // in the middle of the 4 s backoff wait
+    #expect(Date().timeIntervalSince(stopping) < 2, "the stop does not wait for the next attempt")
     #expect(input.status == .ended)
     for pid in recorder.processIDs { #expect(!ProcessTable.isChildOfThisProcess(pid), "ffmpeg \(pid) left behind") }
   }
@@ -57,6 +61,39 @@ struct StreamInputNetworkTests {
     for pid in seen { #expect(!ProcessTable.isChildOfThisProcess(pid), "stalled ffmpeg \(pid) left behind") }
     withExtendedLifetime(hanging) { input.stop() }
   }
+
+  @Test("A burst decoded slower than it arrives (a loaded machine) is placed in the past up to its live end")
+  func slowBurstIsPlacedInThePast() throws {
+    // An ffmpeg stand-in: a server's 8 s burst-on-connect, decoded over 2 s (as a loaded machine does), then live
+    // audio; it notes the wall-clock time at which it wrote the burst's last sample, the live edge.
+    let folder = try TemporaryDirectory(prefix: "slow-burst")
+    let liveEdge = folder.file("live-edge")
+    let ffmpeg = folder.file("ffmpeg")
+    try """
+    #!/usr/bin/env python3
+    import sys, time
+    chunk = bytes(4 * \(Self.rate / 10))
+    for i in range(80):  # 8 s of burst, 0.1 s of audio every 25 ms
+        sys.stdout.buffer.write(chunk); sys.stdout.flush(); time.sleep(0.025)
+    open("\(liveEdge.path)", "w").write(repr(time.time()))
+    while True:  # live: 0.1 s of audio every 0.1 s
+        time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let input = try StreamInput(url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, ffmpegPath: ffmpeg.path)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 30) { $0.frames() > 0 }, "no audio from the stand-in")
+    let first = try #require(recorder.chunks.first)
+    let edge = try #require(
+      Wait.until(seconds: 30) { FileManager.default.fileExists(atPath: liveEdge.path) }
+        ? Double(String(contentsOf: liveEdge, encoding: .utf8)) : nil, "the stand-in never reached the live edge")
+    // Frame 0 is 8 s before the live edge: never placed earlier (audio cannot arrive before it was sent), and late by
+    // no more than the moments between the stand-in's write and the reader's read.
+    let late = first.startTime - (edge - 8)
+    #expect(late > -0.05 && late < 0.5, "the first audio is placed \(late) s after its time")
+  }
 }
 
 @Suite(
@@ -75,16 +112,18 @@ struct StreamInputIcecastTests {
     try input.start()
     defer { input.stop() }
 
-    // Audio arrives (after the 1 s in which the connection's start time is fixed).
-    #expect(recorder.pump(seconds: 10) { $0.frames() > 0 }, "no audio from \(server.url)\n\(server.log)")
+    // Audio arrives (after the second in which the connection's start time holds still); ffmpeg's start and the
+    // burst take seconds of their own on a loaded machine.
+    #expect(recorder.pump(seconds: 30) { $0.frames() > 0 }, "no audio from \(server.url)\n\(server.log)")
     #expect(input.status == .running)
     let firstRead = try #require(recorder.readTimes.first)
-    #expect(firstRead - started < 5, "first audio after \(firstRead - started) s")
-    // At real-time rate: 6 s of wall-clock time after the initial burst bring about 6 s of audio.
-    recorder.pump(seconds: 2)
+    #expect(firstRead - started < 10, "first audio after \(firstRead - started) s")
+    // At real-time rate: 10 s of wall-clock time after the initial burst bring about 10 s of audio (long enough that
+    // a loaded machine's late delivery at either end of it stays within the 10 %).
+    #expect(recorder.pump(seconds: 10) { $0.input.backlogSeconds < 0.5 }, "the burst is read")
     let before = recorder.frames()
     let from = Date()
-    recorder.pump(seconds: 6)
+    recorder.pump(seconds: 10)
     let rate = Double(recorder.frames() - before) / Date().timeIntervalSince(from)
     #expect(abs(rate / Double(Self.rate) - 1) < 0.1, "\(rate) frames/s")
     // Sane times: contiguous, and not ahead of the clock by more than the stream's packets (Ogg pages of about
@@ -109,7 +148,9 @@ struct StreamInputIcecastTests {
     #expect(gap.kind == .gap)
     #expect(gap.detail.contains(server.url) && gap.detail.contains("retrying in"), "\(gap.detail)")
     let heard = recorder.chunks.last.map { $0.startTime + Double($0.frames) / $0.sampleRate } ?? 0
-    #expect(gap.startTime >= heard - 1e-6 && gap.startTime <= killed + 1, "gap at \(gap.startTime - killed) s")
+    // The audio's times are late by the quickest delivery's delay (see `StreamReader+Audio`): a second or more on a
+    // loaded machine (1.14 s seen at load 24), so the gap may start up to 2 s after the kill.
+    #expect(gap.startTime >= heard - 1e-6 && gap.startTime <= killed + 2, "gap at \(gap.startTime - killed) s")
 
     // Back again: .reconnect, a new segment, audio again.
     try server.start()
@@ -122,7 +163,7 @@ struct StreamInputIcecastTests {
     #expect(reconnect.detail.contains("audio again after a gap"))
     let newSegment = try #require(recorder.chunks.first { $0.segment == 1 })
     #expect(newSegment.startTime == reconnect.startTime)
-    recorder.pump(seconds: 2)
+    recorder.pump(seconds: 20) { $0.frames(segment: 1) > Self.rate }
     #expect(recorder.frames(segment: 1) > Self.rate, "\(recorder.frames(segment: 1)) frames after the reconnect")
     #expect(recorder.timeProblems().isEmpty, "\(recorder.timeProblems())")
     #expect(recorder.segments == [0, 1])

@@ -593,8 +593,9 @@ struct PlayLogWriterDiskTests {
     #expect(lines.text.contains("play log \(path) cannot be written"), "\(lines.text)")
     #expect(lines.text.contains("is full"), "\(lines.text)")
     #expect(lines.text.contains("SQLITE_FULL"), "\(lines.text)")
-    // Logged once, not once per retry.
-    Thread.sleep(forTimeInterval: 1)
+    // Logged once, not once per retry: three more attempts (one every 0.2 s) fail on the full disk meanwhile.
+    let attempts = writer.writeLatency.snapshot.total
+    #expect(Wait.until(seconds: 60) { writer.writeLatency.snapshot.total >= attempts + 3 }, "the writer retries")
     #expect(lines.text.components(separatedBy: "cannot be written").count == 2, "\(lines.text)")
 
     try FileManager.default.removeItem(at: filler)
