@@ -49,8 +49,12 @@ struct RunCommandTests {
       "--catalog", catalog.path, "--db", db, "--channel", "demo=file:" + Fixtures.music("catalog-a.ogg").path,
     ])
     try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
-    let open = try PlayLogStore(path: db).plays()
-    #expect(open.map(\.status) == [.open], "the play is in the play log while it is on air")
+    // The line is logged as the play is handed to the play log's writer, which commits it on its own thread.
+    let open = try Wait.until(seconds: 20, pollSeconds: 0.05) {
+      try PlayLogStore(path: db).plays().map(\.status) == [.open]
+    }
+    let seen = try PlayLogStore(path: db).plays()
+    #expect(open, "the play is in the play log while it is on air: \(seen)")
     monitor.send(SIGHUP)
     try waitForLog(monitor, "catalog reloaded")
     try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
