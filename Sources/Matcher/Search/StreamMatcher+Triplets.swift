@@ -187,7 +187,7 @@ extension StreamMatcher {
   /// already.
   private func searchingTripletMatches(targetFrame: Int32) {
     guard !tripletMatchKeys.isEmpty else { return }
-    tripletMatchKeys.sort()
+    sortingTripletMatchKeys()
     let tolerance = settings.alignmentToleranceFrames
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
     // The vote counters and cell lists of every match, read ahead in a loop of their own so that their misses overlap.
@@ -213,6 +213,18 @@ extension StreamMatcher {
         continue
       }
       search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
+    }
+  }
+
+  /// Sorts `tripletMatchKeys` (`RadixSort.sortWholeKeys`).
+  private func sortingTripletMatchKeys() {
+    let n = tripletMatchKeys.count
+    if keySortScratch.count < n { keySortScratch = [UInt64](repeating: 0, count: max(n, 2 * keySortScratch.count)) }
+    tripletMatchKeys.withUnsafeMutableBufferPointer { keys in
+      keySortScratch.withUnsafeMutableBufferPointer { scratch in
+        RadixSort.sortWholeKeys(
+          keys.baseAddress!, count: n, scratch: scratch.baseAddress!, histograms: keySortHistogram)
+      }
     }
   }
 

@@ -93,6 +93,9 @@ public final class StreamMatcher {
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
+  /// The sort of `tripletMatchKeys` (`RadixSort.sortWholeKeys`): as many keys, and one histogram.
+  var keySortScratch: [UInt64] = []
+  let keySortHistogram: UnsafeMutablePointer<Int>
   /// What the reads ahead of time gave (kept, so that those reads are not optimised away).
   var readAhead: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
@@ -140,6 +143,8 @@ public final class StreamMatcher {
     tripletProbes.reserveCapacity(1024)
     tripletHits.reserveCapacity(1024)
     tripletMatchKeys.reserveCapacity(2048)
+    keySortScratch = [UInt64](repeating: 0, count: 2048)
+    keySortHistogram = .allocate(capacity: RadixSort.byteHistogramCount)
     playWindows.reserveCapacity(16)
     catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
     plannedLookups.reserveCapacity(4 * lookupsPerPeak)
@@ -161,6 +166,7 @@ public final class StreamMatcher {
 
   deinit {
     scaledFrames.deallocate()
+    keySortHistogram.deallocate()
   }
 
   /// Stream time of the end of the audio consumed so far.
