@@ -127,37 +127,4 @@ extension TripletIndex {
       agreeingPairs(sorted: keys, count: n, layout: layout, body)
     }
   }
-
-  /// `join`'s rule over pairs sorted by target frame (keys: target frame above the hash): for each pair, the pairs
-  /// within a frame before it, from another anchor, whose target pitches are within the two quantization steps.
-  @inline(__always)
-  private static func agreeingPairs(
-    sorted keys: UnsafeMutablePointer<UInt64>, count: Int, layout: HashLayout, _ body: (UInt32, UInt32) -> Void
-  ) {
-    let frameMask = UInt32(1 << layout.frameBits) - 1
-    let intervalShift = UInt32(layout.frameBits)
-    let anchorShift = UInt32(layout.frameBits + layout.intervalBits)
-    let intervalMask = UInt32(1 << layout.intervalBits) - 1
-    let tolerance = layout.anchorStep + layout.intervalStep
-    @inline(__always) func targetPitch(_ hash: UInt32) -> Float {
-      Float(hash >> anchorShift) * layout.anchorStep + Float((hash >> intervalShift) & intervalMask)
-        * layout.intervalStep
-    }
-    for i in 0..<count {
-      let ti = UInt32(truncatingIfNeeded: keys[i] >> 32)
-      let hi = UInt32(truncatingIfNeeded: keys[i])
-      var j = i - 1
-      while j >= 0 {
-        let tj = UInt32(truncatingIfNeeded: keys[j] >> 32)
-        guard ti - tj <= 1 else { break }
-        let hj = UInt32(truncatingIfNeeded: keys[j])
-        if hi != hj && ti &- (hi & frameMask) != tj &- (hj & frameMask)
-          && abs(targetPitch(hi) - targetPitch(hj)) < tolerance
-        {
-          body(key(hi, hj, bits: 32), hi < hj ? ti : tj)
-        }
-        j -= 1
-      }
-    }
-  }
 }

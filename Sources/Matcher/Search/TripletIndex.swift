@@ -110,6 +110,22 @@ struct TripletIndex: @unchecked Sendable {
     }
     RadixSort.sort(keys, count: count, byFieldAt: 32, scratch: scratch, histograms: histograms)
 
+    var entries = [(hash: UInt32, position: UInt32)]()
+    entries.reserveCapacity(count)
+    agreeingPairs(sorted: keys, count: count, layout: layout) { entries.append(($0, $1)) }
+    let largestTarget = count > 0 ? UInt32(truncatingIfNeeded: keys[count - 1] >> 32) : 0
+    return (entries, largestTarget)
+  }
+
+  /// The rule of agreeing pairs, for `join` and the bounded build (`derive(from:tracks:layout:runPairs:)`), over
+  /// pairs sorted by target frame (keys: target frame above the hash): for each pair, the pairs within a frame before
+  /// it, from another anchor, whose target pitches are within the two quantization steps; `body` gets each one's
+  /// 32-bit key and target frame.
+  @inline(__always)
+  static func agreeingPairs(
+    sorted keys: UnsafeMutablePointer<UInt64>, count: Int, layout: HashLayout, _ body: (UInt32, UInt32) -> Void
+  ) {
+    let frameMask = UInt32(1 << layout.frameBits) - 1
     let intervalShift = UInt32(layout.frameBits)
     let anchorShift = UInt32(layout.frameBits + layout.intervalBits)
     let intervalMask = UInt32(1 << layout.intervalBits) - 1
@@ -118,8 +134,6 @@ struct TripletIndex: @unchecked Sendable {
       Float(hash >> anchorShift) * layout.anchorStep + Float((hash >> intervalShift) & intervalMask)
         * layout.intervalStep
     }
-    var entries = [(hash: UInt32, position: UInt32)]()
-    entries.reserveCapacity(count)
     for i in 0..<count {
       let ti = UInt32(truncatingIfNeeded: keys[i] >> 32)
       let hi = UInt32(truncatingIfNeeded: keys[i])
@@ -131,12 +145,10 @@ struct TripletIndex: @unchecked Sendable {
         if hi != hj && ti &- (hi & frameMask) != tj &- (hj & frameMask)
           && abs(targetPitch(hi) - targetPitch(hj)) < tolerance
         {
-          entries.append((key(hi, hj, bits: 32), hi < hj ? ti : tj))
+          body(key(hi, hj, bits: 32), hi < hj ? ti : tj)
         }
         j -= 1
       }
     }
-    let largestTarget = count > 0 ? UInt32(truncatingIfNeeded: keys[count - 1] >> 32) : 0
-    return (entries, largestTarget)
   }
 }
