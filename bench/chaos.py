@@ -16,7 +16,8 @@ small tmpfs mounted for its folder (root only), so that the disk can be filled.
 Faults, each kind --faults-per-kind times (default: one per 10 minutes), at times drawn from --seed; faults of
 different kinds may overlap, as they would in life:
   kill    SIGKILL to the monitor; restarted 2 s later (the systemd unit's RestartSec), as is any other exit;
-  jackd   SIGKILL to jackd, a new one 2-10 s later; the feeds start again where the air is by then;
+  jackd   SIGKILL to jackd, a new one 2-10 s later; the feeds start again where the air is when their audio
+          starts (`feed --on-air-since`: real air does not pause while a box restarts);
   stream  one stream's source stops for 5-60 s (the mount answers 404) and starts again where the air is;
   disk    the play log's file system is filled with a file for 15-60 s, then the file is removed;
   lock    another process holds an SQLite write transaction on the play log for 5-30 s.
@@ -116,6 +117,7 @@ class Chaos:
         self.monitor_exits = []  # (wall, status) of exits the bench did not cause
         self.monitor_ready = []  # wall times at which a started monitor had its JACK client
         self.monitor_down = []  # (from, to) wall spans without a running, ready monitor
+        self.feed_restarts = []  # (channel, seconds behind the air, seconds from start to first sample)
         self.server = f"bm-chaos-{os.getpid()}"
         self.db_dir = os.path.join(self.out, "db")
         self.db = os.path.join(self.db_dir, "plays.sqlite")
@@ -164,29 +166,45 @@ class Chaos:
         self.processes.append(ch.process)
         ch.epochs.append((started, started - air))
 
-    def start_feed(self, ch, air):
-        """The JACK feed: the WAV from `air` seconds, in real time; its first sample's time fixes the origin."""
+    def start_feed(self, ch, air=None, since=None):
+        """The JACK feed: the WAV in real time, from `air` seconds, or (`since`, the wall time of the WAV's first
+        sample) as live air, from where the air is when its first sample plays: a feed restarted after jackd does
+        not replay what aired while it started. Its first sample's time and file position fix the origin."""
         log_path = os.path.join(self.out, f"feed-{ch.name}-{len(ch.epochs)}.log")
+        where = (["--start", f"{air:.3f}"] if since is None
+                 else ["--on-air-since", time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(since))
+                       + f".{int(since % 1 * 1000):03d}Z"])
         ch.process = subprocess.Popen(
-            [self.args.bin, "feed", "--server", self.server, "--client", f"feed-{ch.name}", "--start",
-             f"{air:.3f}", "--connect", "system:playback_1,system:playback_2", ch.wav],
+            [self.args.bin, "feed", "--server", self.server, "--client", f"feed-{ch.name}"] + where
+            + ["--connect", "system:playback_1,system:playback_2", ch.wav],
             stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=JACK_ENV)
         self.processes.append(ch.process)
-        ch.feed_log, ch.feed_air = log_path, air
+        ch.feed_log, ch.feed_asked = log_path, time.time()
 
-    def feed_origins(self, channels, seconds=30):
+    def feed_origins(self, channels, seconds=90):
+        """Waits for the feeds' first samples; each one's time less its file position is the channel's new origin
+        (for a restarted feed, within a JACK period of the one before: its lag behind the air is logged)."""
+        lags = []
+
         def ready():
             for ch in channels:
                 if getattr(ch, "feed_log", None) is None:
                     continue
-                m = re.search(r"first sample at (\S+)", open(ch.feed_log).read())
+                m = re.search(r"first sample at (\S+) \(.* from ([0-9.e+-]+) s into", open(ch.feed_log).read())
                 if m:
                     first = parse_time(m.group(1))
-                    ch.epochs.append((first, first - ch.feed_air))
+                    origin = first - float(m.group(2))
+                    if ch.epochs:
+                        lags.append((ch.name, origin - ch.epochs[-1][1], first - ch.feed_asked))
+                    ch.epochs.append((first, origin))
                     ch.feed_log = None
             return all(getattr(ch, "feed_log", None) is None for ch in channels)
 
         wait_for(ready, seconds, "the feeds' first samples")
+        if lags:
+            self.feed_restarts.extend(lags)
+            log("restarted feeds behind the air by " + ", ".join(f"{n} {lag:+.3f} s" for n, lag, _ in lags)
+                + " (first sample " + ", ".join(f"{took:.1f}" for _, _, took in lags) + " s after the start)")
 
     def start_monitor(self):
         self.monitor_starts += 1
@@ -313,7 +331,7 @@ class Chaos:
                                      self.processes)
             for ch in self.channels:
                 if not ch.stream:
-                    self.start_feed(ch, ch.air_now())
+                    self.start_feed(ch, since=ch.epochs[-1][1])
             self.feed_origins([c for c in self.channels if not c.stream])
             fault["wall_to"] = time.time()
         elif kind == "stream":
@@ -395,7 +413,7 @@ class Chaos:
         """Everything `score` needs, so that `--score-only` can score a finished run again."""
         state = {"t0": t0, "t_end": t_end, "final_status": final_status, "monitor_starts": self.monitor_starts,
                  "monitor_exits": self.monitor_exits, "monitor_down": self.monitor_down, "faults": self.faults,
-                 "epochs": {c.name: c.epochs for c in self.channels}}
+                 "epochs": {c.name: c.epochs for c in self.channels}, "feed_restarts": self.feed_restarts}
         json.dump(state, open(os.path.join(self.out, "state.json"), "w"), indent=1)
 
     def score_again(self):
@@ -405,6 +423,7 @@ class Chaos:
         self.monitor_down, self.faults = state["monitor_down"], state["faults"]
         for c in self.channels:
             c.epochs = state["epochs"][c.name]
+        self.feed_restarts = state.get("feed_restarts", [])
         return self.score(os.path.join(self.out, "plays.sqlite"), state["t0"], state["t_end"], state["final_status"])
 
     def prepare(self):
@@ -570,6 +589,7 @@ class Chaos:
                                        unlogged=[round(x - t0, 1) for x in a["hole"]]) for a in cut],
             "doubled": [brief(a, t0) for a in doubled],
             "false": false_rows,
+            "feed_restarts": self.feed_restarts,
         }
 
     def nearest_fault(self, channel, start, end):
@@ -671,6 +691,11 @@ def report(r):
           f"SIGTERM exit status {r['final_status']}; monitor starts {r['monitor_starts']}, exits by itself "
           f"{r['monitor_exits']}")
     print(f"  events in the play log: {r['events']}; monitor log lines: {r['log_lines']}")
+    restarts = r.get("feed_restarts", [])
+    if restarts:
+        lags = [lag for _, lag, _ in restarts]
+        print(f"  restarted feeds {len(restarts)}: behind the air {min(lags):+.3f} to {max(lags):+.3f} s; first "
+              f"sample {min(t for *_, t in restarts):.1f} to {max(t for *_, t in restarts):.1f} s after the start")
     print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)")
     for kind, a in r["by_fault"].items():
         print(f"    {kind:18s} {a['injected']:8d} {a['lost']:5d} {a['cut_short']:10d} {a['doubled']:8d}         "
