@@ -11,7 +11,9 @@ more channels than simulated ones, a simulated channel is used again from a late
 channels go through a private icecast2 (one `ffmpeg -re` source per mount, MP3 128k), the rest through a private
 jackd (dummy driver) with `broadcast-monitor feed`. The monitor (`run --log`, release build) connects the feeds'
 ports itself (`jack:feed-chNN:out_L,...`), so it finds them again after its own restart. Its play log lives in a
-small tmpfs mounted for its folder (root only), so that the disk can be filled.
+small tmpfs mounted for its folder (root only), so that the disk can be filled. With --clips KINDS (default
+"all"), the monitor keeps clips of its catalog plays of those kinds (`unknown.catalogPlayClips`, in a --config
+the bench writes) in the same tmpfs, so that kill -9 and the full disk also hit the clips.
 
 Faults, each kind --faults-per-kind times (default: one per 10 minutes), at times drawn from --seed; faults of
 different kinds may overlap, as they would in life:
@@ -32,6 +34,9 @@ Scoring, in the simulation's time (each feed's and source's start is recorded to
              of a play that waited in memory and were lost);
   doubled    airings with two or more play rows (extra rows counted: `report airplay` counts each row);
   open       plays still `open` after the final SIGTERM (should be 0); `PRAGMA integrity_check` (should be ok).
+  false      rows that match no truth airing of their channel (attributed to the nearest fault, as lost ones).
+  clips      `play_clips` rows, the clip files at the end, rows whose file is gone (retention deletes the oldest
+             beyond CLIPS_GIGABYTES) and files no row names (a clip written, its row lost).
 Lost airings are attributed to the nearest fault that touched their channel while they aired, each extra row
 of a doubled airing to the fault nearest to the break between its rows, a cut-short airing to the fault nearest
 to where its rows stop ("none" beyond ATTRIBUTION_MARGIN_S). Everything goes to --out (default /tmp/bm-chaos):
@@ -63,7 +68,9 @@ WARMUP_S, TAIL_S = 40, 60
 RECOVER_S = 3
 # A lost or doubled airing is attributed to a fault that touched its channel within this margin of its span.
 ATTRIBUTION_MARGIN_S = 30
-DB_FS_MB = 64
+# The play log's tmpfs: the play log (a few MB) and the clips, which retention keeps under CLIPS_GIGABYTES.
+DB_FS_MB = 128
+CLIPS_GIGABYTES = 0.08
 SIMS = [f"dev-{profile}-s{seed}" for profile in ("radio", "hard") for seed in (1, 2, 3)]
 TRACKS = os.path.join(CACHE, "corpora", "dev", "tracks.csv")
 SCAN_ORIGIN = "2026-01-01T00:00:00Z"
@@ -121,6 +128,9 @@ class Chaos:
         self.server = f"bm-chaos-{os.getpid()}"
         self.db_dir = os.path.join(self.out, "db")
         self.db = os.path.join(self.db_dir, "plays.sqlite")
+        self.clips_dir = os.path.join(self.db_dir, "clips")
+        self.config = os.path.join(self.out, "monitor.json5")
+        self.clip_files = []
         self.password = f"chaos{random.randrange(1 << 30)}"
 
     # ----- processes ---------------------------------------------------------------------------------------------
@@ -211,6 +221,8 @@ class Chaos:
         log_path = os.path.join(self.out, f"monitor-{self.monitor_starts}.log")
         command = [self.args.bin, "run", "--catalog", self.catalog, "--db", self.db, "--jack-server", self.server,
                    "--jack-client", "bm", "--log"]
+        if self.args.clips != "none":
+            command += ["--config", self.config]
         for ch in self.channels:
             source = (f"http://127.0.0.1:{self.port}/{ch.name}.mp3" if ch.stream
                       else f"jack:feed-{ch.name}:out_L,feed-{ch.name}:out_R")
@@ -362,6 +374,10 @@ class Chaos:
             os.makedirs(self.db_dir, exist_ok=True)
             subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DB_FS_MB}m", "tmpfs", self.db_dir], check=True)
             self.mounted = True
+            kinds = json.dumps(self.args.clips if self.args.clips == "all" else self.args.clips.split(","))
+            open(self.config, "w").write(
+                f'{{unknown: {{clipsDirectory: "{self.clips_dir}", retentionGigabytes: {CLIPS_GIGABYTES}, '
+                f'catalogPlayClips: {kinds}}}}}\n')
             self.port = free_port()
             self.start_icecast(self.port, sum(c.stream for c in self.channels))
             self.jackd = start_jackd(self.server, os.path.join(self.out, "jackd-0.log"), self.processes)
@@ -399,6 +415,8 @@ class Chaos:
             stop_all(self.processes, timeout=20)
             saved = os.path.join(self.out, "plays.sqlite")
             if getattr(self, "mounted", False):
+                if os.path.isdir(self.clips_dir):
+                    self.clip_files = sorted(os.listdir(self.clips_dir))
                 for suffix in ("", "-wal", "-shm"):
                     if os.path.exists(self.db + suffix):
                         shutil.copy(self.db + suffix, saved + suffix)
@@ -413,7 +431,8 @@ class Chaos:
         """Everything `score` needs, so that `--score-only` can score a finished run again."""
         state = {"t0": t0, "t_end": t_end, "final_status": final_status, "monitor_starts": self.monitor_starts,
                  "monitor_exits": self.monitor_exits, "monitor_down": self.monitor_down, "faults": self.faults,
-                 "epochs": {c.name: c.epochs for c in self.channels}, "feed_restarts": self.feed_restarts}
+                 "epochs": {c.name: c.epochs for c in self.channels}, "feed_restarts": self.feed_restarts,
+                 "clip_files": self.clip_files}
         json.dump(state, open(os.path.join(self.out, "state.json"), "w"), indent=1)
 
     def score_again(self):
@@ -423,7 +442,7 @@ class Chaos:
         self.monitor_down, self.faults = state["monitor_down"], state["faults"]
         for c in self.channels:
             c.epochs = state["epochs"][c.name]
-        self.feed_restarts = state.get("feed_restarts", [])
+        self.feed_restarts, self.clip_files = state.get("feed_restarts", []), state.get("clip_files", [])
         return self.score(os.path.join(self.out, "plays.sqlite"), state["t0"], state["t_end"], state["final_status"])
 
     def prepare(self):
@@ -489,6 +508,15 @@ class Chaos:
             "ON c.id = p.channel_id JOIN catalog_items i ON i.id = p.item_id").fetchall()
         statuses = {s: n for s, n in conn.execute("SELECT status, count(*) FROM plays GROUP BY status")}
         event_counts = dict(conn.execute("SELECT kind, count(*) FROM events GROUP BY kind").fetchall())
+        has_clips = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'play_clips'").fetchone()[0]
+        clip_paths = [r[0] for r in conn.execute("SELECT clip_path FROM play_clips")] if has_clips else []
+        segment_clips = {os.path.basename(r[0]) for r in conn.execute(
+            "SELECT clip_path FROM unknown_segments WHERE clip_path IS NOT NULL")}
+        clipped = conn.execute(
+            "SELECT p.status, count(*) FROM plays p JOIN channels c ON c.id = p.channel_id JOIN catalog_items i "
+            "ON i.id = p.item_id WHERE EXISTS (SELECT 1 FROM play_clips k WHERE k.channel_id = p.channel_id AND "
+            "k.item_key = i.item_key AND k.play_start_ms < p.end_ms AND k.play_end_ms > p.start_ms) "
+            "GROUP BY p.status").fetchall() if has_clips else []
         conn.close()
 
         # Outages per channel, in wall-clock time.
@@ -546,8 +574,11 @@ class Chaos:
                 a["hole"] = longest
                 cut.append(a)
         doubled = [a for a in airings if len(a["rows"]) >= 2]
-        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0, "cut_short": 0}
+        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0, "cut_short": 0, "false": 0}
                        for k in KINDS + ["none"]}
+        false_rows = [row + (self.nearest_fault(row[1], t0 + row[3], t0 + row[3] + row[4]),) for row in false_rows]
+        for row in false_rows:
+            attribution[row[-1]]["false"] += 1
         for f in self.faults:
             attribution[f["kind"]]["injected"] += 1
         for a in lost:
@@ -590,6 +621,11 @@ class Chaos:
             "doubled": [brief(a, t0) for a in doubled],
             "false": false_rows,
             "feed_restarts": self.feed_restarts,
+            "clips": {"rows": len(clip_paths), "files": len(self.clip_files),
+                      "rows_without_file": sum(os.path.basename(p) not in set(self.clip_files) for p in clip_paths),
+                      "files_without_row": len(set(self.clip_files) - {os.path.basename(p) for p in clip_paths}
+                                               - segment_clips),
+                      "plays_with_clip_by_status": dict(clipped)},
         }
 
     def nearest_fault(self, channel, start, end):
@@ -696,18 +732,19 @@ def report(r):
         lags = [lag for _, lag, _ in restarts]
         print(f"  restarted feeds {len(restarts)}: behind the air {min(lags):+.3f} to {max(lags):+.3f} s; first "
               f"sample {min(t for *_, t in restarts):.1f} to {max(t for *_, t in restarts):.1f} s after the start")
-    print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)")
+    print(f"  clips: {r['clips']}")
+    print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)  false rows")
     for kind, a in r["by_fault"].items():
         print(f"    {kind:18s} {a['injected']:8d} {a['lost']:5d} {a['cut_short']:10d} {a['doubled']:8d}         "
-              f"({a['extra_rows']})")
+              f"({a['extra_rows']}) {a['false']:15d}")
     for a in r["lost_airings"]:
         print(f"  lost: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s (heard {a['heard']} s), "
               f"near {a['fault']}")
     for a in r["cut_short_airings"]:
         print(f"  cut short: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s, unlogged "
               f"{a['unlogged'][0]}-{a['unlogged'][1]} s, near {a['fault']}: rows {a['rows']}")
-    for pid, name, track, start, seconds, status in r["false"][:10]:
-        print(f"  false: row {pid} {name} {track} at {start:.1f} s for {seconds:.1f} s ({status})")
+    for pid, name, track, start, seconds, status, fault in r["false"][:10]:
+        print(f"  false: row {pid} {name} {track} at {start:.1f} s for {seconds:.1f} s ({status}), near {fault}")
     for a in r["doubled"]:
         print(f"  doubled: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s, near {a['fault']}: "
               f"rows {a['rows']}")
@@ -723,6 +760,8 @@ def main():
     ap.add_argument("--sims", default=",".join(SIMS))
     ap.add_argument("--wait-minutes", type=float, default=120, help="longest wait for a simulation being made")
     ap.add_argument("--min-airing-s", type=float, default=20)
+    ap.add_argument("--clips", default="all",
+                    help="unknown.catalogPlayClips: all, none, or kinds separated by commas (song,ad,jingle,other)")
     ap.add_argument("--min-heard-s", type=float, default=30)
     ap.add_argument("--catalog", help="default: built from --tracks into --out (again when the binary is newer)")
     ap.add_argument("--tracks", default=TRACKS)
