@@ -36,7 +36,8 @@ Scoring, in the simulation's time (each feed's and source's start is recorded to
   open       plays still `open` after the final SIGTERM (should be 0); `PRAGMA integrity_check` (should be ok).
   false      rows that match no truth airing of their channel (attributed to the nearest fault, as lost ones).
   clips      `play_clips` rows, the clip files at the end, rows whose file is gone (retention deletes the oldest
-             beyond CLIPS_GIGABYTES) and files no row names (a clip written, its row lost).
+             beyond CLIPS_GIGABYTES), files no row names (a clip written, its row lost) and the hidden files of
+             clips never finished (an encoding cut by kill -9 leaves them).
 Lost airings are attributed to the nearest fault that touched their channel while they aired, each extra row
 of a doubled airing to the fault nearest to the break between its rows, a cut-short airing to the fault nearest
 to where its rows stop ("none" beyond ATTRIBUTION_MARGIN_S). Everything goes to --out (default /tmp/bm-chaos):
@@ -517,7 +518,14 @@ class Chaos:
             "ON i.id = p.item_id WHERE EXISTS (SELECT 1 FROM play_clips k WHERE k.channel_id = p.channel_id AND "
             "k.item_key = i.item_key AND k.play_start_ms < p.end_ms AND k.play_end_ms > p.start_ms) "
             "GROUP BY p.status").fetchall() if has_clips else []
+        # An airing cut by an outage and continued in the same row gets a clip for each part.
+        multiple = conn.execute(
+            "SELECT count(*) FROM plays p JOIN catalog_items i ON i.id = p.item_id WHERE (SELECT count(*) FROM "
+            "play_clips k WHERE k.channel_id = p.channel_id AND k.item_key = i.item_key AND k.play_start_ms < "
+            "p.end_ms AND k.play_end_ms > p.start_ms) >= 2").fetchone()[0] if has_clips else 0
         conn.close()
+        # A clip is encoded into hidden files, renamed when done: those left at the end were never finished.
+        temporary = [name for name in self.clip_files if name.startswith(".")]
 
         # Outages per channel, in wall-clock time.
         for m_from, m_to in self.monitor_down:
@@ -624,8 +632,9 @@ class Chaos:
             "clips": {"rows": len(clip_paths), "files": len(self.clip_files),
                       "rows_without_file": sum(os.path.basename(p) not in set(self.clip_files) for p in clip_paths),
                       "files_without_row": len(set(self.clip_files) - {os.path.basename(p) for p in clip_paths}
-                                               - segment_clips),
-                      "plays_with_clip_by_status": dict(clipped)},
+                                               - segment_clips - set(temporary)),
+                      "temporary_files_left": temporary,
+                      "plays_with_clip_by_status": dict(clipped), "plays_with_two_or_more_clips": multiple},
         }
 
     def nearest_fault(self, channel, start, end):
