@@ -11,12 +11,15 @@ more channels than simulated ones, a simulated channel is used again from a late
 channels go through a private icecast2 (one `ffmpeg -re` source per mount, MP3 128k), the rest through a private
 jackd (dummy driver) with `broadcast-monitor feed`. The monitor (`run --log`, release build) connects the feeds'
 ports itself (`jack:feed-chNN:out_L,...`), so it finds them again after its own restart. Its play log lives in a
-small tmpfs mounted for its folder (root only), so that the disk can be filled.
+small tmpfs mounted for its folder (root only), so that the disk can be filled. With --clips KINDS (default
+"all"), the monitor keeps clips of its catalog plays of those kinds (`unknown.catalogPlayClips`, in a --config
+the bench writes) in the same tmpfs, so that kill -9 and the full disk also hit the clips.
 
 Faults, each kind --faults-per-kind times (default: one per 10 minutes), at times drawn from --seed; faults of
 different kinds may overlap, as they would in life:
   kill    SIGKILL to the monitor; restarted 2 s later (the systemd unit's RestartSec), as is any other exit;
-  jackd   SIGKILL to jackd, a new one 2-10 s later; the feeds start again where the air is by then;
+  jackd   SIGKILL to jackd, a new one 2-10 s later; the feeds start again where the air is when their audio
+          starts (`feed --on-air-since`: real air does not pause while a box restarts);
   stream  one stream's source stops for 5-60 s (the mount answers 404) and starts again where the air is;
   disk    the play log's file system is filled with a file for 15-60 s, then the file is removed;
   lock    another process holds an SQLite write transaction on the play log for 5-30 s.
@@ -31,6 +34,10 @@ Scoring, in the simulation's time (each feed's and source's start is recorded to
              of a play that waited in memory and were lost);
   doubled    airings with two or more play rows (extra rows counted: `report airplay` counts each row);
   open       plays still `open` after the final SIGTERM (should be 0); `PRAGMA integrity_check` (should be ok).
+  false      rows that match no truth airing of their channel (attributed to the nearest fault, as lost ones).
+  clips      `play_clips` rows, the clip files at the end, rows whose file is gone (retention deletes the oldest
+             beyond CLIPS_GIGABYTES), files no row names (a clip written, its row lost) and the hidden files of
+             clips never finished (an encoding cut by kill -9 leaves them).
 Lost airings are attributed to the nearest fault that touched their channel while they aired, each extra row
 of a doubled airing to the fault nearest to the break between its rows, a cut-short airing to the fault nearest
 to where its rows stop ("none" beyond ATTRIBUTION_MARGIN_S). Everything goes to --out (default /tmp/bm-chaos):
@@ -62,7 +69,9 @@ WARMUP_S, TAIL_S = 40, 60
 RECOVER_S = 3
 # A lost or doubled airing is attributed to a fault that touched its channel within this margin of its span.
 ATTRIBUTION_MARGIN_S = 30
-DB_FS_MB = 64
+# The play log's tmpfs: the play log (a few MB) and the clips, which retention keeps under CLIPS_GIGABYTES.
+DB_FS_MB = 128
+CLIPS_GIGABYTES = 0.08
 SIMS = [f"dev-{profile}-s{seed}" for profile in ("radio", "hard") for seed in (1, 2, 3)]
 TRACKS = os.path.join(CACHE, "corpora", "dev", "tracks.csv")
 SCAN_ORIGIN = "2026-01-01T00:00:00Z"
@@ -116,9 +125,13 @@ class Chaos:
         self.monitor_exits = []  # (wall, status) of exits the bench did not cause
         self.monitor_ready = []  # wall times at which a started monitor had its JACK client
         self.monitor_down = []  # (from, to) wall spans without a running, ready monitor
+        self.feed_restarts = []  # (channel, seconds behind the air, seconds from start to first sample)
         self.server = f"bm-chaos-{os.getpid()}"
         self.db_dir = os.path.join(self.out, "db")
         self.db = os.path.join(self.db_dir, "plays.sqlite")
+        self.clips_dir = os.path.join(self.db_dir, "clips")
+        self.config = os.path.join(self.out, "monitor.json5")
+        self.clip_files = []
         self.password = f"chaos{random.randrange(1 << 30)}"
 
     # ----- processes ---------------------------------------------------------------------------------------------
@@ -164,35 +177,53 @@ class Chaos:
         self.processes.append(ch.process)
         ch.epochs.append((started, started - air))
 
-    def start_feed(self, ch, air):
-        """The JACK feed: the WAV from `air` seconds, in real time; its first sample's time fixes the origin."""
+    def start_feed(self, ch, air=None, since=None):
+        """The JACK feed: the WAV in real time, from `air` seconds, or (`since`, the wall time of the WAV's first
+        sample) as live air, from where the air is when its first sample plays: a feed restarted after jackd does
+        not replay what aired while it started. Its first sample's time and file position fix the origin."""
         log_path = os.path.join(self.out, f"feed-{ch.name}-{len(ch.epochs)}.log")
+        where = (["--start", f"{air:.3f}"] if since is None
+                 else ["--on-air-since", time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(since))
+                       + f".{int(since % 1 * 1000):03d}Z"])
         ch.process = subprocess.Popen(
-            [self.args.bin, "feed", "--server", self.server, "--client", f"feed-{ch.name}", "--start",
-             f"{air:.3f}", "--connect", "system:playback_1,system:playback_2", ch.wav],
+            [self.args.bin, "feed", "--server", self.server, "--client", f"feed-{ch.name}"] + where
+            + ["--connect", "system:playback_1,system:playback_2", ch.wav],
             stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), env=JACK_ENV)
         self.processes.append(ch.process)
-        ch.feed_log, ch.feed_air = log_path, air
+        ch.feed_log, ch.feed_asked = log_path, time.time()
 
-    def feed_origins(self, channels, seconds=30):
+    def feed_origins(self, channels, seconds=90):
+        """Waits for the feeds' first samples; each one's time less its file position is the channel's new origin
+        (for a restarted feed, within a JACK period of the one before: its lag behind the air is logged)."""
+        lags = []
+
         def ready():
             for ch in channels:
                 if getattr(ch, "feed_log", None) is None:
                     continue
-                m = re.search(r"first sample at (\S+)", open(ch.feed_log).read())
+                m = re.search(r"first sample at (\S+) \(.* from ([0-9.e+-]+) s into", open(ch.feed_log).read())
                 if m:
                     first = parse_time(m.group(1))
-                    ch.epochs.append((first, first - ch.feed_air))
+                    origin = first - float(m.group(2))
+                    if ch.epochs:
+                        lags.append((ch.name, origin - ch.epochs[-1][1], first - ch.feed_asked))
+                    ch.epochs.append((first, origin))
                     ch.feed_log = None
             return all(getattr(ch, "feed_log", None) is None for ch in channels)
 
         wait_for(ready, seconds, "the feeds' first samples")
+        if lags:
+            self.feed_restarts.extend(lags)
+            log("restarted feeds behind the air by " + ", ".join(f"{n} {lag:+.3f} s" for n, lag, _ in lags)
+                + " (first sample " + ", ".join(f"{took:.1f}" for _, _, took in lags) + " s after the start)")
 
     def start_monitor(self):
         self.monitor_starts += 1
         log_path = os.path.join(self.out, f"monitor-{self.monitor_starts}.log")
         command = [self.args.bin, "run", "--catalog", self.catalog, "--db", self.db, "--jack-server", self.server,
                    "--jack-client", "bm", "--log"]
+        if self.args.clips != "none":
+            command += ["--config", self.config]
         for ch in self.channels:
             source = (f"http://127.0.0.1:{self.port}/{ch.name}.mp3" if ch.stream
                       else f"jack:feed-{ch.name}:out_L,feed-{ch.name}:out_R")
@@ -313,7 +344,7 @@ class Chaos:
                                      self.processes)
             for ch in self.channels:
                 if not ch.stream:
-                    self.start_feed(ch, ch.air_now())
+                    self.start_feed(ch, since=ch.epochs[-1][1])
             self.feed_origins([c for c in self.channels if not c.stream])
             fault["wall_to"] = time.time()
         elif kind == "stream":
@@ -344,6 +375,10 @@ class Chaos:
             os.makedirs(self.db_dir, exist_ok=True)
             subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DB_FS_MB}m", "tmpfs", self.db_dir], check=True)
             self.mounted = True
+            kinds = json.dumps(self.args.clips if self.args.clips == "all" else self.args.clips.split(","))
+            open(self.config, "w").write(
+                f'{{unknown: {{clipsDirectory: "{self.clips_dir}", retentionGigabytes: {CLIPS_GIGABYTES}, '
+                f'catalogPlayClips: {kinds}}}}}\n')
             self.port = free_port()
             self.start_icecast(self.port, sum(c.stream for c in self.channels))
             self.jackd = start_jackd(self.server, os.path.join(self.out, "jackd-0.log"), self.processes)
@@ -381,6 +416,8 @@ class Chaos:
             stop_all(self.processes, timeout=20)
             saved = os.path.join(self.out, "plays.sqlite")
             if getattr(self, "mounted", False):
+                if os.path.isdir(self.clips_dir):
+                    self.clip_files = sorted(os.listdir(self.clips_dir))
                 for suffix in ("", "-wal", "-shm"):
                     if os.path.exists(self.db + suffix):
                         shutil.copy(self.db + suffix, saved + suffix)
@@ -395,7 +432,8 @@ class Chaos:
         """Everything `score` needs, so that `--score-only` can score a finished run again."""
         state = {"t0": t0, "t_end": t_end, "final_status": final_status, "monitor_starts": self.monitor_starts,
                  "monitor_exits": self.monitor_exits, "monitor_down": self.monitor_down, "faults": self.faults,
-                 "epochs": {c.name: c.epochs for c in self.channels}}
+                 "epochs": {c.name: c.epochs for c in self.channels}, "feed_restarts": self.feed_restarts,
+                 "clip_files": self.clip_files}
         json.dump(state, open(os.path.join(self.out, "state.json"), "w"), indent=1)
 
     def score_again(self):
@@ -405,6 +443,7 @@ class Chaos:
         self.monitor_down, self.faults = state["monitor_down"], state["faults"]
         for c in self.channels:
             c.epochs = state["epochs"][c.name]
+        self.feed_restarts, self.clip_files = state.get("feed_restarts", []), state.get("clip_files", [])
         return self.score(os.path.join(self.out, "plays.sqlite"), state["t0"], state["t_end"], state["final_status"])
 
     def prepare(self):
@@ -470,7 +509,23 @@ class Chaos:
             "ON c.id = p.channel_id JOIN catalog_items i ON i.id = p.item_id").fetchall()
         statuses = {s: n for s, n in conn.execute("SELECT status, count(*) FROM plays GROUP BY status")}
         event_counts = dict(conn.execute("SELECT kind, count(*) FROM events GROUP BY kind").fetchall())
+        has_clips = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'play_clips'").fetchone()[0]
+        clip_paths = [r[0] for r in conn.execute("SELECT clip_path FROM play_clips")] if has_clips else []
+        segment_clips = {os.path.basename(r[0]) for r in conn.execute(
+            "SELECT clip_path FROM unknown_segments WHERE clip_path IS NOT NULL")}
+        clipped = conn.execute(
+            "SELECT p.status, count(*) FROM plays p JOIN channels c ON c.id = p.channel_id JOIN catalog_items i "
+            "ON i.id = p.item_id WHERE EXISTS (SELECT 1 FROM play_clips k WHERE k.channel_id = p.channel_id AND "
+            "k.item_key = i.item_key AND k.play_start_ms < p.end_ms AND k.play_end_ms > p.start_ms) "
+            "GROUP BY p.status").fetchall() if has_clips else []
+        # An airing cut by an outage and continued in the same row gets a clip for each part.
+        multiple = conn.execute(
+            "SELECT count(*) FROM plays p JOIN catalog_items i ON i.id = p.item_id WHERE (SELECT count(*) FROM "
+            "play_clips k WHERE k.channel_id = p.channel_id AND k.item_key = i.item_key AND k.play_start_ms < "
+            "p.end_ms AND k.play_end_ms > p.start_ms) >= 2").fetchone()[0] if has_clips else 0
         conn.close()
+        # A clip is encoded into hidden files, renamed when done: those left at the end were never finished.
+        temporary = [name for name in self.clip_files if name.startswith(".")]
 
         # Outages per channel, in wall-clock time.
         for m_from, m_to in self.monitor_down:
@@ -527,8 +582,11 @@ class Chaos:
                 a["hole"] = longest
                 cut.append(a)
         doubled = [a for a in airings if len(a["rows"]) >= 2]
-        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0, "cut_short": 0}
+        attribution = {k: {"injected": 0, "lost": 0, "doubled": 0, "extra_rows": 0, "cut_short": 0, "false": 0}
                        for k in KINDS + ["none"]}
+        false_rows = [row + (self.nearest_fault(row[1], t0 + row[3], t0 + row[3] + row[4]),) for row in false_rows]
+        for row in false_rows:
+            attribution[row[-1]]["false"] += 1
         for f in self.faults:
             attribution[f["kind"]]["injected"] += 1
         for a in lost:
@@ -570,6 +628,13 @@ class Chaos:
                                        unlogged=[round(x - t0, 1) for x in a["hole"]]) for a in cut],
             "doubled": [brief(a, t0) for a in doubled],
             "false": false_rows,
+            "feed_restarts": self.feed_restarts,
+            "clips": {"rows": len(clip_paths), "files": len(self.clip_files),
+                      "rows_without_file": sum(os.path.basename(p) not in set(self.clip_files) for p in clip_paths),
+                      "files_without_row": len(set(self.clip_files) - {os.path.basename(p) for p in clip_paths}
+                                               - segment_clips - set(temporary)),
+                      "temporary_files_left": temporary,
+                      "plays_with_clip_by_status": dict(clipped), "plays_with_two_or_more_clips": multiple},
         }
 
     def nearest_fault(self, channel, start, end):
@@ -671,18 +736,24 @@ def report(r):
           f"SIGTERM exit status {r['final_status']}; monitor starts {r['monitor_starts']}, exits by itself "
           f"{r['monitor_exits']}")
     print(f"  events in the play log: {r['events']}; monitor log lines: {r['log_lines']}")
-    print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)")
+    restarts = r.get("feed_restarts", [])
+    if restarts:
+        lags = [lag for _, lag, _ in restarts]
+        print(f"  restarted feeds {len(restarts)}: behind the air {min(lags):+.3f} to {max(lags):+.3f} s; first "
+              f"sample {min(t for *_, t in restarts):.1f} to {max(t for *_, t in restarts):.1f} s after the start")
+    print(f"  clips: {r['clips']}")
+    print("  per fault kind:      injected  lost  cut short  doubled airings (extra rows)  false rows")
     for kind, a in r["by_fault"].items():
         print(f"    {kind:18s} {a['injected']:8d} {a['lost']:5d} {a['cut_short']:10d} {a['doubled']:8d}         "
-              f"({a['extra_rows']})")
+              f"({a['extra_rows']}) {a['false']:15d}")
     for a in r["lost_airings"]:
         print(f"  lost: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s (heard {a['heard']} s), "
               f"near {a['fault']}")
     for a in r["cut_short_airings"]:
         print(f"  cut short: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s, unlogged "
               f"{a['unlogged'][0]}-{a['unlogged'][1]} s, near {a['fault']}: rows {a['rows']}")
-    for pid, name, track, start, seconds, status in r["false"][:10]:
-        print(f"  false: row {pid} {name} {track} at {start:.1f} s for {seconds:.1f} s ({status})")
+    for pid, name, track, start, seconds, status, fault in r["false"][:10]:
+        print(f"  false: row {pid} {name} {track} at {start:.1f} s for {seconds:.1f} s ({status}), near {fault}")
     for a in r["doubled"]:
         print(f"  doubled: {a['channel']} {a['track']} at {a['start']} s for {a['seconds']} s, near {a['fault']}: "
               f"rows {a['rows']}")
@@ -698,6 +769,8 @@ def main():
     ap.add_argument("--sims", default=",".join(SIMS))
     ap.add_argument("--wait-minutes", type=float, default=120, help="longest wait for a simulation being made")
     ap.add_argument("--min-airing-s", type=float, default=20)
+    ap.add_argument("--clips", default="all",
+                    help="unknown.catalogPlayClips: all, none, or kinds separated by commas (song,ad,jingle,other)")
     ap.add_argument("--min-heard-s", type=float, default=30)
     ap.add_argument("--catalog", help="default: built from --tracks into --out (again when the binary is newer)")
     ap.add_argument("--tracks", default=TRACKS)

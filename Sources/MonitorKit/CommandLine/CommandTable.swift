@@ -152,6 +152,9 @@ enum CommandTable {
       .flag("loop", "start the file again at its end, until SIGINT or SIGTERM"),
       .value("start", "SECONDS", "where in the file to begin (default 0)"),
       .value(
+        "on-air-since", "TIME",
+        "play the file as live air that began at TIME (ISO 8601): begin where that air is when the audio starts"),
+      .value(
         "connect", "DST_L,DST_R|DST", "the JACK input ports to play into: two for stereo, one for mono",
         required: true),
     ],

@@ -12,6 +12,9 @@ import Reports
 /// to real time. At the end of the file, `feed` waits until the audio has been played out, then exits 0. With
 /// `--loop` it starts the file again instead, until SIGINT or SIGTERM, which stop it cleanly (exit 0) at any time.
 ///
+/// `--on-air-since TIME` plays the file as live air that began at TIME: its first sample is the file's sample of
+/// the moment it is played, however long the start took (`FeedCommand+OnAirSince.swift`).
+///
 /// Threads: everything runs on the calling (main) thread, which is the playback's feeder; the signal handlers run
 /// on a dispatch queue and only call `JackPlayback.stop()`.
 enum FeedCommand {
@@ -26,9 +29,18 @@ enum FeedCommand {
     let file = a.positionals[0]
     let destinations = try parseDestinations(try a.required("connect"))
     let start = try parseStart(a.value("start"))
+    let onAirSince = try parseOnAirSince(a.value("on-air-since"))
+    if onAirSince != nil, a.value("start") != nil {
+      throw UsageError(
+        "--start and --on-air-since both say where to begin: give --start SECONDS into the file, or "
+          + "--on-air-since TIME to begin where live air that started at TIME is")
+    }
     guard FileManager.default.isReadableFile(atPath: file) else {
       throw AudioError.unreadable(path: file, reason: "no such file, or not readable")
     }
+    // ffmpeg seeking past the end of some files (Ogg) still gives audio from near the end: live air that has passed
+    // the end of the file is told by its duration.
+    let duration = onAirSince == nil ? nil : AudioFileDecoder().probeDurationSeconds(path: file)
 
     let portNames = destinations.count == 2 ? ["out_L", "out_R"] : ["out"]
     let playback = try JackPlayback(
@@ -41,30 +53,53 @@ enum FeedCommand {
     }
     let into = destinations.joined(separator: ",")
 
+    // The first queued frame plays at the start of the next cycle: between now and a period from now.
+    let leadSeconds = Double(playback.bufferSize) / Double(playback.sampleRate) / 2
     var announced = false
     var pass = 0
     feeding: repeat {
+      // With --on-air-since, the first pass starts where the air is once the client runs, and the decoded audio
+      // the start took is skipped.
+      var live = pass == 0 ? onAirSince.map { LiveAirStart(sinceSeconds: $0, sampleRate: playback.sampleRate) } : nil
+      if let wait = live?.secondsUntilOnAir(), wait > 0 {
+        guard waitOrStop(seconds: wait, playback) else { break feeding }
+      }
+      let from = live?.decodeFromSeconds() ?? (pass == 0 ? start : 0)
+      if let since = onAirSince, live != nil, let duration, from >= duration {
+        throw FeedError.airPastEnd(file: file, since: since, seconds: from)
+      }
       let decoder = AudioFileDecoder(
         ffmpegSampleRate: playback.sampleRate, ffmpegChannels: portNames.count, forceFFmpeg: true,
-        startSeconds: pass == 0 ? start : 0)
+        startSeconds: from)
       do {
-        try decoder.decode(path: file) { samples, _, _ in
-          guard playback.enqueue(samples) else { throw PlaybackStopped() }
+        try decoder.decode(path: file) { samples, channels, _ in
+          var audio = samples
+          if live != nil, live!.startSeconds == nil {
+            let frames = samples.count / channels
+            let skip = live!.framesToSkip(decodedFromSeconds: from, chunkFrames: frames, leadSeconds: leadSeconds)
+            guard skip < frames else { return }
+            audio = UnsafeBufferPointer(rebasing: samples[(skip * channels)...])
+          }
+          guard playback.enqueue(audio) else { throw PlaybackStopped() }
           if !announced, let first = playback.firstAudioWallClockSeconds {
-            // For scripts that line the audio up with what a monitor logs (bench/live_latency.py).
+            // For scripts that line the audio up with what a monitor logs (bench/live_latency.py, bench/chaos.py).
             announced = true
             printError(
               "feed: first sample at \(ISO8601Millis.format(Date(timeIntervalSince1970: first))) "
-                + "(\(file) from \(start) s into \(into))")
+                + "(\(file) from \(live?.startSeconds ?? from) s into \(into))")
           }
         }
       } catch {
         // A signal also reaches ffmpeg when it comes from the terminal: then its error is part of stopping.
         if error is PlaybackStopped || playback.isStopped || playback.serverShutDown { break feeding }
-        if pass == 0, start > 0, case AudioError.noAudio = error {
+        if pass == 0, from > 0, case AudioError.noAudio = error {
+          if let since = onAirSince { throw FeedError.airPastEnd(file: file, since: since, seconds: from) }
           throw FeedError.startPastEnd(file: file, start: start)
         }
         throw error
+      }
+      if let since = onAirSince, let live, live.startSeconds == nil {
+        throw FeedError.airPastEnd(file: file, since: since, seconds: from)
       }
       pass += 1
     } while a.has("loop")

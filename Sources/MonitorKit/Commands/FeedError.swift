@@ -1,3 +1,6 @@
+import Foundation
+import Reports
+
 /// Why `broadcast-monitor feed` stopped before the end of its file. The description says what to do.
 enum FeedError: Error, Equatable, CustomStringConvertible {
   /// The JACK server (`nil`: the default one) went away after `seconds` of `file` had been played.
@@ -6,6 +9,9 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
   case notPlayedOut(file: String, destinations: String)
   /// `--start` is at or past the end of `file`.
   case startPastEnd(file: String, start: Double)
+  /// With `--on-air-since` (`since`, seconds since 1970), the air had reached `seconds` into `file`, at or past its
+  /// end.
+  case airPastEnd(file: String, since: Double, seconds: Double)
 
   var description: String {
     switch self {
@@ -19,6 +25,10 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
     case .startPastEnd(let file, let start):
       return "\(file) has no audio after --start \(String(format: "%g", start)) s: give a --start within the file "
         + "(ffprobe \(file) shows its duration)"
+    case .airPastEnd(let file, let since, let seconds):
+      let time = ISO8601Millis.format(Date(timeIntervalSince1970: since))
+      return "\(file) has no audio \(String(format: "%.1f", seconds)) s in, where air that began at \(time) is "
+        + "now: give an --on-air-since less than the file's duration ago (ffprobe \(file) shows it)"
     }
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import JackInput
 import JackTestSupport
 import Matcher
+import Reports
 import TestSupport
 import Testing
 
@@ -139,6 +140,87 @@ struct FeedCommandTests {
       "the tail, then the start again, sample for sample: \(String(describing: difference)); \(disturbance)")
   }
 
+  @Test("feed --on-air-since 10 s ago begins at the file's sample of the moment its audio plays, not of its start")
+  func beginsWhereTheAirIs() async throws {
+    let output = folder.file("feed.log")
+    let rate = 48_000.0
+    let ((captured, firstWall, since, asked, log), disturbance) = try await JackDisturbance.retrying {
+      let server = try await JackTestServer.start()
+      defer { server.stop() }
+      let capture = try JackCapture(clientName: "bmcap", serverName: server.name, portNames: ["M"], ringSeconds: 30)
+      defer { capture.close() }
+      let asked = Date()
+      let since = asked.addingTimeInterval(-10)
+      let feed = try startFeed(
+        [
+          "--server", server.name, "--on-air-since", ISO8601Millis.format(since), "--connect", "bmcap:M",
+          Fixtures.music("catalog-a.ogg").path,
+        ], output: output)
+      defer { feed.send(SIGTERM) }
+      // Until a second of the feed's audio is in the capture; the capture's clock then dates its first sample.
+      var captured: [Float] = []
+      Wait.until(seconds: 30) {
+        captured += capture.rings[0].drain()
+        guard let first = captured.firstIndex(where: { $0 != 0 }) else { return false }
+        return captured.count >= first + Int(rate)
+      }
+      let first = captured.firstIndex { $0 != 0 }
+      let firstWall = first.flatMap { index in
+        capture.firstFrameTime.flatMap { capture.wallClockSeconds(ofFrame: $0 &+ UInt32(index)) }
+      }
+      feed.send(SIGTERM)
+      _ = feed.waitForExit(seconds: 5)
+      let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+      return (
+        (Array(captured[(first ?? captured.count)...]), firstWall, since, asked, log), JackDisturbance(of: capture)
+      )
+    }
+    let wall = try #require(firstWall, "no audio arrived: \(log)")
+    try #require(captured.count >= 4096, "\(log)")
+    // Where in the file the first captured sample is: the best match of its first 4096 samples near the file's
+    // position of that moment of the air (within 2 s, at 48 kHz as feed decodes it).
+    let file = try decodedFirstChannel("catalog-a.ogg", channels: 1)
+    let air = Int(((wall - since.timeIntervalSince1970) * rate).rounded())
+    let window = 4096
+    let candidates = max(0, air - Int(2 * rate))...min(file.count - window, air + Int(2 * rate))
+    var best = (position: -1, error: Float.infinity)
+    for position in candidates {
+      var error: Float = 0
+      for i in stride(from: 0, to: window, by: 8) {
+        let d = file[position + i] - captured[i]
+        error += d * d
+        if error >= best.error { break }
+      }
+      if error < best.error { best = (position, error) }
+    }
+    var energy: Float = 0
+    for i in stride(from: 0, to: window, by: 8) { energy += captured[i] * captured[i] }
+    #expect(best.error < 0.01 * energy, "the captured audio is the file's (error \(best.error) of \(energy))")
+    let behindSeconds = Double(air - best.position) / rate
+    let startedSeconds = wall - asked.timeIntervalSince1970
+    #expect(
+      abs(behindSeconds) < 0.03,
+      """
+      the first sample, \(String(format: "%.3f", startedSeconds)) s after feed was started, is \
+      \(String(format: "%.3f", behindSeconds)) s behind the air; \(disturbance); \(log)
+      """)
+    #expect(log.contains("feed: first sample at "), "\(log)")
+  }
+
+  @Test("feed --on-air-since longer ago than the file: exit 1 saying so")
+  func airPastEnd() async throws {
+    let server = try await JackTestServer.start()
+    defer { server.stop() }
+    let path = Fixtures.music("unknown.ogg").path
+    let since = ISO8601Millis.format(Date().addingTimeInterval(-3600))
+    let result = try CLI.run([
+      "feed", "--server", server.name, "--on-air-since", since, "--connect", "system:playback_1", path,
+    ])
+    #expect(result.status == 1, "\(result)")
+    #expect(result.stderr.contains("\(path) has no audio 3600."), "\(result.stderr)")
+    #expect(result.stderr.contains("where air that began at \(since) is now: give an --on-air-since"))
+  }
+
   @Test("A destination port that does not exist: exit 1 and a message listing the input ports there are")
   func missingDestination() async throws {
     let server = try await JackTestServer.start()
@@ -197,6 +279,11 @@ struct FeedCommandTests {
       (["--connect", "a:in_1", "--start", "soon", "a.ogg"], 64, "--start soon: give the number of seconds"),
       (["--connect", "a:in_1"], 64, "usage: broadcast-monitor feed"),
       (["--connect", "a:in_1", "--looop", "a.ogg"], 64, "unknown option --looop"),
+      (["--connect", "a:in_1", "--on-air-since", "now", "a.ogg"], 64, "--on-air-since now: give the time"),
+      (
+        ["--connect", "a:in_1", "--start", "3", "--on-air-since", "2026-05-04T06:00:00Z", "a.ogg"], 64,
+        "--start and --on-air-since both say where to begin"
+      ),
       (
         ["--server", "bmtest-unused", "--connect", "a:in_1", "/no/such/file.ogg"], 1,
         "/no/such/file.ogg: cannot be read"
