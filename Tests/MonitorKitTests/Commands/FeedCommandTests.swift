@@ -107,16 +107,19 @@ struct FeedCommandTests {
           "--server", server.name, "--loop", "--start", "28", "--connect", "bmcap:M",
           Fixtures.music("catalog-b.ogg").path,
         ], output: output)
-      // From its first sample (late on a busy machine), 4 s of play: blocking, like the waits below, since the
-      // times measured here must be real.
+      // From its first sample (late on a busy machine), 4 s of play counted in the capture's frames (48 kHz):
+      // blocking, like the waits below, since the times measured here must be real.
       Wait.until(seconds: 30) { (try? String(contentsOf: output, encoding: .utf8))?.contains("first sample") == true }
-      usleep(4_000_000)
+      let framesAtFirstSample = capture.framesProcessed
+      Wait.until(seconds: 30) { capture.framesProcessed >= framesAtFirstSample + 4 * 48_000 }
       let stillRunning = feed.isRunning
       let stopped = ContinuousClock.now
       feed.send(SIGTERM)
       let status = feed.waitForExit(seconds: 5)
       let stopTook = ContinuousClock.now - stopped
-      usleep(100_000)
+      // The feed's last frames reach the capture in the same cycle or the next: two more of its cycles.
+      let framesAtExit = capture.framesProcessed
+      Wait.until(seconds: 10) { capture.framesProcessed >= framesAtExit + 2 * capture.bufferSize }
       capture.close()
       let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
       return ((stillRunning, status, stopTook, log, capture.rings[0].drain()), JackDisturbance(of: capture))
