@@ -32,6 +32,10 @@ final class UnknownClipWriter: Sendable {
   static let bitrateKbps = 32
   /// How long one clip's encoding may take before ffmpeg is stopped (a 10 min clip takes under a second).
   static let encodeTimeoutSeconds = 60.0
+  /// An unfinished clip's hidden files (`.NAME.s16le`, `.NAME.partial`) older than this were left by a stop in the
+  /// middle of an encoding (kill -9, a crash, a power cut), and the retention deletes them: no encoding runs longer
+  /// (`encodeTimeoutSeconds`), so the files of another process writing clips into the same folder are younger.
+  static let unfinishedAgeSeconds = 2 * encodeTimeoutSeconds
 
   /// How much of the latest audio each channel keeps for its clips: a segment of up to 9 min (longer ones keep
   /// their end) plus the 45–55 s the air watch waits before it closes a stretch (`ClassifierTuning.holdSeconds`,
@@ -170,16 +174,27 @@ final class UnknownClipWriter: Sendable {
   }
 
   /// Deletes the clips (`*.opus` in the folder) older than `retentionDays`, then the oldest until the rest take at
-  /// most `retentionGigabytes` (the settings in force unless given). Returns the names deleted, oldest first.
+  /// most `retentionGigabytes` (the settings in force unless given), and the hidden files of clips never finished
+  /// (``unfinishedAgeSeconds``). Returns the names deleted: the unfinished files, then the clips oldest first.
   @discardableResult
   func applyRetention(now: Date, settings: UnknownClipSettings? = nil) -> [String] {
     let settings = settings ?? self.settings
     guard let directory = settings.clipsDirectory else { return [] }
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     var clips: [(name: String, modified: Date, bytes: Int64)] = []
-    for name in names where name.hasSuffix(".opus") && !name.hasPrefix(".") {
+    var deleted: [String] = []
+    for name in names {
       let path = (directory as NSString).appendingPathComponent(name)
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+      let isClip = name.hasSuffix(".opus") && !name.hasPrefix(".")
+      let isUnfinished = name.hasPrefix(".") && (name.hasSuffix(".s16le") || name.hasSuffix(".partial"))
+      guard isClip || isUnfinished, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+        continue
+      }
+      if isUnfinished {
+        let modified = attributes[.modificationDate] as? Date ?? .distantFuture
+        if modified < now.addingTimeInterval(-Self.unfinishedAgeSeconds) && unlink(path) == 0 { deleted.append(name) }
+        continue
+      }
       clips.append(
         (
           name, attributes[.modificationDate] as? Date ?? .distantPast,
@@ -190,7 +205,6 @@ final class UnknownClipWriter: Sendable {
     let oldest = now.addingTimeInterval(-settings.retentionDays * 86400)
     let limit = Int64(settings.retentionGigabytes * 1e9)
     var total = clips.reduce(Int64(0)) { $0 + $1.bytes }
-    var deleted: [String] = []
     for clip in clips where clip.modified < oldest || total > limit {
       if unlink((directory as NSString).appendingPathComponent(clip.name)) == 0 {
         total -= clip.bytes

@@ -31,6 +31,34 @@ struct UnknownClipWriterTests {
     #expect(writer.applyRetention(now: now).isEmpty, "what is left fits")
   }
 
+  @Test("Retention deletes the hidden files of a clip whose encoding was cut (kill -9), once no encoding can own them")
+  func unfinishedClips() throws {
+    let folder = try TemporaryDirectory(prefix: "clips")
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let files: [(name: String, ageSeconds: Double)] = [
+      (".fm_2026-12-01T14-05-00.000Z.opus.s16le", 600), (".fm_2026-12-01T14-05-00.000Z.opus.partial", 600),
+      (".am_2026-12-01T14-09-00.000Z_ad.opus.partial", 30), ("am_2026-12-01T14-00-00.000Z.opus", 600),
+      (".hidden-notes", 600),
+    ]
+    for file in files {
+      let path = folder.file(file.name).path
+      try Data(repeating: 1, count: 100).write(to: URL(fileURLWithPath: path))
+      try FileManager.default.setAttributes(
+        [.modificationDate: now.addingTimeInterval(-file.ageSeconds)], ofItemAtPath: path)
+    }
+    let writer = UnknownClipWriter(
+      directory: folder.url.path, settings: UnknownClipSettings(retentionDays: 90, retentionGigabytes: 1),
+      sampleRateHz: 8000, log: MonitorLog(write: { _ in }))
+    #expect(
+      writer.applyRetention(now: now) == [
+        ".fm_2026-12-01T14-05-00.000Z.opus.partial", ".fm_2026-12-01T14-05-00.000Z.opus.s16le",
+      ])
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+    #expect(
+      left == [".am_2026-12-01T14-09-00.000Z_ad.opus.partial", ".hidden-notes", "am_2026-12-01T14-00-00.000Z.opus"],
+      "an encoding that may still run, a file that is no clip's and the clip stay")
+  }
+
   @Test(
     "Updated settings apply to the clips written next: a new folder and retention; no folder, no clip",
     .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
