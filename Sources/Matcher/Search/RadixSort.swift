@@ -44,18 +44,8 @@ enum RadixSort {
       let shift = UInt64(fieldShift + pass * digitBits)
       let passMask = pass == 2 ? UInt64(0x3FF) : digitMask
       if histogram[Int((source[0] >> shift) & passMask)] == n { continue }
-      var offset = 0
-      for d in 0..<digitCount {
-        let c = histogram[d]
-        histogram[d] = offset
-        offset += c
-      }
-      for i in 0..<n {
-        let k = source[i]
-        let d = Int((k >> shift) & passMask)
-        destination[histogram[d]] = k
-        histogram[d] += 1
-      }
+      scatter(
+        source, to: destination, count: n, histogram: histogram, digitCount: digitCount, shift: shift, mask: passMask)
       swap(&source, &destination)
     }
     if source != keys { keys.update(from: source, count: n) }
@@ -87,20 +77,33 @@ enum RadixSort {
       guard (varying >> shift) & 0xFF != 0 else { continue }
       histograms.update(repeating: 0, count: byteHistogramCount)
       for i in 0..<n { histograms[Int((source[i] >> shift) & 0xFF)] += 1 }
-      var offset = 0
-      for d in 0..<byteHistogramCount {
-        let c = histograms[d]
-        histograms[d] = offset
-        offset += c
-      }
-      for i in 0..<n {
-        let k = source[i]
-        let d = Int((k >> shift) & 0xFF)
-        destination[histograms[d]] = k
-        histograms[d] += 1
-      }
+      scatter(
+        source, to: destination, count: n, histogram: histograms, digitCount: byteHistogramCount, shift: shift,
+        mask: 0xFF)
       swap(&source, &destination)
     }
     if source != keys { keys.update(from: source, count: n) }
+  }
+
+  /// One pass: the keys of `source[0..<n]` into `destination` in the order of their digit `(key >> shift) & mask`,
+  /// keeping the order of keys with the same digit; `histogram` holds how many keys have each of the `digitCount`
+  /// digits, and is used up.
+  @inline(__always)
+  private static func scatter(
+    _ source: UnsafeMutablePointer<UInt64>, to destination: UnsafeMutablePointer<UInt64>, count n: Int,
+    histogram: UnsafeMutablePointer<Int>, digitCount: Int, shift: UInt64, mask: UInt64
+  ) {
+    var offset = 0
+    for d in 0..<digitCount {
+      let c = histogram[d]
+      histogram[d] = offset
+      offset += c
+    }
+    for i in 0..<n {
+      let k = source[i]
+      let d = Int((k >> shift) & mask)
+      destination[histogram[d]] = k
+      histogram[d] += 1
+    }
   }
 }
