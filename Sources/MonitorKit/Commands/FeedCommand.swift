@@ -13,7 +13,7 @@ import Reports
 /// `--loop` it starts the file again instead, until SIGINT or SIGTERM, which stop it cleanly (exit 0) at any time.
 ///
 /// `--on-air-since TIME` plays the file as live air that began at TIME: its first sample is the file's sample of
-/// the moment it is played, however long the start took (`FeedCommand+OnAirSince.swift`).
+/// the moment it is played, however long the start took (`FeedCommand+LiveAirStart.swift`).
 ///
 /// Threads: everything runs on the calling (main) thread, which is the playback's feeder; the signal handlers run
 /// on a dispatch queue and only call `JackPlayback.stop()`.
