@@ -134,7 +134,7 @@ extension Catalog {
   /// they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no copy of it (5 GB
   /// at 10,000 hours).
   func encode(into write: (UnsafeRawBufferPointer) throws -> Void) throws {
-    let triplets = self.triplets ?? TripletIndex.derive(from: index, layout: HashLayout(parameters))
+    let triplets = self.triplets ?? TripletIndex.derive(from: index, tracks: tracks, layout: HashLayout(parameters))
     func geometry(_ i: CatalogIndex) -> IndexGeometry {
       IndexGeometry(
         hashBits: i.hashBits, directoryBits: i.directoryBits, positionBits: i.positionBits,

@@ -180,7 +180,7 @@ public final class CatalogBuilder {
     let layout = HashLayout(parameters)
     let triplets =
       base.triplets.map { TripletIndex.appending(entries, to: $0, pairs: index, layout: layout) }
-      ?? TripletIndex.derive(from: index, layout: layout)
+      ?? TripletIndex.derive(from: index, tracks: laid, layout: layout)
     return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap, triplets: triplets)
   }
 
