@@ -28,6 +28,35 @@ struct FeedCommandTests {
     return first
   }
 
+  /// Taps on each side of the windowed sinc that `subsampleError` reads between samples with.
+  let sincTaps = 16
+
+  /// The squared error between `captured` and `file` read from `position + fraction` on: a Hann-windowed sinc
+  /// interpolation, exact for audio that, like a 22.05 kHz file decoded at 48 kHz, holds nothing near 24 kHz.
+  func subsampleError(of captured: ArraySlice<Float>, against file: [Float], at position: Int, fraction: Double)
+    -> Float
+  {
+    let weights = (-sincTaps...sincTaps).map { k -> Double in
+      let x = fraction - Double(k)
+      let sinc = x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)
+      return sinc * (0.5 + 0.5 * cos(Double.pi * x / Double(sincTaps + 1)))
+    }
+    return file.withUnsafeBufferPointer { file in
+      captured.withUnsafeBufferPointer { captured in
+        weights.withUnsafeBufferPointer { weights in
+          var error = 0.0
+          for i in captured.indices {
+            let taps = file.baseAddress! + position + i - sincTaps
+            var value = 0.0
+            for j in weights.indices { value += Double(taps[j]) * weights[j] }
+            error += (value - Double(captured[i])) * (value - Double(captured[i]))
+          }
+          return Float(error)
+        }
+      }
+    }
+  }
+
   /// Starts `broadcast-monitor feed` with `arguments`; its stdout and stderr go to `output`.
   func startFeed(_ arguments: [String], output: URL) throws -> BackgroundProcess {
     let executable = try #require(CLI.executable, CLI.notBuilt)
@@ -185,7 +214,7 @@ struct FeedCommandTests {
     let file = try decodedFirstChannel("catalog-a.ogg", channels: 1)
     let air = Int(((wall - since.timeIntervalSince1970) * rate).rounded())
     let window = 4096
-    let candidates = max(0, air - Int(2 * rate))...min(file.count - window, air + Int(2 * rate))
+    let candidates = max(sincTaps, air - Int(2 * rate))...min(file.count - window - sincTaps, air + Int(2 * rate))
     var best = (position: -1, error: Float.infinity)
     for position in candidates {
       var error: Float = 0
@@ -196,9 +225,13 @@ struct FeedCommandTests {
       }
       if error < best.error { best = (position, error) }
     }
-    var energy: Float = 0
-    for i in stride(from: 0, to: window, by: 8) { energy += captured[i] * captured[i] }
-    #expect(best.error < 0.01 * energy, "the captured audio is the file's (error \(best.error) of \(energy))")
+    // Feed seeks (ffmpeg's input seek) and resamples the 22.05 kHz file to 48 kHz from there, so its samples lie
+    // between this decode's by a fraction of a sample: read the file there, in tenths of a sample.
+    let energy = captured[..<window].reduce(Float(0)) { $0 + $1 * $1 }
+    let error = stride(from: -0.5, through: 0.5, by: 0.1).map {
+      subsampleError(of: captured[..<window], against: file, at: best.position, fraction: $0)
+    }.min()!
+    #expect(error < 0.01 * energy, "the captured audio is the file's (error \(error) of \(energy))")
     let behindSeconds = Double(air - best.position) / rate
     let startedSeconds = wall - asked.timeIntervalSince1970
     #expect(
