@@ -167,6 +167,25 @@ struct UnknownClustersTests {
     }
   }
 
+  @Test(
+    "A radio edit that starts later than the first airing's version splits the intro off once aired twice; each part stays pure"
+  )
+  func radioEditSplitsIntro() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let album = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 119)) { Self.origin($0) }
+    let edit = clusters.assignParts(try Self.query(Self.songA, from: 35, to: 119)) { Self.origin(1000 + $0) }
+    #expect(edit.revisions.isEmpty, "one airing joined late splits nothing")
+    let again = clusters.assignParts(try Self.query(Self.songA, from: 35, to: 119)) { Self.origin(2000 + $0) }
+    let cut = try #require(again.revisions.first { $0.origin == Self.origin(0) }?.tail)
+    #expect(abs(cut.startSeconds - 35) < 4, "cut at \(cut.startSeconds) s")
+    let rest = cut.cluster
+    #expect(again.parts.map(\.assignment.cluster) == [rest])
+    #expect(clusters.clustersByOrigin[Self.origin(1000)] == rest)
+    // The album version aired again is two segments from then on: its intro and the rest, in the two clusters.
+    let later = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 119)) { Self.origin(3000 + $0) }
+    #expect(later.parts.map(\.assignment.cluster) == [album.parts[0].assignment.cluster, rest])
+  }
+
   @Test("Property: over random excerpts of three songs, clusters are pure and complete")
   func property() throws {
     let songs = [Self.songA, Self.songB, SyntheticSong(seed: 14, seconds: 120).render()]
