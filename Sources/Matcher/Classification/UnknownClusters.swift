@@ -10,12 +10,12 @@ import Foundation
 /// with no talk between them) is cut between the two, and each part joins its own cluster (`assignParts`).
 ///
 /// Two recordings aired back to back the first time either is heard make one segment, and one cluster. A later
-/// segment that matches such a segment's reference only from `ClassifierTuning.minSplitHeadSeconds` or more into it
-/// (the later airing starts there), at a point where another airing of the cluster started too, splits the
-/// cluster at that point, retroactively: every earlier segment of the
-/// cluster that spans it is cut in two, the part before keeps the cluster, the part after (and every segment wholly
-/// after it) goes to a new cluster, which the later segment then joins (`assignParts(_:origin:)`, whose revisions
-/// the play log applies). A cluster promoted to the catalog is never split.
+/// segment that starts or ends at a point of the cluster where another of its airings starts or ends too, while an
+/// earlier segment runs through that point (`ClassifierTuning.minSplitHeadSeconds` on each side), shows that a
+/// recording starts there: the cluster is split at that point, retroactively. Every earlier segment of the cluster
+/// that spans it is cut in two, the part before keeps the cluster, the part after (and every segment wholly after
+/// it) goes to a new cluster, and the later segment joins its side (`assignParts(_:origin:)`, whose revisions the
+/// play log applies). A cluster promoted to the catalog is never split.
 ///
 /// Threads: any; one lock serialises `assign` and `restore` (channels close unknown segments a few times an hour).
 public final class UnknownClusters: @unchecked Sendable {
@@ -92,7 +92,7 @@ public final class UnknownClusters: @unchecked Sendable {
   /// Segments in the index.
   public var segmentCount: Int { lock.withLock { indexed.count } }
 
-  /// The cluster of each indexed segment whose origin is known, by its origin (for tests and `scan`'s summary).
+  /// The cluster of each indexed segment whose origin is known, by its origin.
   public var clustersByOrigin: [UnknownSegmentOrigin: Int64] {
     lock.withLock {
       Dictionary(indexed.values.compactMap { e in e.origin.map { ($0, e.cluster) } }, uniquingKeysWith: { a, _ in a })
@@ -162,8 +162,8 @@ public final class UnknownClusters: @unchecked Sendable {
     assignParts(query, origin: { _ in nil }).parts
   }
 
-  /// As `assignParts(_:)`, first splitting the cluster of an earlier segment that `query` matches only from well
-  /// into it (see the type's notes): returns the parts and the earlier segments the split changed, for the play log.
+  /// As `assignParts(_:)`, first splitting the cluster that `query`'s start or end shows to hold two recordings (see
+  /// the type's notes): returns the parts and the earlier segments the split changed, for the play log.
   /// `origin` gives where a part starting that many seconds into the segment aired.
   public func assignParts(
     _ query: Signature, origin: (Double) -> UnknownSegmentOrigin?
