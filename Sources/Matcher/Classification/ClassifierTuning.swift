@@ -97,3 +97,17 @@ extension ClassifierTuning {
   /// milliseconds every 20 s.
   static let onAirIdentifySeconds = 20.0
 }
+
+extension ClassifierTuning {
+  /// Two unknown segments that start or end at the same point of a cluster (within `splitStartToleranceSeconds`),
+  /// while an earlier segment of it runs at least this many seconds on each side of that point, split that cluster
+  /// there (`UnknownClusters`): they show that a recording starts there (two unknown songs aired back to back the
+  /// first time made the earlier segment). 30 s: more than the 20 s a segment needs, and than a voice over an intro
+  /// (at most 3.7 s in the 55 of the dev simulations), which can move a segment's start later. One airing joined
+  /// mid-song splits nothing (it starts anywhere; two seldom start at one point); a radio edit that starts later than
+  /// the first airing's version does, once it has aired twice: see README "Unknown music".
+  static let minSplitHeadSeconds = 30.0
+  /// Two segments start (or end) at the same point of their cluster when their edges differ by at most this: the
+  /// classifier's labels are ±1 s windows smoothed over ±4, and a voice over the start moves it a few seconds.
+  static let splitStartToleranceSeconds = 4.0
+}

@@ -9,6 +9,14 @@ import Foundation
 /// A segment in which two clusters match one after the other (two recordings aired back to back, each heard before,
 /// with no talk between them) is cut between the two, and each part joins its own cluster (`assignParts`).
 ///
+/// Two recordings aired back to back the first time either is heard make one segment, and one cluster. A later
+/// segment that starts or ends at a point of the cluster where another of its airings starts or ends too, while an
+/// earlier segment runs through that point (`ClassifierTuning.minSplitHeadSeconds` on each side), shows that a
+/// recording starts there: the cluster is split at that point, retroactively. Every earlier segment of the cluster
+/// that spans it is cut in two, the part before keeps the cluster, the part after (and every segment wholly after
+/// it) goes to a new cluster, and the later segment joins its side (`assignParts(_:origin:)`, whose revisions the
+/// play log applies). A cluster promoted to the catalog is never split.
+///
 /// Threads: any; one lock serialises `assign` and `restore` (channels close unknown segments a few times an hour).
 public final class UnknownClusters: @unchecked Sendable {
   /// Where a segment belongs.
@@ -22,11 +30,58 @@ public final class UnknownClusters: @unchecked Sendable {
     public var reference: Signature
   }
 
+  /// An indexed segment: its cluster and offset, its reference, and where it aired (nil when not known: it is then
+  /// split in memory only).
+  struct Indexed {
+    var cluster: Int64
+    var offsetSeconds: Double
+    var reference: Signature
+    var origin: UnknownSegmentOrigin?
+  }
+
+  /// An earlier segment changed by a split: its new cluster, offset and reference, and, when it was cut in two, the
+  /// part from `tail.startSeconds` (seconds into the segment) to its end.
+  public struct Revision: Sendable, Equatable {
+    public struct Tail: Sendable, Equatable {
+      public var startSeconds: Double
+      public var cluster: Int64
+      public var offsetSeconds: Double
+      public var reference: Signature
+    }
+    public var origin: UnknownSegmentOrigin
+    public var cluster: Int64
+    public var offsetSeconds: Double
+    public var reference: Signature
+    public var tail: Tail?
+  }
+
+  /// A segment from the play log, as `restore` takes it.
+  public struct Restored: Sendable {
+    public var reference: Signature
+    public var cluster: Int64
+    public var offsetSeconds: Double
+    public var origin: UnknownSegmentOrigin?
+    /// Its cluster has become a catalog item: never split.
+    public var promoted: Bool
+
+    public init(
+      reference: Signature, cluster: Int64, offsetSeconds: Double, origin: UnknownSegmentOrigin?, promoted: Bool
+    ) {
+      self.reference = reference
+      self.cluster = cluster
+      self.offsetSeconds = offsetSeconds
+      self.origin = origin
+      self.promoted = promoted
+    }
+  }
+
   public let parameters: FingerprintParameters
   private let lock = NSLock()
   private var catalog: Catalog?
-  /// Each indexed segment's cluster and offset, by its key in `catalog`.
-  private var placement: [String: (cluster: Int64, offsetSeconds: Double)] = [:]
+  /// Each indexed segment, by its key in `catalog`.
+  private var indexed: [String: Indexed] = [:]
+  /// Clusters promoted to the catalog (from the play log at restore): never split.
+  private var promoted: Set<Int64> = []
   private var nextCluster: Int64 = 1
   private var nextKey = 1
 
@@ -35,17 +90,35 @@ public final class UnknownClusters: @unchecked Sendable {
   }
 
   /// Segments in the index.
-  public var segmentCount: Int { lock.withLock { placement.count } }
+  public var segmentCount: Int { lock.withLock { indexed.count } }
+
+  /// The cluster of each indexed segment whose origin is known, by its origin.
+  public var clustersByOrigin: [UnknownSegmentOrigin: Int64] {
+    lock.withLock {
+      Dictionary(indexed.values.compactMap { e in e.origin.map { ($0, e.cluster) } }, uniquingKeysWith: { a, _ in a })
+    }
+  }
 
   /// Adds segments from the play log (their reference signatures, clusters and offsets), without matching them.
   public func restore(_ segments: [(reference: Signature, cluster: Int64, offsetSeconds: Double)]) throws {
+    try restore(
+      segments.map {
+        Restored(
+          reference: $0.reference, cluster: $0.cluster, offsetSeconds: $0.offsetSeconds, origin: nil, promoted: false)
+      })
+  }
+
+  /// Adds segments from the play log, without matching them; a promoted one's cluster is never split.
+  public func restore(_ segments: [Restored]) throws {
     try lock.withLock {
       let builder = catalog.map(CatalogBuilder.init(editing:)) ?? CatalogBuilder(parameters: parameters)
       for s in segments where s.reference.parameters == parameters {
         let key = "unknown-\(nextKey)"
         nextKey += 1
         builder.add(signature: s.reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
-        placement[key] = (s.cluster, s.offsetSeconds)
+        indexed[key] = Indexed(
+          cluster: s.cluster, offsetSeconds: s.offsetSeconds, reference: s.reference, origin: s.origin)
+        if s.promoted { promoted.insert(s.cluster) }
         nextCluster = max(nextCluster, s.cluster + 1)
       }
       if builder.trackCount > 0 { catalog = try builder.build() }
@@ -67,7 +140,7 @@ public final class UnknownClusters: @unchecked Sendable {
       let match = catalog.flatMap { catalog in
         Self.longest(matches(of: query, in: catalog))
       }
-      return place(query, match: match, partStartSeconds: 0)
+      return place(query, match: match, partStartSeconds: 0, origin: nil)
     }
   }
 
@@ -76,7 +149,7 @@ public final class UnknownClusters: @unchecked Sendable {
   public func identify(_ query: Signature) -> Int64? {
     lock.withLock {
       guard let catalog, let match = Self.longest(matches(of: query, in: catalog)) else { return nil }
-      return placement[match.track.key]?.cluster
+      return indexed[match.track.key]?.cluster
     }
   }
 
@@ -86,13 +159,27 @@ public final class UnknownClusters: @unchecked Sendable {
   /// of its own. Otherwise the segment is one part, placed as `assign` places it. The parts cover the segment, in
   /// order.
   public func assignParts(_ query: Signature) -> [Part] {
+    assignParts(query, origin: { _ in nil }).parts
+  }
+
+  /// As `assignParts(_:)`, first splitting the cluster that `query`'s start or end shows to hold two recordings (see
+  /// the type's notes): returns the parts and the earlier segments the split changed, for the play log.
+  /// `origin` gives where a part starting that many seconds into the segment aired.
+  public func assignParts(
+    _ query: Signature, origin: (Double) -> UnknownSegmentOrigin?
+  ) -> (parts: [Part], revisions: [Revision]) {
     lock.withLock {
-      let found = catalog.map { matches(of: query, in: $0) } ?? []
-      let runs = Self.runs(found, placement: placement)
+      var found = catalog.map { matches(of: query, in: $0) } ?? []
+      var revisions: [Revision] = []
+      if let cut = splitPoint(found, duration: query.durationSeconds) {
+        revisions = split(cluster: cut.cluster, atOffsetSeconds: cut.offsetSeconds)
+        found = catalog.map { matches(of: query, in: $0) } ?? []
+      }
+      let runs = Self.runs(found, placement: indexed.mapValues { ($0.cluster, $0.offsetSeconds) })
       let total = query.durationSeconds
       guard runs.count > 1 else {
-        let assignment = place(query, match: Self.longest(found), partStartSeconds: 0)
-        return [Part(startSeconds: 0, endSeconds: total, assignment: assignment)]
+        let assignment = place(query, match: Self.longest(found), partStartSeconds: 0, origin: origin(0))
+        return ([Part(startSeconds: 0, endSeconds: total, assignment: assignment)], revisions)
       }
       var parts: [Part] = []
       for (i, run) in runs.enumerated() {
@@ -100,18 +187,106 @@ public final class UnknownClusters: @unchecked Sendable {
         let end = i == runs.count - 1 ? total : (run.endSeconds + runs[i + 1].startSeconds) / 2
         let part = Self.excerpt(query, fromSeconds: start, toSeconds: end)
         parts.append(
-          Part(startSeconds: start, endSeconds: end, assignment: place(part, match: run.play, partStartSeconds: start)))
+          Part(
+            startSeconds: start, endSeconds: end,
+            assignment: place(part, match: run.play, partStartSeconds: start, origin: origin(start))))
       }
-      return parts
+      return (parts, revisions)
     }
+  }
+
+  /// Where `found` shows an earlier segment's cluster to hold two recordings: the strongest match puts an edge of
+  /// the new segment (its start or end; the match's, when the segment runs on past the match by more than
+  /// `ClassifierTuning.splitStartToleranceSeconds`) at a point of the cluster where another of its segments starts or
+  /// ends too (within that tolerance), and an earlier segment of the cluster runs through that point, with at least
+  /// `ClassifierTuning.minSplitHeadSeconds` on each side: two airings began or ended where that segment went on. An
+  /// airing joined mid-song or cut short starts or ends anywhere; a recording starts and ends where it does. The
+  /// cluster (not promoted) and the point. Inside the lock.
+  private func splitPoint(_ found: [MatchedPlay], duration: Double) -> (cluster: Int64, offsetSeconds: Double)? {
+    guard let play = Self.longest(found), let earlier = indexed[play.track.key], !promoted.contains(earlier.cluster)
+    else { return nil }
+    let tolerance = ClassifierTuning.splitStartToleranceSeconds
+    let matchStart = earlier.offsetSeconds + play.referenceOffsetSeconds
+    let matchEnd = matchStart + play.speed * play.durationSeconds
+    let before = play.startSeconds
+    let after = duration - play.endSeconds
+    let edges = [
+      before <= tolerance ? matchStart - play.speed * before : matchStart,
+      after <= tolerance ? matchEnd + play.speed * after : matchEnd,
+    ]
+    let members = indexed.values.filter { $0.cluster == earlier.cluster }
+    let minSide = ClassifierTuning.minSplitHeadSeconds
+    for edge in edges {
+      let shared = members.contains {
+        abs($0.offsetSeconds - edge) <= tolerance
+          || abs($0.offsetSeconds + $0.reference.durationSeconds - edge) <= tolerance
+      }
+      let spanned = members.contains {
+        edge - $0.offsetSeconds >= minSide && $0.offsetSeconds + $0.reference.durationSeconds - edge >= minSide
+      }
+      if shared && spanned { return (earlier.cluster, edge) }
+    }
+    return nil
+  }
+
+  /// Splits `cluster` at `atOffsetSeconds` (in its first airing's time): each of its segments that spans that point
+  /// by at least `ClassifierTuning.minUnknownSeconds` on each side is cut there; the part before stays, the part
+  /// after and every segment that lies (all but its first 20 s) after the point go to a new cluster, starting at
+  /// the cut. Rebuilds the index. Inside the lock.
+  private func split(cluster: Int64, atOffsetSeconds cut: Double) -> [Revision] {
+    let tailCluster = nextCluster
+    nextCluster += 1
+    var revisions: [Revision] = []
+    for key in indexed.keys.sorted() {
+      guard var entry = indexed[key], entry.cluster == cluster else { continue }
+      let local = cut - entry.offsetSeconds
+      let duration = entry.reference.durationSeconds
+      if local >= duration - ClassifierTuning.minUnknownSeconds { continue }
+      if local <= ClassifierTuning.minUnknownSeconds {
+        entry.cluster = tailCluster
+        entry.offsetSeconds -= cut
+        indexed[key] = entry
+        if let origin = entry.origin {
+          revisions.append(
+            Revision(
+              origin: origin, cluster: tailCluster, offsetSeconds: entry.offsetSeconds, reference: entry.reference))
+        }
+        continue
+      }
+      let whole = entry.reference
+      entry.reference = Self.excerpt(whole, fromSeconds: 0, toSeconds: local)
+      indexed[key] = entry
+      let tail = Indexed(
+        cluster: tailCluster, offsetSeconds: 0,
+        reference: Self.excerpt(whole, fromSeconds: local, toSeconds: duration),
+        origin: entry.origin?.advanced(bySeconds: local))
+      let tailKey = "unknown-\(nextKey)"
+      nextKey += 1
+      indexed[tailKey] = tail
+      if let origin = entry.origin {
+        revisions.append(
+          Revision(
+            origin: origin, cluster: cluster, offsetSeconds: entry.offsetSeconds, reference: entry.reference,
+            tail: Revision.Tail(
+              startSeconds: local, cluster: tailCluster, offsetSeconds: 0, reference: tail.reference)))
+      }
+    }
+    let builder = CatalogBuilder(parameters: parameters)
+    for (key, entry) in indexed.sorted(by: { $0.key < $1.key }) {
+      builder.add(signature: entry.reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
+    }
+    catalog = try? builder.build()
+    return revisions
   }
 
   /// Places `query` in the cluster of `match` (a play of the earlier segments' catalog over the whole segment, whose
   /// part `query` is, from `partStartSeconds`), or in a new cluster without one; then indexes it. Inside the lock.
-  private func place(_ query: Signature, match: MatchedPlay?, partStartSeconds: Double) -> Assignment {
+  private func place(
+    _ query: Signature, match: MatchedPlay?, partStartSeconds: Double, origin: UnknownSegmentOrigin?
+  ) -> Assignment {
     let reference = Self.thinned(query, perBlock: parameters.referencePeaksPerBlock)
     var assignment = Assignment(cluster: nextCluster, offsetSeconds: 0, joined: false, reference: reference)
-    if let match, let place = placement[match.track.key] {
+    if let match, let place = indexed[match.track.key] {
       // The part's start lies this far into the earlier segment's reference.
       let start = match.referenceOffsetSeconds - match.speed * (match.startSeconds - partStartSeconds)
       assignment.cluster = place.cluster
@@ -126,7 +301,8 @@ public final class UnknownClusters: @unchecked Sendable {
     builder.add(signature: reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
     if let built = try? builder.build() {
       catalog = built
-      placement[key] = (assignment.cluster, assignment.offsetSeconds)
+      indexed[key] = Indexed(
+        cluster: assignment.cluster, offsetSeconds: assignment.offsetSeconds, reference: reference, origin: origin)
     }
     return assignment
   }
@@ -199,7 +375,7 @@ public final class UnknownClusters: @unchecked Sendable {
   }
 
   /// The peaks of `query` from `fromSeconds` to `toSeconds`, as the signature of that excerpt.
-  static func excerpt(_ query: Signature, fromSeconds: Double, toSeconds: Double) -> Signature {
+  package static func excerpt(_ query: Signature, fromSeconds: Double, toSeconds: Double) -> Signature {
     let p = query.parameters
     let from = Int32((fromSeconds * p.framesPerSecond).rounded())
     let to = Int32((toSeconds * p.framesPerSecond).rounded())

@@ -154,7 +154,8 @@ extension CatalogCommand {
     let decoder = AudioFileDecoder(ffmpegSampleRate: parameters.sampleRateHz)
     let candidates = segments.compactMap { segment -> (segment: UnknownSegment, seconds: Double)? in
       guard let path = segment.clipPath, isRegularFile(path) else { return nil }
-      return (segment, decoder.probeDurationSeconds(path: path) ?? segment.durationSeconds)
+      // A clip may hold more than its segment too: a segment cut in two by a cluster split shares its clip.
+      return (segment, min(decoder.probeDurationSeconds(path: path) ?? .infinity, segment.durationSeconds))
     }.sorted {
       ($0.seconds, $0.segment.musicConfidence, -$0.segment.start.timeIntervalSince1970)
         > ($1.seconds, $1.segment.musicConfidence, -$1.segment.start.timeIntervalSince1970)
@@ -169,15 +170,31 @@ extension CatalogCommand {
     for segment in candidates {
       guard let path = segment.clipPath else { continue }
       do {
-        let signature = try fingerprinter.signature(ofFileAt: path)
+        var signature = try fingerprinter.signature(ofFileAt: path)
+        var key = try ReferenceFingerprinter.key(ofFileAt: path)
+        if let part = segmentPart(of: segment, clipSeconds: signature.durationSeconds) {
+          signature = UnknownClusters.excerpt(signature, fromSeconds: part.from, toSeconds: part.to)
+          key += String(format: "@%.0f-%.0f", part.from * 1000, part.to * 1000)
+        }
         return PromotedReference(
-          segment: segment, key: try ReferenceFingerprinter.key(ofFileAt: path),
-          durationSeconds: signature.durationSeconds, signature: signature)
+          segment: segment, key: key, durationSeconds: signature.durationSeconds, signature: signature)
       } catch {
         printError("catalog add: skipped cluster \(cluster)'s clip \(path): \(error)")
       }
     }
     return nil
+  }
+
+  /// The part of its clip (seconds from the clip's start) that `segment` aired, when the clip holds more than
+  /// `clipLeadToleranceSeconds` of air on either side of it (a segment cut in two by a cluster split keeps the clip
+  /// of the whole, and its span); nil when the clip is the segment's own. The reference is built from that part
+  /// alone, under a key of its own, so that the two parts of one clip can become two items.
+  static func segmentPart(of segment: UnknownSegment, clipSeconds: Double) -> (from: Double, to: Double)? {
+    guard let clipStart = segment.clipStart else { return nil }
+    let from = max(0, segment.start.timeIntervalSince(clipStart))
+    let to = min(clipSeconds, segment.end.timeIntervalSince(clipStart))
+    guard from > clipLeadToleranceSeconds || to < clipSeconds - clipLeadToleranceSeconds, to > from else { return nil }
+    return (from, to)
   }
 
   /// Why there is no clip to build cluster `cluster`'s reference from, and what to do.

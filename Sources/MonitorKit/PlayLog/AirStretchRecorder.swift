@@ -42,8 +42,12 @@ final class AirStretchRecorder: AirStretchSink {
       record(stretch, unknown: nil, audio: nil, audioStartSeconds: nil)
       return
     }
-    // Two recordings aired back to back, each heard before, are two segments: one per cluster.
-    let parts = clusters.assignParts(signature)
+    // Two recordings aired back to back, each heard before, are two segments: one per cluster. An earlier segment
+    // that this one shows to hold two recordings is cut in the play log too.
+    let (parts, revisions) = clusters.assignParts(signature) { [channel, time] partStart in
+      UnknownSegmentOrigin(channel: channel, start: time(stretch.startSeconds + partStart))
+    }
+    revise(revisions)
     let rate = Double(signature.parameters.sampleRateHz)
     for part in parts {
       var piece = stretch
@@ -103,6 +107,41 @@ final class AirStretchRecorder: AirStretchSink {
     writer?.submit(.stretch(record))
   }
 
+  /// Hands the play log the earlier segments a cluster split changed: after the clips being written, whose segments
+  /// go to the play log once their clip is written.
+  private func revise(_ revisions: [UnknownClusters.Revision]) {
+    guard !revisions.isEmpty else { return }
+    let records = revisions.map(Self.record)
+    for revision in records {
+      let start = ISO8601Millis.format(revision.start)
+      log?.line(
+        revision.tail.map { tail in
+          "unknown music: the segment of \(start) holds two recordings (later airings start or end at "
+            + "\(ISO8601Millis.format(tail.start)) in it): cut in two, clusters \(revision.cluster) and \(tail.cluster)"
+        }
+          ?? "unknown music: the segment of \(start) moves to cluster \(revision.cluster) (its cluster held two recordings)",
+        channel: revision.channel)
+    }
+    let submit: @Sendable () -> Void = { [writer] in
+      for revision in records { writer?.submit(.reviseUnknown(revision)) }
+    }
+    if let clips { clips.afterPending(submit) } else { submit() }
+  }
+
+  /// A split's revision as the play log applies it.
+  static func record(_ revision: UnknownClusters.Revision) -> UnknownSegmentRevision {
+    UnknownSegmentRevision(
+      channel: revision.origin.channel, start: revision.origin.start, cluster: revision.cluster,
+      clusterOffsetSeconds: revision.offsetSeconds,
+      fingerprint: (try? revision.reference.encoded())?.base64EncodedString() ?? "",
+      tail: revision.tail.map { tail in
+        UnknownSegmentRevision.Tail(
+          start: revision.origin.advanced(bySeconds: tail.startSeconds).start, cluster: tail.cluster,
+          clusterOffsetSeconds: tail.offsetSeconds,
+          fingerprint: (try? tail.reference.encoded())?.base64EncodedString() ?? "")
+      })
+  }
+
   /// Logs a clip that lacks the start of what it is the clip of (`what` names both), and why.
   func warnShort(_ what: String) {
     log?.line(
@@ -116,12 +155,15 @@ final class AirStretchRecorder: AirStretchSink {
   /// Rebuilds the clusters from the unknown segments in the play log at `path` (their fingerprints); a fingerprint
   /// that cannot be read is skipped.
   static func restoreClusters(_ clusters: UnknownClusters, from store: any PlayLogStorage) throws -> Int {
-    var segments: [(reference: Signature, cluster: Int64, offsetSeconds: Double)] = []
-    for row in try store.unknownFingerprints() {
+    var segments: [UnknownClusters.Restored] = []
+    for row in try store.unknownReferences() {
       guard let data = Data(base64Encoded: row.fingerprint),
         let signature = try? Signature(decoding: data, path: "unknown_segments.fingerprint")
       else { continue }
-      segments.append((signature, row.cluster, row.clusterOffsetSeconds))
+      segments.append(
+        UnknownClusters.Restored(
+          reference: signature, cluster: row.cluster, offsetSeconds: row.clusterOffsetSeconds,
+          origin: UnknownSegmentOrigin(channel: row.channel, start: row.start), promoted: row.promoted))
     }
     try clusters.restore(segments)
     return segments.count

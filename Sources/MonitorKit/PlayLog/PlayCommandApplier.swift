@@ -29,7 +29,7 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event, .alertOpened, .alertClosed, .stretch, .playClip, .listeners:
+    case .start, .event, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners:
       return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
@@ -103,6 +103,8 @@ struct PlayCommandApplier {
       try store.closeAlert(channel: channel, kind: kind, start: start, end: end, detail: detail)
     case .stretch(let stretch):
       try store.record(stretch)  // a stretch already there (same channel and start) is left as it is
+    case .reviseUnknown(let revision):
+      try store.revise(revision)  // applying it again changes nothing more
     case .playClip(let clip):
       try store.record(clip)  // a clip already there (same channel, play start and item) is left as it is
     case .listeners(let channel, let sampledAt, let listeners):

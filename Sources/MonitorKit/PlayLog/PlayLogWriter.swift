@@ -36,6 +36,8 @@ final class PlayLogWriter: @unchecked Sendable {
     case alertClosed(channel: String?, kind: String, start: Date, end: Date, detail: String)
     /// A labelled stretch of the air, with its unknown segment (`AirStretchRecorder`).
     case stretch(AirStretchRecord)
+    /// An unknown segment logged before, changed by a cluster split (`AirStretchRecorder`).
+    case reviseUnknown(UnknownSegmentRevision)
     /// The audio clip of a catalog play (`AirStretchRecorder+PlayAudio`).
     case playClip(PlayClipRecord)
     /// A channel's stream listener count at `sampledAt` (`IcecastStatsSampler`).

@@ -97,6 +97,16 @@ final class UnknownClipWriter: Sendable {
     }
   }
 
+  /// Runs `body` on the writer's queue once every clip asked for before is written or given up (and its `done` has
+  /// run): what must reach the play log after those clips' segments.
+  func afterPending(_ body: @escaping @Sendable () -> Void) {
+    group.enter()
+    queue.async { [group] in
+      defer { group.leave() }
+      body()
+    }
+  }
+
   /// Waits until every clip asked for is written or given up.
   func waitUntilIdle() { group.wait() }
 

@@ -53,6 +53,10 @@ public protocol PlayLogStorage: AnyObject {
   func record(_ clip: PlayClipRecord) throws
   /// Every unknown segment's cluster, offset and fingerprint, oldest first.
   func unknownFingerprints() throws -> [(cluster: Int64, clusterOffsetSeconds: Double, fingerprint: String)]
+  /// Every unknown segment as the clusters are rebuilt from it (with whether its cluster was promoted), oldest first.
+  func unknownReferences() throws -> [UnknownReferenceRow]
+  /// Applies a revision of an unknown segment (a cluster split in two), unless its cluster was promoted.
+  func revise(_ revision: UnknownSegmentRevision) throws
   /// The unknown segments of a cluster, by start (`catalog add --from-unknown`).
   func unknownSegments(cluster: Int64) throws -> [UnknownSegment]
   /// Records each segment's `late` play and links the segment to it, in one transaction, skipping a segment that

@@ -92,6 +92,100 @@ struct UnknownClustersTests {
     #expect(abs((parts.first?.assignment.offsetSeconds ?? 0) + 40) < 0.5)
   }
 
+  /// Where a segment aired, `seconds` into the test's day.
+  static func origin(_ seconds: Double) -> UnknownSegmentOrigin {
+    UnknownSegmentOrigin(channel: "fm1", start: Date(timeIntervalSince1970: 1_700_000_000 + seconds))
+  }
+
+  /// Two songs first heard back to back (one segment, 200 s), then the second alone, then the first alone.
+  static func segueThenEach(
+    _ clusters: UnknownClusters
+  ) throws -> (
+    segue: UnknownClusters.Assignment, b: UnknownClusters.Assignment, a: UnknownClusters.Assignment,
+    revisions: [UnknownClusters.Revision]
+  ) {
+    let segue = Array(songA[0..<(100 * 8000)] + songB[0..<(100 * 8000)])
+    let first = clusters.assignParts(try query(segue, from: 0, to: 200)) { origin(1000 + $0) }
+    let b = clusters.assignParts(try query(songB, from: 0, to: 100)) { origin(2000 + $0) }
+    let a = clusters.assignParts(try query(songA, from: 0, to: 100)) { origin(3000 + $0) }
+    #expect(first.parts.count == 1 && b.parts.count == 1 && a.parts.count == 1)
+    return (
+      first.parts[0].assignment, b.parts[0].assignment, a.parts[0].assignment,
+      first.revisions + b.revisions + a.revisions
+    )
+  }
+
+  @Test(
+    "Two songs first heard back to back, then each alone: the first segment is cut where the second starts, each part in its song's cluster"
+  )
+  func retroactiveSplit() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let (segue, b, a, revisions) = try Self.segueThenEach(clusters)
+    // B alone joined the segue's cluster; A alone ends where B started there: the segue is cut, B moves.
+    #expect(b.cluster == segue.cluster && a.cluster == segue.cluster)
+    let cut = try #require(revisions.first { $0.origin == Self.origin(1000) }?.tail)
+    #expect(abs(cut.startSeconds - 100) < 5, "cut at \(cut.startSeconds) s")
+    let byOrigin = clusters.clustersByOrigin
+    let segueTail = Self.origin(1000).advanced(bySeconds: cut.startSeconds)
+    #expect(byOrigin[Self.origin(1000)] == segue.cluster)
+    #expect(byOrigin[Self.origin(3000)] == segue.cluster)
+    #expect(byOrigin[segueTail] == cut.cluster && byOrigin[Self.origin(2000)] == cut.cluster)
+    #expect(cut.cluster != segue.cluster)
+    #expect(revisions.first { $0.origin == Self.origin(2000) }?.cluster == cut.cluster)
+    // Further airings of either song join their own cluster.
+    #expect(clusters.assign(try Self.query(Self.songB, from: 20, to: 90)).cluster == cut.cluster)
+    #expect(clusters.assign(try Self.query(Self.songA, from: 10, to: 80)).cluster == segue.cluster)
+  }
+
+  @Test("A cluster promoted to the catalog is never split")
+  func promotedNeverSplit() throws {
+    let before = UnknownClusters(parameters: FingerprintParameters())
+    let segue = Array(Self.songA[0..<(100 * 8000)] + Self.songB[0..<(100 * 8000)])
+    let first = before.assign(try Self.query(segue, from: 0, to: 200))
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    try clusters.restore([
+      UnknownClusters.Restored(
+        reference: first.reference, cluster: first.cluster, offsetSeconds: 0, origin: Self.origin(1000),
+        promoted: true)
+    ])
+    let b = clusters.assignParts(try Self.query(Self.songB, from: 0, to: 100)) { Self.origin(2000 + $0) }
+    let a = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 100)) { Self.origin(3000 + $0) }
+    #expect(b.revisions.isEmpty && a.revisions.isEmpty)
+    #expect(Set(clusters.clustersByOrigin.values) == [first.cluster])
+  }
+
+  @Test("Airings of one song joined at different points, or cut short, split nothing")
+  func partialAiringsSplitNothing() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let first = clusters.assign(try Self.query(Self.songA, from: 0, to: 119))
+    for (i, span) in [(35.0, 119.0), (0.0, 70.0), (50.0, 119.0), (0.0, 90.0)].enumerated() {
+      let placed = clusters.assignParts(try Self.query(Self.songA, from: span.0, to: span.1)) {
+        Self.origin(Double(i) * 1000 + $0)
+      }
+      #expect(placed.revisions.isEmpty, "\(span)")
+      #expect(placed.parts.map(\.assignment.cluster) == [first.cluster], "\(span)")
+    }
+  }
+
+  @Test(
+    "A radio edit that starts later than the first airing's version splits the intro off once aired twice; each part stays pure"
+  )
+  func radioEditSplitsIntro() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    let album = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 119)) { Self.origin($0) }
+    let edit = clusters.assignParts(try Self.query(Self.songA, from: 35, to: 119)) { Self.origin(1000 + $0) }
+    #expect(edit.revisions.isEmpty, "one airing joined late splits nothing")
+    let again = clusters.assignParts(try Self.query(Self.songA, from: 35, to: 119)) { Self.origin(2000 + $0) }
+    let cut = try #require(again.revisions.first { $0.origin == Self.origin(0) }?.tail)
+    #expect(abs(cut.startSeconds - 35) < 4, "cut at \(cut.startSeconds) s")
+    let rest = cut.cluster
+    #expect(again.parts.map(\.assignment.cluster) == [rest])
+    #expect(clusters.clustersByOrigin[Self.origin(1000)] == rest)
+    // The album version aired again is two segments from then on: its intro and the rest, in the two clusters.
+    let later = clusters.assignParts(try Self.query(Self.songA, from: 0, to: 119)) { Self.origin(3000 + $0) }
+    #expect(later.parts.map(\.assignment.cluster) == [album.parts[0].assignment.cluster, rest])
+  }
+
   @Test("Property: over random excerpts of three songs, clusters are pure and complete")
   func property() throws {
     let songs = [Self.songA, Self.songB, SyntheticSong(seed: 14, seconds: 120).render()]

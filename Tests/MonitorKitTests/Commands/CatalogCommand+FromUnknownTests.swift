@@ -135,6 +135,23 @@ struct CatalogCommandFromUnknownTests {
     #expect(strayTitle.status == 64 && strayTitle.stderr.contains("--title describes"), "\(strayTitle)")
   }
 
+  @Test("A segment cut in two by a cluster split builds its reference from its part of the shared clip")
+  func splitSegmentPart() {
+    func part(from start: Double, to end: Double, clipStart: Double?) -> [Double]? {
+      let segment = UnknownSegment(
+        id: 1, channel: "fm", start: Self.time(start), end: Self.time(end), musicConfidence: 0.9, cluster: 1,
+        clusterOffsetSeconds: 0, clipPath: "c.opus", playID: nil, clipStart: clipStart.map(Self.time))
+      return CatalogCommand.segmentPart(of: segment, clipSeconds: 200).map { [$0.from, $0.to] }
+    }
+    // The clip holds 100–300 s of air; the segment was cut at 180 s.
+    #expect(part(from: 100, to: 180, clipStart: 100) == [0, 80])
+    #expect(part(from: 180, to: 300, clipStart: 100) == [80, 200])
+    // A segment's own clip, whole or lacking its start, is used whole.
+    #expect(part(from: 100, to: 300, clipStart: 100) == nil)
+    #expect(part(from: 50, to: 300, clipStart: 100) == nil)
+    #expect(part(from: 100, to: 300, clipStart: nil) == nil)
+  }
+
   @Test("A late play's offset counts from the reference clip's start, later than its segment's when the clip lacks it")
   func clipLead() {
     func segment(start: Double, clipStart: Double?, offset: Double) -> UnknownSegment {

@@ -49,6 +49,44 @@ struct AirStretchRecorderTests {
     #expect(records[2].label == "unknown-music" && records[3].label == "unknown-music")
   }
 
+  @Test(
+    "A segment of two songs first heard back to back is cut in the play log once each song has aired alone, and the split survives a reopen"
+  )
+  func retroactiveSplitPersists() throws {
+    let folder = try TemporaryDirectory(prefix: "recorder-split")
+    let path = folder.file("plays.sqlite").path
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log)
+    let origin = Date(timeIntervalSince1970: 1_700_000_000)
+    let recorder = AirStretchRecorder(
+      channel: "fm1", clusters: UnknownClusters(parameters: FingerprintParameters()), writer: writer, log: log
+    ) { origin.addingTimeInterval($0) }
+    recorder.receive(try Self.unknownStretch(Array(Self.songA + Self.songB), from: 0))
+    recorder.receive(try Self.unknownStretch(Self.songB, from: 1000))
+    recorder.receive(try Self.unknownStretch(Self.songA, from: 2000))
+    #expect(writer.stop().isEmpty)
+
+    let store = try PlayLogStore(path: path)
+    let rows = try store.unknownReferences()
+    try #require(rows.count == 4, "\(rows)")
+    // The segue's two parts, each in the cluster of its song's airing alone, and the two clusters differ.
+    let cluster = Dictionary(
+      rows.map { ($0.start.timeIntervalSince(origin), $0.cluster) }, uniquingKeysWith: { a, _ in a })
+    let cut = try #require(rows.map { $0.start.timeIntervalSince(origin) }.first { $0 > 0 && $0 < 1000 })
+    #expect(abs(cut - 100) < 5, "cut at \(cut) s")
+    #expect(cluster[0] == cluster[2000] && cluster[cut] == cluster[1000] && cluster[0] != cluster[cut])
+    let segments = try store.unknownSegments(cluster: try #require(cluster[0]))
+    #expect(segments.first?.end == origin.addingTimeInterval(cut), "the segue's first part ends at the cut")
+    try store.close()
+
+    // After a restart, the clusters rebuilt from the play log put each song's next airing in its own cluster.
+    let reopened = try PlayLogStore(path: path)
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    #expect(try AirStretchRecorder.restoreClusters(clusters, from: reopened) == 4)
+    #expect(clusters.assign(try Self.query(Array(Self.songB[(10 * 8000)..<(80 * 8000)]))).cluster == cluster[1000])
+    #expect(clusters.assign(try Self.query(Array(Self.songA[(10 * 8000)..<(80 * 8000)]))).cluster == cluster[2000])
+  }
+
   @Test("Speech and silence are recorded as they come, without a cluster")
   func otherLabels() {
     let clusters = UnknownClusters(parameters: FingerprintParameters())

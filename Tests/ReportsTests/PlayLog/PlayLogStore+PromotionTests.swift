@@ -57,6 +57,26 @@ struct PlayLogStorePromotionTests {
     #expect(try store.unknownSegments(cluster: 2).map(\.playID) == [nil])
   }
 
+  @Test("A promoted cluster's segments are never cut or moved by a split, and the clusters rebuilt know it")
+  func promotedNeverRevised() throws {
+    let fixture = try AirStretchReportsTests.fixture()
+    defer { fixture.remove() }
+    let store = try PlayLogStore(path: fixture.path)
+    try store.recordLatePlays(try Self.latePlays(store, cluster: 1), identifiedAt: Self.identifiedAt)
+    let before = try store.unknownSegments(cluster: 1)
+    let first = try #require(before.first)
+    try store.revise(
+      UnknownSegmentRevision(
+        channel: first.channel, start: first.start, cluster: 1, clusterOffsetSeconds: 0, fingerprint: "",
+        tail: UnknownSegmentRevision.Tail(
+          start: first.start.addingTimeInterval(100), cluster: 7, clusterOffsetSeconds: 0, fingerprint: "")))
+    #expect(try store.unknownSegments(cluster: 1) == before)
+    #expect(try store.unknownSegments(cluster: 7).isEmpty)
+    let references = try store.unknownReferences()
+    #expect(references.filter { $0.cluster == 1 }.allSatisfy { $0.promoted })
+    #expect(references.filter { $0.cluster == 2 }.allSatisfy { !$0.promoted })
+  }
+
   @Test("Promoting a cluster again writes no play twice, and adds only the airings logged since")
   func idempotent() throws {
     let fixture = try AirStretchReportsTests.fixture()

@@ -187,4 +187,41 @@ struct PlayLogStorageContractTests {
     #expect(result.rows == expected.rows)
     #expect(result.fingerprints == ["3 1.5 QUJD"])
   }
+
+  @Test(
+    "Both stores cut and move unknown segments alike when a cluster is split, once however often it is applied",
+    arguments: Engine.allCases)
+  func revisionsAlike(engine: Engine) throws {
+    let time = PlayLogStoreTests.time
+    func script(_ store: any PlayLogStorage) throws {
+      for (start, end): (Int64, Int64) in [(100, 160), (300, 340)] {
+        try store.record(
+          AirStretchRecord(
+            channel: "fm", start: time(start), end: time(end), label: "unknown-music", musicConfidence: 0.875,
+            unknown: AirStretchRecord.Unknown(
+              cluster: 3, clusterOffsetSeconds: start == 100 ? 0 : 30, fingerprint: "QUJD",
+              clipPath: "clips/fm.opus", clipStart: time(start), clipEnd: time(end))))
+      }
+      for _ in 0..<2 {  // every write twice: a retry or a replayed spool
+        try store.revise(
+          UnknownSegmentRevision(
+            channel: "fm", start: time(100), cluster: 3, clusterOffsetSeconds: 0, fingerprint: "SEVBRA",
+            tail: UnknownSegmentRevision.Tail(
+              start: time(130), cluster: 4, clusterOffsetSeconds: 0, fingerprint: "VEFJTA")))
+        try store.revise(
+          UnknownSegmentRevision(
+            channel: "fm", start: time(300), cluster: 4, clusterOffsetSeconds: 0, fingerprint: "QUJD"))
+        // A segment the play log lacks is left alone.
+        try store.revise(
+          UnknownSegmentRevision(channel: "fm", start: time(999), cluster: 9, clusterOffsetSeconds: 0, fingerprint: ""))
+      }
+    }
+    let result = try Self.alertAndStretchRows(engine, script)
+    let expected = try Self.alertAndStretchRows(.sqlite, script)
+    #expect(result.rows == expected.rows)
+    // The first segment is two, with its stretch; the clip and its span go with both parts.
+    #expect(result.fingerprints == ["3 0.0 SEVBRA", "4 0.0 VEFJTA", "4 0.0 QUJD"], "\(result.rows)")
+    #expect(result.rows.filter { $0.contains("unknown-music") }.count == 3, "\(result.rows)")
+    #expect(result.rows.filter { $0.contains("clips/fm.opus") }.count == 3, "\(result.rows)")
+  }
 }
