@@ -15,13 +15,15 @@ let package = Package(
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
     .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
+    // A software prefetch for the matcher's search (a header only: no library).
+    .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
     // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place,
     // the subprocess launcher (ffmpeg, ffprobe, alert commands).
     .target(name: "Common"),
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
-    .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr"]),
+    .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr", "CPrefetch"]),
     .target(name: "Reports", dependencies: ["Common", "CSQLite", "CPostgres"]),
     // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
     // it, so that the tests link the same code the product runs.

@@ -15,9 +15,12 @@ final class LockstepLowerBound {
     var span: Int
     let start: UnsafePointer<UInt32>
     let key: UInt32
-    /// Where the answer is likely to be (an index of the list), or -1; then the index the second round compares
-    /// with the key, or -1.
-    var guess: Int
+    /// Where the answer is likely to be (an index of the list), or -1.
+    let guess: Int
+    /// The indices the second round compares with the key, a cache line and two lines from the guess on the answer's
+    /// side, or -1 (past the list's end).
+    var near = -1
+    var far = -1
   }
 
   private var searches: UnsafeMutablePointer<Search>
@@ -34,8 +37,9 @@ final class LockstepLowerBound {
   func removeAll() { count = 0 }
 
   /// Adds a search for the first element of `list` (sorted) not below `key`; returns its number for `lowerBound(_:)`.
-  /// With a `guess` (where the answer is likely to be), the search's first two rounds compare the key with the element
-  /// there and with one two cache lines away on the answer's side: a good guess leaves those two lines to halve.
+  /// With a `guess` (where the answer is likely to be), the search's first round compares the key with the element
+  /// there, and its second with the elements one and two cache lines away on the answer's side, read together: a good
+  /// guess leaves the answer within one line that is read already.
   @inline(__always)
   func append(_ list: UnsafeBufferPointer<UInt32>, key: UInt32, guess: Int? = nil) -> Int {
     if count == capacity { grow() }
@@ -49,31 +53,51 @@ final class LockstepLowerBound {
 
   /// Runs every search added since `removeAll`.
   func run() {
-    // Round 1: the element at each guess; the answer is above it or not, and round 2 looks two lines further.
-    let reach = 2 * Self.lineElements
+    // Round 1: the element at each guess; the answer is above it or not, and round 2 looks one and two lines further.
+    let line = Self.lineElements
     for i in 0..<count where searches[i].guess >= 0 {
       let g = searches[i].guess
       let n = searches[i].span
       if searches[i].start[g] < searches[i].key {
         searches[i].base = searches[i].start + g + 1
         searches[i].span = n - g - 1
-        searches[i].guess = g + reach < n ? g + reach : -1
+        searches[i].near = g + line < n ? g + line : -1
+        searches[i].far = g + 2 * line < n ? g + 2 * line : -1
       } else {
         searches[i].span = g
-        searches[i].guess = g - reach >= 0 ? g - reach : -1
+        searches[i].near = g - line >= 0 ? g - line : -1
+        searches[i].far = g - 2 * line >= 0 ? g - 2 * line : -1
       }
     }
-    // Round 2: the element there narrows the answer to one side of it.
-    for i in 0..<count where searches[i].guess >= 0 {
-      let probe = searches[i].start + searches[i].guess
-      let end = searches[i].base + searches[i].span
-      if probe[0] < searches[i].key {
-        searches[i].base = probe + 1
+    // Round 2: the elements there narrow the answer to a stretch between them (or beyond the farther one).
+    for i in 0..<count where searches[i].near >= 0 {
+      let s = searches[i]
+      let nearBelow = s.start[s.near] < s.key
+      let farBelow = s.far >= 0 && s.start[s.far] < s.key
+      let end = s.base + s.span
+      if s.near > s.guess {
+        // The answer is in guess + 1 ... end.
+        if !nearBelow {
+          searches[i].span = s.start + s.near - s.base
+        } else if s.far >= 0 && !farBelow {
+          searches[i].base = s.start + s.near + 1
+          searches[i].span = s.far - s.near - 1
+        } else {
+          searches[i].base = s.start + (s.far >= 0 ? s.far : s.near) + 1
+          searches[i].span = end - searches[i].base
+        }
       } else {
-        searches[i].span = probe - searches[i].base
-        continue
+        // The answer is in 0 ... guess.
+        if nearBelow {
+          searches[i].base = s.start + s.near + 1
+          searches[i].span = s.guess - s.near - 1
+        } else if farBelow {
+          searches[i].base = s.start + s.far + 1
+          searches[i].span = s.near - s.far - 1
+        } else {
+          searches[i].span = s.far >= 0 ? s.far : s.near
+        }
       }
-      searches[i].span = end - searches[i].base
     }
     var searching = true
     while searching {

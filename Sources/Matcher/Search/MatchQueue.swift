@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The matches of the last few seconds that no running play claimed, oldest first: the search's memory.
 ///
 /// A ring of matches, numbered by 32-bit absolute indices that wrap around. Each match is also linked to the previous
@@ -10,15 +12,21 @@ final class MatchQueue {
     var reference: UInt32
     /// Absolute index of the previous match in the same cell of the first grid.
     var previousInCell: UInt32 = 0
+    /// The two vote counters the match voted in (`VoteTable.slots`), so that its votes are taken back without working
+    /// them out again.
+    var firstSlot: UInt32
+    var secondSlot: UInt32
     var hypothesis: UInt8
     /// Taken by a play when it started: no longer counts for new plays.
     var claimed = false
 
-    init(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, hypothesis: UInt8) {
+    init(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, hypothesis: UInt8, slots: (Int, Int)) {
       self.anchorFrame = anchorFrame
       self.targetFrame = targetFrame
       self.reference = reference
       self.hypothesis = hypothesis
+      firstSlot = UInt32(truncatingIfNeeded: slots.0)
+      secondSlot = UInt32(truncatingIfNeeded: slots.1)
     }
   }
 
@@ -67,9 +75,9 @@ final class MatchQueue {
     head &+= 1
   }
 
-  /// Reads the head of a cell's list ahead of `append`, so that its cache line is there when the match comes.
+  /// Asks for the cache line of a cell's list head ahead of `append`, without waiting for it.
   @inline(__always)
-  func readAhead(cell: Int) -> UInt32 { newestInCell[cell & (cells - 1)] }
+  func prefetch(cell: Int) { cprefetch_read(newestInCell + (cell & (cells - 1))) }
 
   private func grow() {
     let bigger = UnsafeMutablePointer<Match>.allocate(capacity: capacity * 2)
@@ -105,6 +113,30 @@ final class MatchQueue {
     tail &+= 1
     return m
   }
+
+  /// Removes the matches anchored before `horizon` from the front, oldest first, and takes back from `votes` the votes
+  /// of those that no play claimed: `popFirst` and an unvote of each, in one loop over the ring that asks for the
+  /// counters of the match a few places ahead, so that their misses overlap.
+  func expire(before horizon: Int32, votes: VoteTable) {
+    while tail != head {
+      let ahead = tail &+ Self.expiryPrefetchDistance
+      if isLive(ahead) {
+        let next = ring[Int(ahead) & (capacity - 1)]
+        votes.prefetch(Int(next.firstSlot))
+        votes.prefetch(Int(next.secondSlot))
+      }
+      let m = ring[Int(tail) & (capacity - 1)]
+      guard m.anchorFrame < horizon else { return }
+      if !m.claimed {
+        votes.unvote(Int(m.firstSlot))
+        votes.unvote(Int(m.secondSlot))
+      }
+      tail &+= 1
+    }
+  }
+
+  /// How many matches ahead `expire` asks for the vote counters it will take votes back from.
+  private static let expiryPrefetchDistance: UInt32 = 8
 
   func removeAll() {
     tail = head

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The search for new plays through the catalog's triplet index: a broadcast peak's lookups of common hashes, taken
 /// two by two under each speed hypothesis, are looked up as a triplet; each hit that both pairs' postings confirm is
 /// two matches, passed to the search (`search`) as `TargetAgreement` would pass them. Two lookups give the same
@@ -32,6 +34,16 @@ extension StreamMatcher {
     var secondSearch: Int32 = 0
   }
 
+  /// A distinct match of the peak that no running play takes, with its diagonal and vote counters, for `search`.
+  struct TripletMatch {
+    var hypothesis: UInt8
+    var anchorFrame: Int32
+    var reference: UInt32
+    var diagonal: Int
+    var firstSlot: UInt32
+    var secondSlot: UInt32
+  }
+
   func searchTriplets(_ triplets: TripletIndex, targetFrame: Int32) {
     guard commonLookups.count >= 2 else { return }
     probingTriplets(triplets)
@@ -43,11 +55,14 @@ extension StreamMatcher {
   // MARK: Step 1
 
   /// Every two lookups from different anchors, with different hashes and a hypothesis in common (taken once, under
-  /// the first hypothesis they share), with the bounds of their key's directory slot, read for every two in a loop of
-  /// their own, so that their misses overlap.
+  /// the first hypothesis they share), with the bounds of their key's directory slot: asked for as each key is made
+  /// (`cprefetch_read`), then read for every two in a loop of their own, so that their misses overlap.
   private func probingTriplets(_ triplets: TripletIndex) {
     tripletProbes.removeAll(keepingCapacity: true)
     orderLookupsByHypothesis()
+    let directory = triplets.index.directory
+    let directoryStart = directory.baseAddress!
+    let residualBits = UInt32(triplets.index.residualBits)
     for h in hypotheses.indices {
       let start = hypothesisRunStarts[h]
       let end = hypothesisRunStarts[h + 1]
@@ -62,14 +77,13 @@ extension StreamMatcher {
           let shared = a.hypotheses.intersection(b.hypotheses)
           guard shared.first == h else { continue }
           let (first, second) = a.hash < b.hash ? (i, j) : (j, i)
+          let key = triplets.key(a.hash, b.hash)
+          cprefetch_read(directoryStart + Int(key >> residualBits))
           tripletProbes.append(
-            TripletProbe(
-              first: Int32(first), second: Int32(second), hypotheses: shared, key: triplets.key(a.hash, b.hash)))
+            TripletProbe(first: Int32(first), second: Int32(second), hypotheses: shared, key: key))
         }
       }
     }
-    let directory = triplets.index.directory
-    let residualBits = UInt32(triplets.index.residualBits)
     for p in tripletProbes.indices {
       let slot = Int(tripletProbes[p].key >> residualBits)
       tripletProbes[p].postingsStart = directory[slot]
@@ -87,13 +101,11 @@ extension StreamMatcher {
     let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << residualBits) - 1
     let shift = UInt32(index.positionBits)
     let positionMask = index.positionMask
-    // Each probe's first posting is read first, in a loop whose loads do not depend on each other, so that their
-    // misses overlap; the loop below, whose branches do, then reads from the cache.
-    var touched: UInt32 = 0
+    // Each probe's first posting is asked for first (`cprefetch_read`, which does not wait for it), so that their
+    // misses overlap; the loop below, whose branches depend on them, then reads from the cache.
     for probe in tripletProbes where probe.postingsStart < probe.postingsEnd {
-      touched ^= index.postings[Int(probe.postingsStart)]
+      cprefetch_read(index.postings.baseAddress! + Int(probe.postingsStart))
     }
-    readAhead ^= touched
     for p in tripletProbes.indices {
       let probe = tripletProbes[p]
       let residual = probe.key & residualMask
@@ -156,7 +168,9 @@ extension StreamMatcher {
       let target = tripletHits[k].target
       let list = index.contiguousPostings(of: second.hash)!
       let key = Self.near(target &- (second.hash & frameMask)).lowerBound
-      tripletHits[k].secondSearch = Int32(lowerBounds.append(list, key: key, guess: guess(of: key, count: list.count)))
+      let g = guess(of: key, count: list.count)
+      if !list.isEmpty { cprefetch_read(list.baseAddress! + min(g, list.count - 1)) }
+      tripletHits[k].secondSearch = Int32(lowerBounds.append(list, key: key, guess: g))
     }
     lowerBounds.run()
     for hit in tripletHits {
@@ -190,20 +204,10 @@ extension StreamMatcher {
     sortingTripletMatchKeys()
     let tolerance = settings.alignmentToleranceFrames
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
-    // The vote counters and cell lists of every match, read ahead in a loop of their own so that their misses overlap.
-    var touched: UInt32 = 0
+    // The matches to search, with their diagonals and vote counters; those counters and the cell lists are asked for
+    // in this loop (`cprefetch_read`), so that their misses overlap before the search below uses them.
+    tripletMatches.removeAll(keepingCapacity: true)
     var previous: UInt64?
-    for key in tripletMatchKeys where key != previous {
-      previous = key
-      let h = Int(key >> 56)
-      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 32) & 0xFF_FFFF)
-      let (a, b) = votes.slots(
-        hypothesis: h,
-        diagonal: diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: UInt32(truncatingIfNeeded: key)))
-      touched ^= UInt32(votes.readAhead(a) ^ votes.readAhead(b)) ^ queue.readAhead(cell: a)
-    }
-    readAhead ^= touched
-    previous = nil
     for key in tripletMatchKeys where key != previous {
       previous = key
       let h = Int(key >> 56)
@@ -212,7 +216,20 @@ extension StreamMatcher {
       if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) }) {
         continue
       }
-      search(hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference)
+      let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
+      let (a, b) = votes.slots(hypothesis: h, diagonal: d)
+      votes.prefetch(a)
+      votes.prefetch(b)
+      queue.prefetch(cell: a)
+      tripletMatches.append(
+        TripletMatch(
+          hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: reference, diagonal: d, firstSlot: UInt32(a),
+          secondSlot: UInt32(b)))
+    }
+    for m in tripletMatches {
+      search(
+        hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference,
+        diagonal: m.diagonal, slots: (Int(m.firstSlot), Int(m.secondSlot)))
     }
   }
 

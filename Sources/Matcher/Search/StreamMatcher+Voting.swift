@@ -33,9 +33,20 @@ extension StreamMatcher {
   /// Queues a match that no running play took and votes for its diagonal.
   func search(hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
     let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
-    let (a, b) = votes.slots(hypothesis: h, diagonal: d)
+    search(
+      hypothesis: h, anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, diagonal: d,
+      slots: votes.slots(hypothesis: h, diagonal: d))
+  }
+
+  /// `search`, given the match's diagonal `d` and its vote counters (`VoteTable.slots`).
+  @inline(__always)
+  func search(
+    hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32, diagonal d: Int, slots: (Int, Int)
+  ) {
+    let (a, b) = slots
     queue.append(
-      MatchQueue.Match(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h)),
+      MatchQueue.Match(
+        anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h), slots: slots),
       cell: a)
     let triggeredA = isTimeToVerify(votes: votes.vote(a))
     let triggeredB = isTimeToVerify(votes: votes.vote(b))
@@ -49,17 +60,11 @@ extension StreamMatcher {
   }
 
   func expireVotes() {
-    let horizon = newestFrame - windowFrames
-    while let m = queue.popFirst(if: { $0.anchorFrame < horizon }) {
-      if !m.claimed { unvote(m) }
-    }
+    queue.expire(before: newestFrame - windowFrames, votes: votes)
   }
 
   func unvote(_ m: MatchQueue.Match) {
-    let h = Int(m.hypothesis)
-    let d = diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference)
-    let (a, b) = votes.slots(hypothesis: h, diagonal: d)
-    votes.unvote(a)
-    votes.unvote(b)
+    votes.unvote(Int(m.firstSlot))
+    votes.unvote(Int(m.secondSlot))
   }
 }

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// Finds catalog plays in one channel's audio, continuously (ShazamKit's managed session, for broadcast).
@@ -93,11 +94,11 @@ public final class StreamMatcher {
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
+  /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
+  var tripletMatches: [TripletMatch] = []
   /// The sort of `tripletMatchKeys` (`RadixSort.sortWholeKeys`): as many keys, and one histogram.
   var keySortScratch: [UInt64] = []
   let keySortHistogram: UnsafeMutablePointer<Int>
-  /// What the reads ahead of time gave (kept, so that those reads are not optimised away).
-  var readAhead: UInt32 = 0
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -319,14 +320,18 @@ public final class StreamMatcher {
       let hash = hasher.layout.hash(
         anchorPitch: anchorPitch - hypotheses[h].pitchShift, interval: interval, frames: dt)
     else { return }
+    if catalog.index.residualBits == 0 {
+      cprefetch_read(catalog.index.directory.baseAddress! + Int(hash))
+    }
     plannedLookups.append(
       PlannedLookup(hypothesis: UInt8(h), anchorFrame: anchorFrame, frames: Int32(dt), hash: hash))
   }
 
   /// Looks the current peak's planned lookups up, in order; each posting is a match. Three steps, each over all of
   /// them before the next, so that the memory misses of a step overlap instead of following one another: the
-  /// directory slots of their hashes; the first postings that each lookup will read (all of a short list; the first
-  /// running play's window in a long one), read ahead; then the lookups themselves.
+  /// directory slots of their hashes (asked for already as each lookup was planned, `cprefetch_read`); the first
+  /// postings that each lookup will read (all of a short list; the first running play's window in a long one), asked
+  /// for ahead; then the lookups themselves.
   private func lookUpPlanned(targetFrame: Int32) {
     let index = catalog.index
     if index.residualBits == 0 {
@@ -336,20 +341,20 @@ public final class StreamMatcher {
         plannedLookups[i].postingsStart = directory[slot]
         plannedLookups[i].postingsEnd = directory[slot + 1]
       }
-      var touched: UInt32 = 0
       let postings = index.postings
       let play = active.first
       for l in plannedLookups where l.postingsStart < l.postingsEnd {
         let count = Int(l.postingsEnd - l.postingsStart)
+        var at = -1
         if count <= MatcherTuning.maxPostingsSearchedAlone {
-          touched ^= postings[Int(l.postingsStart)]
+          at = Int(l.postingsStart)
         } else if let play,
           let window = play.acceptedReferences(anchorFrame: l.anchorFrame, tolerance: settings.alignmentToleranceFrames)
         {
-          touched ^= postings[Int(l.postingsStart) + min(count - 1, guess(of: window.lowerBound, count: count))]
+          at = Int(l.postingsStart) + min(count - 1, guess(of: window.lowerBound, count: count))
         }
+        if at >= 0 { cprefetch_read(postings.baseAddress! + at) }
       }
-      readAhead ^= touched
     }
     var previousHash: UInt32 = .max
     for l in plannedLookups {

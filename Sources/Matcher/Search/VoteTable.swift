@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The search's vote counters: how many unclaimed matches of the last few seconds lie in each cell of diagonal.
 ///
 /// A cell is 8 frames of diagonal (reference frame − speed × broadcast frame) under one speed hypothesis. Each match
@@ -51,9 +53,12 @@ final class VoteTable {
     return Int(counts[slot])
   }
 
-  /// Reads a counter ahead of its use, so that its cache line is there when the vote comes.
+  /// Asks for a counter's cache line ahead of its use (a vote, or a vote taken back), without waiting for it.
   @inline(__always)
-  func readAhead(_ slot: Int) -> UInt8 { counts[slot] }
+  func prefetch(_ slot: Int) { cprefetch_read(counts + slot) }
+
+  /// The votes a counter holds.
+  func votes(in slot: Int) -> Int { Int(counts[slot]) }
 
   /// Takes back a vote (an expired or claimed match).
   @inline(__always)

@@ -57,7 +57,9 @@ struct LockstepLowerBoundTests {
       list.withUnsafeBufferPointer { buffer in
         for key in [0, 1, 1500, 2999, 3000, UInt32.max] + (0..<30).map({ _ in UInt32(generator.next() % 3000) }) {
           let expected = list.firstIndex { $0 >= key } ?? list.count
-          let guesses = [expected, expected - 1, expected + 1, expected - 40, expected + 40, -5, 0, count, count + 7]
+          let guesses =
+            [expected, expected - 1, expected + 1, expected - 40, expected + 40, -5, 0, count, count + 7]
+            + [15, 16, 17, 31, 32, 33].flatMap { [expected - $0, expected + $0] }  // one line, two lines, beyond
           searches.removeAll()
           let numbers = guesses.map { searches.append(buffer, key: key, guess: $0) }
           searches.run()

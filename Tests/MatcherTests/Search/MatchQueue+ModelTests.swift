@@ -35,7 +35,8 @@ struct MatchQueueModelTests {
           let cell = Int.random(in: 0..<(cells * 2), using: &random)
           let match = MatchQueue.Match(
             anchorFrame: frame, targetFrame: Int32.random(in: 0...100_000, using: &random),
-            reference: UInt32.random(in: 0...9, using: &random), hypothesis: UInt8.random(in: 0...4, using: &random))
+            reference: UInt32.random(in: 0...9, using: &random), hypothesis: UInt8.random(in: 0...4, using: &random),
+            slots: (Int.random(in: 0..<64, using: &random), Int.random(in: 0..<64, using: &random)))
           var absolute: UInt32 = 0
           queue.append(match, cell: cell)
           queue.forEachInCell(cell) { i, _ in if absolute == 0 { absolute = i } }  // the newest of its list: itself
@@ -80,6 +81,60 @@ struct MatchQueueModelTests {
                 && $0.hypothesis == $1.hypothesis && $0.claimed == $1.claimed
             }, "\(origin), step \(step): the matches of cell \(cell)")
         }
+      }
+    }
+  }
+
+  @Test("Expiry removes the matches anchored before its horizon and takes back the votes of the unclaimed ones")
+  func expiryTakesBackVotes() {
+    let seed = PropertyCheck.seed
+    for index in 0..<PropertyCheck.cases(200) {
+      var random = PropertyCheck.generator(case: index, seed: seed)
+      let origin = PropertyCheck.origin(case: index, seed: seed)
+      let slotCount = [4, 64].randomElement(using: &random)!
+      let votes = VoteTable(slots: slotCount)
+      let queue = MatchQueue(cells: 4, capacity: [1, 4, 16].randomElement(using: &random)!)
+      // The model: live matches (slots, claimed) oldest first, and counters that saturate as the table's do.
+      var live: [(frame: Int32, slots: (Int, Int), claimed: Bool)] = []
+      var counts = [Int](repeating: 0, count: slotCount)
+      var frame: Int32 = 0
+      for step in 0..<400 {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<6:  // a new match votes in its two counters
+          frame += Int32.random(in: 0...3, using: &random)
+          let slots = (Int.random(in: 0..<slotCount, using: &random), Int.random(in: 0..<slotCount, using: &random))
+          queue.append(
+            MatchQueue.Match(anchorFrame: frame, targetFrame: frame, reference: 0, hypothesis: 0, slots: slots),
+            cell: slots.0)
+          _ = votes.vote(slots.0)
+          _ = votes.vote(slots.1)
+          counts[slots.0] = min(255, counts[slots.0] + 1)
+          counts[slots.1] = min(255, counts[slots.1] + 1)
+          live.append((frame, slots, false))
+        case 6..<8:  // expiry
+          let horizon = frame - Int32.random(in: 0...12, using: &random)
+          queue.expire(before: horizon, votes: votes)
+          while let first = live.first, first.frame < horizon {
+            live.removeFirst()
+            if !first.claimed {
+              counts[first.slots.0] = max(0, counts[first.slots.0] - 1)
+              counts[first.slots.1] = max(0, counts[first.slots.1] - 1)
+            }
+          }
+        default:  // a play claims the newest match, whose votes are taken back then (as `claim` does)
+          guard let last = live.last, !last.claimed else { break }
+          var absolute: UInt32?
+          queue.forEachInCell(last.slots.0) { i, _ in if absolute == nil { absolute = i } }  // the newest of its list
+          queue[absolute!].claimed = true
+          votes.unvote(last.slots.0)
+          votes.unvote(last.slots.1)
+          counts[last.slots.0] = max(0, counts[last.slots.0] - 1)
+          counts[last.slots.1] = max(0, counts[last.slots.1] - 1)
+          live[live.count - 1].claimed = true
+        }
+        #expect(queue.count == live.count, "\(origin), step \(step): the live matches")
+        #expect(
+          (0..<slotCount).map { votes.votes(in: $0) } == counts, "\(origin), step \(step): every counter as the model")
       }
     }
   }
