@@ -190,9 +190,11 @@ enum CatalogCommand {
     if let b = info.fileBytes { print("file bytes:   \(b)") }
     print(
       "format:       "
-        + (info.hasTripletIndex
-          ? "version \(Catalog.formatVersion)"
-          : "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"))
+        + (!info.hasTripletIndex
+          ? "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"
+          : info.formatVersion < Catalog.formatVersion
+            ? "version \(info.formatVersion), with larger index directories; run `catalog upgrade`"
+            : "version \(info.formatVersion)"))
     print(String(format: "loaded in:    %.3f s", loadSeconds))
     let kinds = Dictionary(grouping: catalog.tracks, by: \.metadata.kind).mapValues(\.count)
     print(
@@ -229,7 +231,7 @@ enum CatalogCommand {
     let url = URL(fileURLWithPath: try a.required("catalog"))
     guard a.positionals.isEmpty else { throw UsageError("catalog upgrade: takes no paths, only --catalog FILE") }
     let catalog = try Catalog.load(from: url)
-    if catalog.info().hasTripletIndex {
+    if catalog.info().formatVersion == Catalog.formatVersion {
       print("\(url.path): already format version \(Catalog.formatVersion)")
       return 0
     }
