@@ -30,6 +30,10 @@ struct SlotDirectory: RandomAccessCollection, @unchecked Sendable {
   @inline(__always)
   subscript(slot: Int) -> UInt32 { blockStarts[slot &>> blockBits] &+ UInt32(offsets[slot]) }
 
+  /// Where the slot offsets start: `baseAddress + slot` is the memory a lookup of `slot` reads first, to ask for it
+  /// ahead (prefetch) as a plain directory's `baseAddress + slot` was; the block starts are few enough to stay cached.
+  var baseAddress: UnsafePointer<UInt16>? { offsets.baseAddress }
+
   /// Bytes in the file: the block starts, and the offsets padded to 4 bytes.
   var bytes: Int { Self.bytes(count: offsets.count, blockCount: blockStarts.count) }
 

@@ -45,6 +45,11 @@ struct SlotDirectoryTests {
       #expect(bits == SlotDirectory.maxBlockBits || !fits(bits + 1), "seed \(seed): \(bits) bits")
       #expect(directory.blockStarts.count == SlotDirectory.blockCount(count: plain.count, blockBits: bits))
       #expect(directory.bytes == 4 * directory.blockStarts.count + (2 * plain.count + 3) / 4 * 4)
+      // A slot's offset lies at `baseAddress + slot` (what a lookup asks for ahead).
+      for slot in [0, plain.count / 2, plain.count - 1] {
+        #expect((directory.baseAddress! + slot).pointee == directory.offsets[slot])
+        #expect(directory.blockStarts[slot >> bits] + UInt32((directory.baseAddress! + slot).pointee) == plain[slot])
+      }
     }
   }
 
