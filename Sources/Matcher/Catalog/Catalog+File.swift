@@ -1,22 +1,28 @@
 import Common
 import Foundation
 
-/// The catalog file format (`.bmcat`), version 2, little-endian:
+/// The catalog file format (`.bmcat`), version 3, little-endian:
 ///
 ///     "BMCATLG\1"  UInt32 version  UInt32 headerLength  header (JSON)  zero padding to 16
-///     directory: UInt32 × directoryCount    postings: UInt32 × postingCount
-///     triplet directory: UInt32 × triplets.directoryCount    triplet postings: UInt32 × triplets.postingCount
-///     UInt64 checksum
+///     pair index      triplet index      UInt64 checksum
 ///
-/// The header holds the fingerprint parameters, the tracks with their metadata, and the geometry of the pair index
-/// and of the triplet index (`TripletIndex`). The checksum (`Checksum64`) covers every byte before it. The indexes
-/// are used in place from a memory map: loading costs one pass of checksum plus decoding the JSON header.
+/// where each index is its directory (`SlotDirectory`) and its postings:
 ///
-/// Version 1 is the same without the triplet index; it is still read (`Catalog.triplets` is nil), and
-/// `catalog upgrade` rewrites it as version 2.
+///     block starts: UInt32 × blockCount   slot offsets: UInt16 × directoryCount   zero padding to 4
+///     postings: UInt32 × postingCount
+///
+/// with `blockCount` = ((directoryCount − 1) >> directoryBlockBits) + 1. The header holds the fingerprint parameters,
+/// the tracks with their metadata, and the geometry of the pair index and of the triplet index (`TripletIndex`). The
+/// checksum (`Checksum64`) covers every byte before it. The indexes are used in place from a memory map: loading
+/// costs one pass of checksum plus decoding the JSON header.
+///
+/// Version 2 is the same with each directory a plain list of UInt32 offsets (`directoryCount` of them, 4 bytes a
+/// slot), and version 1 is version 2 without the triplet index. Both are still read, their directories made
+/// `SlotDirectory`s in memory as they load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites
+/// them as version 3.
 extension Catalog {
   static let magic = Array("BMCATLG\u{1}".utf8)
-  public static let formatVersion: UInt32 = 2
+  public static let formatVersion: UInt32 = 3
   /// The oldest version this build reads.
   static let oldestFormatVersion: UInt32 = 1
 
@@ -27,6 +33,8 @@ extension Catalog {
     var positionBits: Int
     var directoryCount: Int
     var postingCount: Int
+    /// `SlotDirectory.blockBits`; absent before version 3 (a plain directory).
+    var directoryBlockBits: Int?
   }
 
   struct Header: Codable {
@@ -40,6 +48,8 @@ extension Catalog {
     var stopHashCap: Int?
     /// Absent in version 1.
     var triplets: IndexGeometry?
+    /// The pair index's `SlotDirectory.blockBits`; absent before version 3.
+    var directoryBlockBits: Int?
   }
 
   /// Loads a catalog file. Damage (a flipped byte, truncation, or insides that do not hold together even under a
@@ -66,8 +76,9 @@ extension Catalog {
     guard version >= oldestFormatVersion && version <= formatVersion else {
       throw FormatError(
         path: path,
-        reason: "catalog format version \(version); this build reads version \(formatVersion) (and version "
-          + "\(oldestFormatVersion))")
+        reason: "catalog format version \(version); this build reads versions \(oldestFormatVersion) to "
+          + "\(formatVersion)"
+          + (version > formatVersion ? " (the catalog was written by a newer broadcast-monitor: use that one)" : ""))
     }
     let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
     let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
@@ -85,17 +96,24 @@ extension Catalog {
     } catch {
       throw damaged(path, "unreadable header (\(error))")
     }
-    guard (version >= 2) == (header.triplets != nil) else {
+    guard (version >= 2) == (header.triplets != nil), (version >= 3) == (header.directoryBlockBits != nil),
+      (version >= 3) == (header.triplets?.directoryBlockBits != nil)
+    else {
       throw damaged(path, "the header does not match format version \(version)")
     }
     try header.validate(path: path)
     var offset = (16 + headerLength + 15) / 16 * 16
-    // Geometries were checked (`validate`): directory counts are at most 2^32 + 1. Posting counts are checked
-    // against the bytes left before they are multiplied, so that no count can overflow.
-    func mapIndex(_ g: IndexGeometry, _ name: String) throws(FormatError) -> CatalogIndex {
+    // Geometries were checked (`validate`): directory counts are at most 2^32 + 1 and block bits 0…32. Counts are
+    // checked against the bytes left before they are multiplied, so that no count can overflow. Every index's place
+    // is found before any directory is read, so that sizes that do not add up are named as such.
+    func mapIndex(_ g: IndexGeometry, _ name: String) throws(FormatError) -> () throws(FormatError) -> CatalogIndex {
       let bytesLeft = body.count - offset
-      guard g.postingCount >= 0, g.postingCount <= bytesLeft / 4, g.directoryCount <= bytesLeft / 4,
-        4 * (g.directoryCount + g.postingCount) <= bytesLeft
+      let blockCount = g.directoryBlockBits.map { SlotDirectory.blockCount(count: g.directoryCount, blockBits: $0) }
+      // A plain directory is 4 bytes a slot; a `SlotDirectory` is 2, padded to 4, after its block starts.
+      let directoryBytes =
+        blockCount.map { SlotDirectory.bytes(count: g.directoryCount, blockCount: $0) } ?? 4 * g.directoryCount
+      guard g.postingCount >= 0, g.postingCount <= bytesLeft / 4, g.directoryCount <= bytesLeft / 2,
+        blockCount ?? 0 <= bytesLeft / 4, directoryBytes + 4 * g.postingCount <= bytesLeft
       else {
         throw damaged(
           path,
@@ -103,27 +121,47 @@ extension Catalog {
             + "the file's \(max(0, bytesLeft)) bytes left for it")
       }
       let base = raw.baseAddress! + offset
-      offset += (g.directoryCount + g.postingCount) * 4
-      return CatalogIndex(
-        hashBits: g.hashBits, directoryBits: g.directoryBits, positionBits: g.positionBits,
-        directory: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: g.directoryCount),
-        postings: UnsafeBufferPointer(
-          start: (base + g.directoryCount * 4).assumingMemoryBound(to: UInt32.self), count: g.postingCount),
-        storage: file)
+      offset += directoryBytes + 4 * g.postingCount
+      let postings = UnsafeBufferPointer(
+        start: (base + directoryBytes).assumingMemoryBound(to: UInt32.self), count: g.postingCount)
+      return { () throws(FormatError) in
+        let directory: SlotDirectory
+        var storage: [AnyObject] = [file]
+        if let blockBits = g.directoryBlockBits, let blockCount {
+          directory = SlotDirectory(
+            blockBits: blockBits,
+            blockStarts: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: blockCount),
+            offsets: UnsafeBufferPointer(
+              start: (base + 4 * blockCount).assumingMemoryBound(to: UInt16.self), count: g.directoryCount))
+        } else {
+          // A plain directory (version 1 or 2): checked as it is, then made a `SlotDirectory`, which needs offsets
+          // that never decrease.
+          let flat = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: g.directoryCount)
+          try CatalogIndex.validateDirectory(flat, postingCount: g.postingCount, path: path, name: name)
+          let slots = SlotDirectoryStorage(copying: flat)
+          storage.append(slots)
+          directory = slots.directory
+        }
+        return CatalogIndex(
+          hashBits: g.hashBits, directoryBits: g.directoryBits, positionBits: g.positionBits, directory: directory,
+          postings: postings, storage: storage)
+      }
     }
-    let index = try mapIndex(header.pairGeometry, "index")
-    let tripletIndex = try header.triplets.map { (g) throws(FormatError) in try mapIndex(g, "triplet index") }
+    let pairs = try mapIndex(header.pairGeometry, "index")
+    let triplets = try header.triplets.map { (g) throws(FormatError) in try mapIndex(g, "triplet index") }
     guard offset == body.count else {
       throw damaged(path, "\(body.count - offset) bytes after the indexes, where the header's sizes leave none")
     }
+    let index = try pairs()
+    let tripletIndex = try triplets.map { (read) throws(FormatError) in try read() }
     try index.validate(path: path, name: "index", axisEnd: header.axisEnd)
     try tripletIndex?.validate(path: path, name: "triplet index", axisEnd: header.axisEnd)
     return Catalog(
       parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0,
-      triplets: tripletIndex.map { TripletIndex(index: $0) })
+      triplets: tripletIndex.map { TripletIndex(index: $0) }, fileFormatVersion: version)
   }
 
-  /// The file's bytes: version 2, with a triplet index derived now if this catalog was read from version 1.
+  /// The file's bytes: version 3, with a triplet index derived now if this catalog was read from version 1.
   func encoded() throws -> [UInt8] {
     var out = [UInt8]()
     try encode { out.append(contentsOf: $0) }
@@ -138,7 +176,7 @@ extension Catalog {
     func geometry(_ i: CatalogIndex) -> IndexGeometry {
       IndexGeometry(
         hashBits: i.hashBits, directoryBits: i.directoryBits, positionBits: i.positionBits,
-        directoryCount: i.directory.count, postingCount: i.postings.count)
+        directoryCount: i.directory.count, postingCount: i.postings.count, directoryBlockBits: i.directory.blockBits)
     }
     var head = BinaryWriter()
     head.append(bytes: Self.magic)
@@ -151,7 +189,7 @@ extension Catalog {
       Header(
         parameters: parameters, tracks: tracks, hashBits: index.hashBits, directoryBits: index.directoryBits,
         positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count,
-        stopHashCap: stopHashCap, triplets: geometry(triplets.index)))
+        stopHashCap: stopHashCap, triplets: geometry(triplets.index), directoryBlockBits: index.directory.blockBits))
     head.append(UInt32(header.count))
     head.append(bytes: header)
     head.align(to: 16)
@@ -160,8 +198,8 @@ extension Catalog {
       checksum.add(raw)
       try write(raw)
     }
-    try head.bytes.withUnsafeBytes { try emit($0) }
-    for values in [index.directory, index.postings, triplets.index.directory, triplets.index.postings] {
+    // An index's arrays as they lie in memory (little-endian), or each value written little-endian.
+    func emit<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>) throws {
       #if _endian(little)
         try emit(UnsafeRawBufferPointer(values))
       #else
@@ -169,6 +207,14 @@ extension Catalog {
         for v in values { little.append(v) }
         try little.bytes.withUnsafeBytes { try emit($0) }
       #endif
+    }
+    try head.bytes.withUnsafeBytes { try emit($0) }
+    let padding = [UInt8](repeating: 0, count: 4)
+    for i in [index, triplets.index] {
+      try emit(i.directory.blockStarts)
+      try emit(i.directory.offsets)
+      try padding.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<(2 * i.directory.count % 4)])) }
+      try emit(i.postings)
     }
     try withUnsafeBytes(of: checksum.value.littleEndian) { try write($0) }
   }

@@ -35,6 +35,9 @@ extension Catalog.IndexGeometry {
         "the \(name) has \(directoryCount) directory slots, where a \(directoryBits)-bit directory has "
           + "\((1 << directoryBits) + 1)")
     }
+    if let directoryBlockBits, !(0...32).contains(directoryBlockBits) {
+      throw Catalog.damaged(path, "the \(name) directory has blocks of \(directoryBlockBits) bits of slots")
+    }
   }
 }
 
@@ -43,7 +46,7 @@ extension Catalog.Header {
   var pairGeometry: Catalog.IndexGeometry {
     Catalog.IndexGeometry(
       hashBits: hashBits, directoryBits: directoryBits, positionBits: positionBits, directoryCount: directoryCount,
-      postingCount: postingCount)
+      postingCount: postingCount, directoryBlockBits: directoryBlockBits)
   }
 
   /// End of the frame axis: the last track's end and the gap after it (where the next track added would start).
@@ -128,6 +131,21 @@ extension CatalogIndex {
   /// Checks the directory (starts at 0, never decreases, ends at the number of postings) and every posting's frame
   /// (before `axisEnd`, the end of the tracks' frame axis). Linear: one pass over each.
   func validate(path: String, name: String, axisEnd: UInt64) throws(FormatError) {
+    try Self.validateDirectory(directory, postingCount: postings.count, path: path, name: name)
+    let mask = positionMask
+    var last: UInt32 = 0
+    for p in postings { last = Swift.max(last, p & mask) }
+    if !postings.isEmpty && UInt64(last) >= axisEnd {
+      throw Catalog.damaged(
+        path,
+        "a posting of the \(name) at frame \(last), beyond the tracks' frame axis (which ends at frame \(axisEnd))")
+    }
+  }
+
+  /// Checks a directory: it starts at 0, never decreases, and ends at `postingCount`.
+  static func validateDirectory<D: RandomAccessCollection>(
+    _ directory: D, postingCount: Int, path: String, name: String
+  ) throws(FormatError) where D.Element == UInt32, D.Index == Int {
     guard directory.first == 0 else {
       throw Catalog.damaged(path, "the \(name) directory starts at posting \(directory.first ?? 0), not 0")
     }
@@ -143,17 +161,9 @@ extension CatalogIndex {
         path,
         "the \(name) directory goes back from posting \(directory[slot - 1]) to \(directory[slot]) at slot \(slot)")
     }
-    guard Int(previous) == postings.count else {
+    guard Int(previous) == postingCount else {
       throw Catalog.damaged(
-        path, "the \(name) directory ends at posting \(previous), where the \(name) has \(postings.count) postings")
-    }
-    let mask = positionMask
-    var last: UInt32 = 0
-    for p in postings { last = Swift.max(last, p & mask) }
-    if !postings.isEmpty && UInt64(last) >= axisEnd {
-      throw Catalog.damaged(
-        path,
-        "a posting of the \(name) at frame \(last), beyond the tracks' frame axis (which ends at frame \(axisEnd))")
+        path, "the \(name) directory ends at posting \(previous), where the \(name) has \(postingCount) postings")
     }
   }
 }

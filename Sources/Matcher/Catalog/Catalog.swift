@@ -15,13 +15,16 @@ public final class Catalog: Sendable {
   /// The pairs of `index` that agree, for the search at scale; nil in a catalog file older than it (format version
   /// 1), which the search reads as it did before (`TargetAgreement` alone) until `catalog upgrade` adds it.
   let triplets: TripletIndex?
+  /// The format version of the file this catalog was read from (`formatVersion` for a catalog built here).
+  let fileFormatVersion: UInt32
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
 
   init(
     parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
-    triplets: TripletIndex?
+    triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion
   ) {
+    self.fileFormatVersion = fileFormatVersion
     self.parameters = parameters
     self.tracks = tracks
     self.index = index
@@ -56,12 +59,15 @@ public final class Catalog: Sendable {
     public var fileBytes: Int?
     /// False for a catalog file of format version 1 (`catalog upgrade` adds the index).
     public var hasTripletIndex: Bool
+    /// The format version of the file it was read from (older than `Catalog.formatVersion`: `catalog upgrade`
+    /// rewrites it).
+    public var formatVersion: UInt32 = Catalog.formatVersion
   }
 
   public func info(fileBytes: Int? = nil) -> Info {
     Info(
       trackCount: tracks.count, hours: tracks.reduce(0) { $0 + $1.durationSeconds } / 3600,
       hashCount: index.postings.count, indexBytes: index.bytes + (triplets?.bytes ?? 0), fileBytes: fileBytes,
-      hasTripletIndex: triplets != nil)
+      hasTripletIndex: triplets != nil, formatVersion: fileFormatVersion)
   }
 }

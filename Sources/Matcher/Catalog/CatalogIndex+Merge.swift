@@ -41,7 +41,7 @@ extension CatalogIndex {
     let newPositionBits = UInt32(32) - newResidualBits
     let residualMask: UInt32 = newResidualBits == 0 ? 0 : (1 << newResidualBits) - 1
     let owner = IndexArrays(directoryCount: (1 << dirBits) + 1, postingCount: total)
-    let out = owner.directory
+    let out = owner.flatDirectory
     let copiesSlots = dirBits == directoryBits && droppedPostings == 0
     var isDropped = [Bool]()
     if droppedPostings > 0 {
@@ -86,8 +86,6 @@ extension CatalogIndex {
       }
       for e in entries { place(e.hash, e.position) }
     }
-    return CatalogIndex(
-      hashBits: hashBits, directoryBits: dirBits, positionBits: Int(newPositionBits),
-      directory: UnsafeBufferPointer(owner.directory), postings: UnsafeBufferPointer(owner.postings), storage: owner)
+    return owner.finished(hashBits: hashBits, directoryBits: dirBits, positionBits: Int(newPositionBits))
   }
 }

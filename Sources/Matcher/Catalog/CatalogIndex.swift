@@ -1,7 +1,10 @@
+import Foundation
+
 /// The inverted index of a catalog: for each hash, the global frames of the anchors that carry it.
 ///
 /// Layout (also the on-disk layout, so a catalog file is used in place, memory-mapped):
-/// - a directory of `2^directoryBits + 1` UInt32 offsets, indexed by the hash's top `directoryBits` bits;
+/// - a directory of `2^directoryBits + 1` offsets into the postings, indexed by the hash's top `directoryBits` bits,
+///   2 bytes a slot (`SlotDirectory`);
 /// - postings, one UInt32 each: the hash's remaining low bits above `positionBits` bits of global frame.
 /// Tracks are laid end to end on one global frame axis (with a gap between them), so a posting is 4 bytes and a
 /// match's diagonal (reference frame minus query frame) names the track and the offset at once.
@@ -11,14 +14,14 @@ struct CatalogIndex: @unchecked Sendable {
   let hashBits: Int
   let directoryBits: Int
   let positionBits: Int
-  let directory: UnsafeBufferPointer<UInt32>
+  let directory: SlotDirectory
   let postings: UnsafeBufferPointer<UInt32>
-  /// Keeps the memory the buffers point into alive (a mapped file or owned arrays).
-  let storage: AnyObject
+  /// Keeps the memory the buffers point into alive (a mapped file, owned arrays).
+  let storage: [AnyObject]
 
   var residualBits: Int { hashBits - directoryBits }
   var positionMask: UInt32 { positionBits >= 32 ? .max : (1 << UInt32(positionBits)) - 1 }
-  var bytes: Int { (directory.count + postings.count) * 4 }
+  var bytes: Int { directory.bytes + postings.count * 4 }
 
   /// Directory size for a number of postings: about 4 postings per slot, at least 2^12 slots, at most the hash.
   static func directoryBits(hashBits: Int, postingCount: Int) -> Int {
@@ -77,25 +80,30 @@ struct CatalogIndex: @unchecked Sendable {
   }
 }
 
-/// Owns the memory of an index built in memory.
+/// Owns the memory of an index built in memory: its postings, and its directory, filled as a plain list of UInt32
+/// offsets (`flatDirectory`) and then made a `SlotDirectory` in the same memory (`finished`).
 final class IndexArrays {
-  let directory: UnsafeMutableBufferPointer<UInt32>
   let postings: UnsafeMutableBufferPointer<UInt32>
+  /// The plain directory, to fill in place until `finished` takes it over.
+  let flatDirectory: UnsafeMutableBufferPointer<UInt32>
+  private var slots: SlotDirectoryStorage?
   /// Zeroed arrays of the given sizes, to fill in place.
   init(directoryCount: Int, postingCount: Int) {
-    directory = .allocate(capacity: directoryCount)
-    directory.initialize(repeating: 0)
+    let flat = calloc(max(1, directoryCount), 4)!.bindMemory(to: UInt32.self, capacity: directoryCount)
+    flatDirectory = UnsafeMutableBufferPointer(start: flat, count: directoryCount)
     postings = .allocate(capacity: postingCount)
     postings.initialize(repeating: 0)
   }
-  init(directory: [UInt32], postings: [UInt32]) {
-    self.directory = .allocate(capacity: directory.count)
-    _ = self.directory.initialize(from: directory)
-    self.postings = .allocate(capacity: postings.count)
-    _ = self.postings.initialize(from: postings)
+  /// The index of the filled arrays; `flatDirectory` is no longer to be used.
+  func finished(hashBits: Int, directoryBits: Int, positionBits: Int) -> CatalogIndex {
+    let slots = SlotDirectoryStorage(takingOver: flatDirectory.baseAddress!, count: flatDirectory.count)
+    self.slots = slots
+    return CatalogIndex(
+      hashBits: hashBits, directoryBits: directoryBits, positionBits: positionBits, directory: slots.directory,
+      postings: UnsafeBufferPointer(postings), storage: [self])
   }
   deinit {
-    directory.deallocate()
+    if slots == nil { free(flatDirectory.baseAddress) }
     postings.deallocate()
   }
 }
@@ -119,7 +127,7 @@ extension CatalogIndex {
     let residualBits = hashBits - dirBits
     let positionBits = 32 - residualBits
     let owner = IndexArrays(directoryCount: (1 << dirBits) + 1, postingCount: postingCount)
-    let directory = owner.directory
+    let directory = owner.flatDirectory
     let postings = owner.postings
     let slotShift = UInt32(residualBits)
     var counted = 0
@@ -148,9 +156,7 @@ extension CatalogIndex {
       placed += 1
     }
     precondition(placed == postingCount, "the entries changed between the two passes")
-    return CatalogIndex(
-      hashBits: hashBits, directoryBits: dirBits, positionBits: positionBits,
-      directory: UnsafeBufferPointer(owner.directory), postings: UnsafeBufferPointer(owner.postings), storage: owner)
+    return owner.finished(hashBits: hashBits, directoryBits: dirBits, positionBits: positionBits)
   }
 
   /// Every (hash, global frame) entry: the inverse of `build`, used to edit a catalog.

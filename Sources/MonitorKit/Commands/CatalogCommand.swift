@@ -170,6 +170,16 @@ enum CatalogCommand {
   }
 
   /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.
+  /// `catalog info`'s format line: the file's version, and for an older one what upgrading it gains.
+  static func formatLine(_ info: Catalog.Info) -> String {
+    "format:       "
+      + (!info.hasTripletIndex
+        ? "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"
+        : info.formatVersion < Catalog.formatVersion
+          ? "version \(info.formatVersion), with index directories twice the size; run `catalog upgrade`"
+          : "version \(info.formatVersion)")
+  }
+
   static func indexBytesLine(_ info: Catalog.Info) -> String {
     let perHour = info.hours > 0 ? Double(info.indexBytes) / info.hours / 1_000_000 : 0
     return "index bytes:  \(info.indexBytes) (" + String(format: "%.2f", perHour) + " MB per hour of audio)"
@@ -188,11 +198,7 @@ enum CatalogCommand {
     print("hashes:       \(info.hashCount)")
     print(indexBytesLine(info))
     if let b = info.fileBytes { print("file bytes:   \(b)") }
-    print(
-      "format:       "
-        + (info.hasTripletIndex
-          ? "version \(Catalog.formatVersion)"
-          : "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"))
+    print(formatLine(info))
     print(String(format: "loaded in:    %.3f s", loadSeconds))
     let kinds = Dictionary(grouping: catalog.tracks, by: \.metadata.kind).mapValues(\.count)
     print(
@@ -229,7 +235,7 @@ enum CatalogCommand {
     let url = URL(fileURLWithPath: try a.required("catalog"))
     guard a.positionals.isEmpty else { throw UsageError("catalog upgrade: takes no paths, only --catalog FILE") }
     let catalog = try Catalog.load(from: url)
-    if catalog.info().hasTripletIndex {
+    if catalog.info().formatVersion == Catalog.formatVersion {
       print("\(url.path): already format version \(Catalog.formatVersion)")
       return 0
     }

@@ -37,7 +37,9 @@ struct CatalogValidationTests {
   static let broadcast = Array(songs[1].render()[8000..<40000])
 
   /// A catalog file taken apart into its header (as JSON objects) and its index words, to change and put together
-  /// again with a checksum that matches. Unchecked Sendable: the JSON objects are values, never shared mutably.
+  /// again with a checksum that matches, as format version 2 writes it: each directory a plain list of UInt32 offsets,
+  /// so that any value can be put in any slot (version 2 is still read, and its directories checked as they are before
+  /// they are made `SlotDirectory`s). Unchecked Sendable: the JSON objects are values, never shared mutably.
   struct Parts: @unchecked Sendable {
     var header: [String: Any]
     var directory: [UInt32]
@@ -50,20 +52,21 @@ struct CatalogValidationTests {
       let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
       header = try #require(
         try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any])
-      let directoryStart = (16 + headerLength + 15) / 16 * 16
-      let words = stride(from: directoryStart, to: bytes.count - 8, by: 4).map { offset in
-        bytes[offset..<(offset + 4)].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * $1.offset) }
-      }
-      directory = Array(words.prefix(catalog.index.directory.count))
-      postings = Array(words.dropFirst(directory.count).prefix(catalog.index.postings.count))
-      triplets = Array(words.dropFirst(directory.count + postings.count))
+      header["directoryBlockBits"] = nil
+      var tripletGeometry = try #require(header["triplets"] as? [String: Any])
+      tripletGeometry["directoryBlockBits"] = nil
+      header["triplets"] = tripletGeometry
+      directory = Array(catalog.index.directory)
+      postings = Array(catalog.index.postings)
+      let tripletIndex = try #require(catalog.triplets).index
+      triplets = Array(tripletIndex.directory) + Array(tripletIndex.postings)
     }
 
     /// The file's bytes, checksum included.
     func bytes() throws -> [UInt8] {
       var out = BinaryWriter()
       out.append(bytes: Catalog.magic)
-      out.append(Catalog.formatVersion)
+      out.append(UInt32(2))
       let json = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
       out.append(UInt32(json.count))
       out.append(bytes: json)
@@ -203,6 +206,9 @@ struct CatalogValidationTests {
     var versionOne = try Parts(catalog)
     versionOne.header["triplets"] = nil
     try Self.expectRefused(versionOne, "does not match format version 2", "no triplet index")
+    var versionTwoWithBlocks = try Parts(catalog)
+    versionTwoWithBlocks.header["directoryBlockBits"] = 12
+    try Self.expectRefused(versionTwoWithBlocks, "does not match format version 2", "block bits in version 2")
   }
 
   @Test("Tracks that overlap, repeat a key, disagree with their length or leave the frame axis are refused")
@@ -261,6 +267,88 @@ struct CatalogValidationTests {
       var farTarget = base
       farTarget.triplets[triplets.directory.count] |= triplets.positionMask
       try Self.expectRefused(farTarget, "a posting of the triplet index at frame", "triplet posting")
+    }
+  }
+
+  /// The file of `catalog` as this build writes it (`SlotDirectory`s), with its header changed by `header` and its
+  /// bytes after the header by `body` (given the offset where the pair index starts), sealed again.
+  static func current(
+    _ catalog: Catalog, header change: (inout [String: Any]) -> Void = { _ in },
+    body: (inout [UInt8], Int) -> Void = { _, _ in }
+  ) throws -> [UInt8] {
+    let bytes = try catalog.encoded()
+    let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+    var header = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any])
+    change(&header)
+    let json = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+    var out = BinaryWriter()
+    out.append(bytes: bytes[0..<12])
+    out.append(UInt32(json.count))
+    out.append(bytes: json)
+    out.align(to: 16)
+    let indexStart = out.bytes.count
+    out.append(bytes: bytes[((16 + headerLength + 15) / 16 * 16)..<(bytes.count - 8)])
+    var rest = out.bytes
+    body(&rest, indexStart)
+    rest += [UInt8](repeating: 0, count: 8)
+    return CatalogTests.resealed(rest)
+  }
+
+  /// Expects the file `bytes` to be refused as a damaged catalog, the reason naming `what`.
+  static func expectRefused(_ bytes: [UInt8], _ what: String, _ comment: Comment) throws {
+    let folder = try TemporaryDirectory()
+    switch try Self.load(bytes, in: folder, name: "damaged.bmcat") {
+    case .success: Issue.record("\(comment): loaded")
+    case .failure(let error):
+      #expect(error.isCatalog, comment)
+      #expect(error.reason.contains("damaged catalog"), "\(comment): \(error)")
+      #expect(error.reason.contains(what), "\(comment): \(error)")
+    }
+  }
+
+  @Test("A two-level directory whose block size, block starts or slot offsets do not hold together is refused")
+  func badSlotDirectory() throws {
+    for catalog in Self.catalogs {
+      let folder = try TemporaryDirectory()
+      _ = try Self.load(try Self.current(catalog), in: folder).get()
+      let blockBits = catalog.index.directory.blockBits
+      let blockCount = catalog.index.directory.blockStarts.count
+      let count = UInt32(catalog.index.postings.count)
+      for bits in [-1, 33, 1 << 40] {
+        try Self.expectRefused(
+          try Self.current(catalog) { $0["directoryBlockBits"] = bits }, "blocks of \(bits) bits", "block bits \(bits)")
+        try Self.expectRefused(
+          try Self.current(catalog) { h in
+            var t = h["triplets"] as! [String: Any]
+            t["directoryBlockBits"] = bits
+            h["triplets"] = t
+          }, "triplet index directory has blocks of \(bits) bits", "triplet block bits \(bits)")
+      }
+      // Another block size moves everything after the block starts: the sizes no longer add up to the file's.
+      try Self.expectRefused(
+        try Self.current(catalog) { $0["directoryBlockBits"] = blockBits == 0 ? 1 : 0 }, "bytes", "other block bits")
+      try Self.expectRefused(
+        try Self.current(catalog) { $0["directoryBlockBits"] = nil }, "does not match format version 3", "no bits")
+      // A block start past the postings.
+      try Self.expectRefused(
+        try Self.current(catalog) { _ in
+        } body: { bytes, start in
+          let at = start + 4 * (blockCount / 2)
+          withUnsafeBytes(of: (count + 5).littleEndian) { bytes.replaceSubrange(at..<(at + 4), with: $0) }
+        }, "directory", "block start past the postings")
+      // A slot offset that goes back inside its block.
+      let slot = catalog.index.directory.count / 2 + 1
+      try #require(slot & ((1 << blockBits) - 1) != 0 || blockBits == 0)
+      try Self.expectRefused(
+        try Self.current(catalog) { _ in
+        } body: { bytes, start in
+          let at = start + 4 * blockCount + 2 * slot
+          bytes[at] = 0xFF
+          bytes[at + 1] = 0xFF
+          bytes[at + 2] = 0
+          bytes[at + 3] = 0
+        }, "directory goes back", "slot offset going back")
     }
   }
 

@@ -27,7 +27,7 @@ struct CatalogTests {
       let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
       header = 16..<(16 + headerLength)
       let directoryStart = (header.upperBound + 15) / 16 * 16
-      directory = directoryStart..<(directoryStart + 4 * catalog.index.directory.count)
+      directory = directoryStart..<(directoryStart + catalog.index.directory.bytes)
       postings = directory.upperBound..<(directory.upperBound + 4 * catalog.index.postings.count)
       let tripletBytes = catalog.triplets.map { $0.bytes } ?? 0
       triplets = postings.upperBound..<(postings.upperBound + tripletBytes)
@@ -124,33 +124,83 @@ struct CatalogTests {
     }
   }
 
-  @Test("Another format version is refused, naming both versions")
+  @Test("A newer format version, or version 0, is refused, naming the versions this build reads")
   func otherVersion() throws {
-    var bytes = try Self.catalog().encoded()
-    bytes[8] = 7
-    let folder = try TemporaryDirectory()
-    let url = folder.file("v7.bmcat")
-    try Data(Self.resealed(bytes)).write(to: url)
-    let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
-    #expect(error?.reason.contains("version 7") == true)
-    #expect(error?.reason.contains("version \(Catalog.formatVersion)") == true)
+    for version: UInt8 in [0, 4, 7] {
+      var bytes = try Self.catalog().encoded()
+      bytes[8] = version
+      let folder = try TemporaryDirectory()
+      let url = folder.file("v\(version).bmcat")
+      try Data(Self.resealed(bytes)).write(to: url)
+      let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
+      #expect(error?.reason.contains("format version \(version);") == true, "\(String(describing: error))")
+      #expect(error?.reason.contains("versions 1 to \(Catalog.formatVersion)") == true)
+      #expect(error?.reason.contains("written by a newer broadcast-monitor") == (version > Catalog.formatVersion))
+    }
   }
 
-  /// The bytes of `catalog` as format version 1 wrote them: no triplet index.
-  static func versionOne(_ catalog: Catalog) throws -> [UInt8] {
+  /// The bytes of `catalog` as format version 1 wrote them: no triplet index, a plain directory.
+  static func versionOne(_ catalog: Catalog) throws -> [UInt8] { try plainDirectories(catalog, version: 1) }
+
+  /// The bytes of `catalog` as format version 2 (`version: 2`) or 1 wrote them: each index's directory a plain list of
+  /// UInt32 offsets, and in version 1 no triplet index.
+  static func plainDirectories(_ catalog: Catalog, version: UInt32) throws -> [UInt8] {
     let bytes = try catalog.encoded()
     let layout = Layout(bytes, catalog: catalog)
     var header = try #require(
       try JSONSerialization.jsonObject(with: Data(bytes[layout.header])) as? [String: Any])
-    header["triplets"] = nil
+    header["directoryBlockBits"] = nil
+    var indexes = [catalog.index]
+    if version == 1 {
+      header["triplets"] = nil
+    } else {
+      var triplets = try #require(header["triplets"] as? [String: Any])
+      triplets["directoryBlockBits"] = nil
+      header["triplets"] = triplets
+      indexes.append(try #require(catalog.triplets).index)
+    }
     let json = try JSONSerialization.data(withJSONObject: header)
-    var out = Array(bytes[0..<8]) + [1, 0, 0, 0]
-    withUnsafeBytes(of: UInt32(json.count).littleEndian) { out.append(contentsOf: $0) }
-    out += json
-    while out.count % 16 != 0 { out.append(0) }
-    out += bytes[layout.directory.lowerBound..<layout.postings.upperBound]
-    out += [UInt8](repeating: 0, count: 8)
-    return resealed(out)
+    var out = BinaryWriter()
+    out.append(bytes: bytes[0..<8])
+    out.append(version)
+    out.append(UInt32(json.count))
+    out.append(bytes: json)
+    out.align(to: 16)
+    for index in indexes {
+      for word in index.directory { out.append(word) }
+      for word in index.postings { out.append(word) }
+    }
+    out.append(UInt64(0))
+    return resealed(out.bytes)
+  }
+
+  @Test(
+    "A version 2 catalog, with plain directories, loads with the same index and finds the same plays; upgraded, it is the file this build writes"
+  )
+  func versionTwoLoadsAndUpgrades() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v2.bmcat")
+    let old = try Self.plainDirectories(catalog, version: 2)
+    try Data(old).write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.info().formatVersion == 2)
+    #expect(Array(loaded.index.directory) == Array(catalog.index.directory))
+    #expect(Array(loaded.index.postings) == Array(catalog.index.postings))
+    let triplets = try #require(loaded.triplets).index
+    #expect(Array(triplets.directory) == Array(try #require(catalog.triplets).index.directory))
+    #expect(triplets.directory.blockBits == SlotDirectory.maxBlockBits)
+    let broadcast = Self.songs[1].render()
+    let fromNew = try MatcherHarness.run(broadcast, catalog: catalog).sink.ended
+    let fromOld = try MatcherHarness.run(broadcast, catalog: loaded).sink.ended
+    #expect(fromNew.count == 1)
+    #expect(fromOld.map(\.track.key) == fromNew.map(\.track.key))
+    #expect(fromOld.map(\.startSeconds) == fromNew.map(\.startSeconds))
+    try loaded.write(to: url)
+    let upgraded = try Data(contentsOf: url)
+    #expect(Array(upgraded) == (try catalog.encoded()))
+    #expect(upgraded.count < old.count)
+    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
   }
 
   @Test("A version 1 catalog, without the triplet index, loads and finds the same plays; upgraded, it has the index")
@@ -225,6 +275,7 @@ struct CatalogTests {
     #expect(info.hashCount > 0 && info.hashCount <= catalog.tracks.reduce(0) { $0 + $1.hashCount })
     #expect(info.indexBytes == catalog.index.bytes + (catalog.triplets?.bytes ?? -1))
     #expect(info.hasTripletIndex)
+    #expect(info.formatVersion == Catalog.formatVersion)
     #expect(info.fileBytes == 1234)
   }
 

@@ -12,4 +12,18 @@ struct CatalogCommandInfoTests {
       fileBytes: 5_118_236_844, hasTripletIndex: true)
     #expect(CatalogCommand.indexBytesLine(info) == "index bytes:  5057069460 (0.51 MB per hour of audio)")
   }
+
+  @Test("The format line names the file's version, and for an older one what `catalog upgrade` gains")
+  func formatLine() {
+    var info = Catalog.Info(
+      trackCount: 1, hours: 1, hashCount: 1, indexBytes: 1, fileBytes: nil, hasTripletIndex: true)
+    #expect(CatalogCommand.formatLine(info) == "format:       version \(Catalog.formatVersion)")
+    info.formatVersion = 2
+    #expect(
+      CatalogCommand.formatLine(info)
+        == "format:       version 2, with index directories twice the size; run `catalog upgrade`")
+    info.formatVersion = 1
+    info.hasTripletIndex = false
+    #expect(CatalogCommand.formatLine(info).hasPrefix("format:       version 1, without the triplet index"))
+  }
 }
