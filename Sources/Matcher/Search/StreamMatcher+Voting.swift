@@ -53,6 +53,7 @@ extension StreamMatcher {
     while let m = queue.popFirst(if: { $0.anchorFrame < horizon }) {
       if !m.claimed { unvote(m) }
     }
+    commonHistory.expire(before: horizon)
   }
 
   func unvote(_ m: MatchQueue.Match) {
