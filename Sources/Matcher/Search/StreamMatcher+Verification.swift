@@ -370,7 +370,14 @@ extension StreamMatcher {
       // A track whose intro comes back later (Transience: its first seconds again 40 s in) is often first found on
       // the later line; a play that started at the track's opening is the same airing, not a second one.
       let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
-      let young = now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack)
+      // A young play whose matches stopped before this line began, at a time this line places inside the track, was a
+      // repeated section of this airing (Internal Degeneration on `hard` s1 at 100 h: 6.6 s on a section 145 s in,
+      // then the true line, 22.9 s in, 3.3 s later), not an airing of its own.
+      let withinAiring =
+        p.lastFrame <= line.firstFrame
+        && parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo) >= track.audibleStartSeconds - 1
+      let young =
+        now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack || withinAiring)
       let endReference = p.predictedReference(at: p.lastFrame) - lo
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
       return young || (beforeEnd && line.firstFrame - p.lastFrame < handOver)
