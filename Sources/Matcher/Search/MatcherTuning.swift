@@ -58,6 +58,17 @@ enum MatcherTuning {
     return p
   }
 
+  /// Verification gathers the matches of common hashes that did not vote (`CommonLookupHistory`) only around a
+  /// cluster with at least this many target peaks that two anchors place on its diagonal: true matches of an airing
+  /// agree so (the triplet index passes common matches only in such pairs); the chance clusters of rare hashes that
+  /// make most candidates at 1,000 hours do not, and searching the window's lookups for each of them doubled the scan's
+  /// CPU. Target peaks.
+  static let minAgreeingTargetsToGatherCommon = 2
+
+  /// A line confirmed with such matches needs this many target peaks that two of its anchors place on it: a chance line
+  /// of a distractor (5 s of `subcities x1.4809` over a dev song at 1,000 hours, from 2) has few. Target peaks.
+  static let minAgreeingTargetsOfLine = 3
+
   /// A cell that failed verification is verified again after this many more votes, so that a cluster that grows
   /// slowly (a sparse or quiet intro, a voice over it) is reported as soon as it passes. Every 6 votes left such a
   /// cluster unreported for up to 5 more matches (median latency on `hard` 0.1–0.8 s later); every vote gave the same

@@ -12,16 +12,36 @@ extension StreamMatcher {
   /// The gathered matches of one hypothesis and the line that explains them so far.
   private struct Cluster {
     var hypothesis: Int
-    /// Their places in the match queue.
+    /// Their places in the match queue (`notQueued` for a match of a common hash that did not vote).
     var indices: [UInt32]
     /// Broadcast (anchor) frames.
     var xs: [Double]
     /// Reference frames.
     var ys: [Double]
+    /// Target frames (of the pair's second peak).
+    var targets: [Int32]
     /// Indices into `xs`/`ys` of the matches on the line.
     var inliers: [Int]
     var alpha: Double
     var beta: Double
+  }
+
+  /// The place in the match queue of a gathered match that is not in it (`CommonLookupHistory`).
+  private static let notQueued = UInt32.max
+
+  /// Matches gathered around a diagonal.
+  private struct Gathered {
+    var indices: [UInt32] = []
+    var xs: [Double] = []
+    var ys: [Double] = []
+    var targets: [Int32] = []
+
+    mutating func append(index: UInt32, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
+      indices.append(index)
+      xs.append(Double(anchorFrame))
+      ys.append(Double(reference))
+      targets.append(targetFrame)
+    }
   }
 
   /// A line that passed every check: its inliers on one track, and the stretch of broadcast they span.
@@ -31,6 +51,9 @@ extension StreamMatcher {
     var firstFrame: Int32
     /// The latest target frame of its inliers.
     var lastFrame: Int32
+    /// Its inliers that voted: its strength against a running play, as before matches that did not vote were
+    /// gathered (those made a distractor's chance line over a young play of another track seem a crossfade).
+    var votedCount: Int
   }
 
   func verifyCandidates() {
@@ -59,24 +82,24 @@ extension StreamMatcher {
   /// The unclaimed matches of hypothesis `h` around diagonal `d`, with the hypothesis's slope and the median
   /// residual's intercept (robust to the chance matches among them); nil when too few lie on that line.
   private func gatherCluster(hypothesis h: Int, diagonal d: Int) -> Cluster? {
-    let (indices, xs, ys) = gather(hypothesis: h, diagonal: d)
+    let g = gather(hypothesis: h, diagonal: d)
+    let (xs, ys) = (g.xs, g.ys)
     guard xs.count >= settings.minMatches else { return nil }
     let speed = hypotheses[h].speed
     var residuals = zip(xs, ys).map { $1 - speed * $0 }
     residuals.sort()
     let alpha = residuals[residuals.count / 2]
     let cluster = Cluster(
-      hypothesis: h, indices: indices, xs: xs, ys: ys,
+      hypothesis: h, indices: g.indices, xs: xs, ys: ys, targets: g.targets,
       inliers: inliers(xs: xs, ys: ys, alpha: alpha, beta: speed, tolerance: looseToleranceFrames), alpha: alpha,
       beta: speed)
     return cluster.inliers.count >= settings.minMatches ? cluster : nil
   }
 
-  /// The unclaimed matches of hypothesis `h` within `MatcherTuning.clusterRadiusFrames` of diagonal `d0`.
-  private func gather(hypothesis h: Int, diagonal d0: Int) -> (indices: [UInt32], xs: [Double], ys: [Double]) {
-    var indices = [UInt32]()
-    var xs = [Double]()
-    var ys = [Double]()
+  /// The unclaimed matches of hypothesis `h` within `MatcherTuning.clusterRadiusFrames` of diagonal `d0`: those that
+  /// voted, and the matches of the window's common lookups that did not (`CommonLookupHistory`).
+  private func gather(hypothesis h: Int, diagonal d0: Int) -> Gathered {
+    var g = Gathered()
     var seenSlots = Set<Int>()
     let cellRadius = (MatcherTuning.clusterRadiusFrames + VoteTable.cellFrames - 1) / VoteTable.cellFrames
     for cell in ((d0 >> 3) - cellRadius)...((d0 >> 3) + cellRadius) {
@@ -88,12 +111,61 @@ extension StreamMatcher {
           abs(diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference) - d0)
             <= MatcherTuning.clusterRadiusFrames
         else { return }
-        indices.append(index)
-        xs.append(Double(m.anchorFrame))
-        ys.append(Double(m.reference))
+        g.append(index: index, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
       }
     }
-    return (indices, xs, ys)
+    if agreeingTargets(g) >= MatcherTuning.minAgreeingTargetsToGatherCommon {
+      gatherCommonMatches(hypothesis: h, diagonal: d0, into: &g)
+    }
+    return g
+  }
+
+  /// Target frames of `g` that two or more anchors place on its diagonal: the mark of matches that aired, where a
+  /// cluster of chance matches of rare hashes has none.
+  private func agreeingTargets(_ g: Gathered) -> Int {
+    var anchorsByTarget = [Int32: Int32]()
+    var agreeing = Set<Int32>()
+    for i in g.targets.indices {
+      let anchor = Int32(g.xs[i])
+      if let other = anchorsByTarget[g.targets[i]] {
+        if other != anchor { agreeing.insert(g.targets[i]) }
+      } else {
+        anchorsByTarget[g.targets[i]] = anchor
+      }
+    }
+    return agreeing.count
+  }
+
+  /// Adds to `g` the postings of the window's common lookups under hypothesis `h` within
+  /// `MatcherTuning.clusterRadiusFrames` of diagonal `d0`, except matches `g` holds already (those that voted) and
+  /// those a running play has taken.
+  private func gatherCommonMatches(hypothesis h: Int, diagonal d0: Int, into g: inout Gathered) {
+    struct Key: Hashable {
+      var anchorFrame: Int32
+      var targetFrame: Int32
+      var reference: UInt32
+    }
+    var voted = Set<Key>()
+    for i in g.indices.indices {
+      voted.insert(Key(anchorFrame: Int32(g.xs[i]), targetFrame: g.targets[i], reference: UInt32(g.ys[i])))
+    }
+    let index = catalog.index
+    let radius = MatcherTuning.clusterRadiusFrames
+    let tolerance = settings.alignmentToleranceFrames
+    commonHistory.forEach(hypothesis: h) { e in
+      let center = d0 + Int(Double(e.anchorFrame) * hypotheses[h].speed + 0.5)
+      guard center + radius >= 0 else { return }
+      let range = UInt32(clamping: max(0, center - radius))...UInt32(clamping: center + radius)
+      index.forEachPosting(of: e.hash, in: range) { reference in
+        let key = Key(anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
+        guard !voted.contains(key),
+          !active.contains(where: { $0.accepts(anchorFrame: e.anchorFrame, reference: reference, tolerance: tolerance) }
+          )
+        else { return }
+        voted.insert(key)
+        g.append(index: Self.notQueued, anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
+      }
+    }
   }
 
   /// The alignment tolerance while the line's intercept comes from a median and its slope from the hypothesis grid.
@@ -138,11 +210,11 @@ extension StreamMatcher {
     }
     guard h != h0 else { return true }
     let speed = hypotheses[h].speed
-    let (indices, gatheredXs, ys) = gather(hypothesis: h, diagonal: Int((cy - speed * cx).rounded()))
+    let g = gather(hypothesis: h, diagonal: Int((cy - speed * cx).rounded()))
     let alpha = cy - speed * cx
     cluster = Cluster(
-      hypothesis: h, indices: indices, xs: gatheredXs, ys: ys,
-      inliers: inliers(xs: gatheredXs, ys: ys, alpha: alpha, beta: speed, tolerance: looseToleranceFrames),
+      hypothesis: h, indices: g.indices, xs: g.xs, ys: g.ys, targets: g.targets,
+      inliers: inliers(xs: g.xs, ys: g.ys, alpha: alpha, beta: speed, tolerance: looseToleranceFrames),
       alpha: alpha, beta: speed)
     return cluster.inliers.count >= settings.minMatches
   }
@@ -197,10 +269,19 @@ extension StreamMatcher {
     c.inliers = droppingLeadingStrays(c.inliers, xs: xs) { ys[$0] - lo > snapFrames }
     let anchors = Set(c.inliers.map { xs[$0] })
     guard c.inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return nil }
+    // Matches that did not vote are weaker evidence (`CommonLookupHistory`): a line that counts them needs target
+    // peaks that two of its anchors place on it.
+    let votedCount = c.inliers.count { c.indices[$0] != Self.notQueued }
+    if votedCount < c.inliers.count {
+      let g = Gathered(
+        indices: c.inliers.map { c.indices[$0] }, xs: c.inliers.map { xs[$0] }, ys: c.inliers.map { ys[$0] },
+        targets: c.inliers.map { c.targets[$0] })
+      guard agreeingTargets(g) >= MatcherTuning.minAgreeingTargetsOfLine else { return nil }
+    }
     let first = Int32(c.inliers.map { xs[$0] }.min()!)
-    let last = c.inliers.map { queue[c.indices[$0]].targetFrame }.max()!
+    let last = c.inliers.map { c.targets[$0] }.max()!
     guard Double(last - first) >= settings.minMatchSpanSeconds * framesPerSecond else { return nil }
-    return ConfirmedLine(cluster: c, trackIndex: trackIndex, firstFrame: first, lastFrame: last)
+    return ConfirmedLine(cluster: c, trackIndex: trackIndex, firstFrame: first, lastFrame: last, votedCount: votedCount)
   }
 
   /// `inliers` without the early ones that lie more than `MatcherTuning.strayGapSeconds` before the next, beyond the
@@ -223,7 +304,7 @@ extension StreamMatcher {
   private func place(_ line: ConfirmedLine) {
     let c = line.cluster
     let (alpha, beta) = (c.alpha, c.beta)
-    let claimed = c.inliers.map { c.indices[$0] }
+    let claimed = c.inliers
     let (first, last) = (line.firstFrame, line.lastFrame)
     let middle = Double(first + last) / 2
     let lineAtMiddle = alpha + beta * middle
@@ -233,7 +314,7 @@ extension StreamMatcher {
       $0.trackIndex == line.trackIndex
         && abs($0.predictedReference(at: Int32(middle)) - lineAtMiddle) <= MatcherTuning.sameLineFrames
     }) {
-      claim(claimed, into: &active[i])
+      claim(claimed, of: c, into: &active[i])
       active[i].refit()
       return
     }
@@ -244,12 +325,12 @@ extension StreamMatcher {
       let rival = p.matchCount(from: first, to: last)
       let strongerRival =
         p.trackIndex == line.trackIndex
-        ? rival >= c.inliers.count : rival >= MatcherTuning.crossfadeStrengthRatio * c.inliers.count
+        ? rival >= line.votedCount : rival >= MatcherTuning.crossfadeStrengthRatio * line.votedCount
       if strongerRival { return }
     }
     if let i = playLockedOntoRepeat(of: line, lineAtMiddle: lineAtMiddle) {
       var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
-      claim(claimed, into: &play)
+      claim(claimed, of: c, into: &play)
       play.alpha = alpha
       play.beta = beta
       active[i] = play
@@ -262,7 +343,7 @@ extension StreamMatcher {
       firstFrame: first,
       pitchShifted: hypotheses[c.hypothesis].pitchShifted, detectedAtSeconds: streamSeconds)
     nextPlayID += 1
-    claim(claimed, into: &play)
+    claim(claimed, of: c, into: &play)
     play.alpha = alpha
     play.beta = beta
     active.append(play)
@@ -289,16 +370,30 @@ extension StreamMatcher {
       // A track whose intro comes back later (Transience: its first seconds again 40 s in) is often first found on
       // the later line; a play that started at the track's opening is the same airing, not a second one.
       let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
-      let young = now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack)
+      // A young play whose matches stopped before this line began, at a time this line places inside the track, was a
+      // repeated section of this airing (Internal Degeneration on `hard` s1 at 100 h: 6.6 s on a section 145 s in,
+      // then the true line, 22.9 s in, 3.3 s later), not an airing of its own.
+      let withinAiring =
+        p.lastFrame <= line.firstFrame
+        && parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo) >= track.audibleStartSeconds - 1
+      let young =
+        now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack || withinAiring)
       let endReference = p.predictedReference(at: p.lastFrame) - lo
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
       return young || (beforeEnd && line.firstFrame - p.lastFrame < handOver)
     }
   }
 
-  /// Gives the queued matches to `play`: they are its matches now and no longer vote for others.
-  private func claim(_ queueIndices: [UInt32], into play: inout RunningPlay) {
-    for index in queueIndices {
+  /// Gives the cluster's matches `inliers` to `play`: they are its matches now, and those that voted no longer vote for
+  /// others.
+  private func claim(_ inliers: [Int], of cluster: Cluster, into play: inout RunningPlay) {
+    for i in inliers {
+      let index = cluster.indices[i]
+      guard index != Self.notQueued else {
+        play.add(
+          anchorFrame: Int32(cluster.xs[i]), targetFrame: cluster.targets[i], reference: UInt32(cluster.ys[i]))
+        continue
+      }
       let m = queue[index]
       play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
       queue[index].claimed = true

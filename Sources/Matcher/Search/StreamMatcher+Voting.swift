@@ -60,7 +60,9 @@ extension StreamMatcher {
   }
 
   func expireVotes() {
-    queue.expire(before: newestFrame - windowFrames, votes: votes)
+    let horizon = newestFrame - windowFrames
+    queue.expire(before: horizon, votes: votes)
+    commonHistory.expire(before: horizon)
   }
 
   func unvote(_ m: MatchQueue.Match) {

@@ -76,6 +76,8 @@ public final class StreamMatcher {
   /// The current peak's lookups of common hashes, one per anchor and hash, to be searched in pairs in the catalog's
   /// triplet index.
   var commonLookups: [CommonLookup] = []
+  /// The common lookups of the vote window, for verification to gather the matches on a line that did not vote.
+  let commonHistory: CommonLookupHistory
   /// Indices of `commonLookups` by hypothesis (a lookup under each of its hypotheses), and where each hypothesis's run
   /// starts (`searchTriplets`).
   var lookupsByHypothesis: [Int32] = []
@@ -149,6 +151,7 @@ public final class StreamMatcher {
     playWindows.reserveCapacity(16)
     catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
     plannedLookups.reserveCapacity(4 * lookupsPerPeak)
+    commonHistory = CommonLookupHistory(hypotheses: hypotheses.count)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
     self.air = air
@@ -220,6 +223,7 @@ public final class StreamMatcher {
     peakStart = 0
     queue.removeAll()
     votes.removeAll()
+    commonHistory.removeAll()
     candidates.removeAll()
     active.removeAll()
     recentlyEnded.removeAll()
@@ -282,6 +286,7 @@ public final class StreamMatcher {
       lookUpPlanned(targetFrame: frame)
       if let triplets = catalog.triplets {
         searchTriplets(triplets, targetFrame: frame)
+        commonHistory.append(commonLookups, targetFrame: frame)
       } else {
         searchAgreedMatches(targetFrame: frame)
       }
