@@ -33,7 +33,9 @@
 #   hedgewars-data             GPL-2 (Data/Music/)
 #   lincity-ng-data            GPL-2+ (music/)
 #   lordsawar-data             GPL-3+ (music/)
-#   megaglest-data             CC BY-SA 3.0 (every music/ folder)
+#   megaglest-data             CC BY-SA 3.0 (the music/ folders but the Romans faction's: it is
+#                              from Mattias Westlund's album Chronicles III, and he wrote music for
+#                              Wesnoth that the yardstick airs; one of its recordings is DU004's)
 #   naev-data                  GPL-2+, GPL-3+, CC BY 3.0 and CC BY-SA 3.0, per file (dat/snd/music/)
 #   openclonk-data             ISC, CC BY 3.0 and CC0 (Music.ocg)
 #   pushover-data              GPL-3+ (themes/)
@@ -53,8 +55,8 @@
 set -euo pipefail
 
 # package|text that its copyright file must contain|the paths to keep, an ERE on the file's path in the
-# package (an archive's entries are ARCHIVE_PATH/ENTRY; empty: every audio file)|for a package whose
-# archives (.zip, .pk3) are large: the entries to unzip, an unzip pattern (empty: all)
+# package (empty: every audio file)|for a package whose archives (.zip, .pk3) are large: the entries to
+# unzip, an unzip pattern (empty: all)|the paths to leave out, an ERE (empty: none). No field holds a |.
 PACKAGES=(
   "asc-music|License: GPL-2+"
   "drascula-music|License: Drascula-License"
@@ -76,7 +78,7 @@ PACKAGES=(
   "hedgewars-data|License: GPL-2|/Data/Music/"
   "lincity-ng-data|License: GPL-2+|/lincity-ng/music/"
   "lordsawar-data|License: GPL-3+|/lordsawar/music/"
-  "megaglest-data|License: CC-BY-SA-3.0|/music/"
+  "megaglest-data|License: CC-BY-SA-3.0|/music/||/factions/romans/"
   "naev-data|License: CC-BY-SA-3.0|/dat/snd/music/"
   "openclonk-data|Creative Commons Attribution 3.0|/Music\\.ocg/"
   "pushover-data|License: GPL-3+|/pushover/themes/"
@@ -125,7 +127,7 @@ fi
 
 kept=0
 for entry in "${PACKAGES[@]}"; do
-  IFS='|' read -r p licence keep inside <<<"$entry"
+  IFS='|' read -r p licence keep inside leave <<<"$entry"
   deb=$(compgen -G "$DEBS/${p}_*.deb" | sort | tail -n 1)
   x="$EXTRACT/$(basename "$deb" .deb)"
   if [[ ! -d "$x" ]]; then
@@ -151,7 +153,8 @@ for entry in "${PACKAGES[@]}"; do
         if unzip -Z1 "$f" "$inside" >/dev/null 2>&1; then
           unzip -q -o "$f" "$inside" -d "$out/$(basename "$f" .zip)" >&2
         fi
-      elif [[ "${f,,}" =~ $AUDIO_RE ]] && [[ -z "$keep" || "/$rel" =~ $keep ]]; then
+      elif [[ "${f,,}" =~ $AUDIO_RE ]] && [[ -z "$keep" || "/$rel" =~ $keep ]] &&
+        [[ -z "$leave" || ! "/$rel" =~ $leave ]]; then
         ln -f "$f" "$out/$(echo "$rel" | tr / _)" 2>/dev/null || cp "$f" "$out/$(echo "$rel" | tr / _)"
       fi
     done < <(find "$x" -type f ! -path '*/usr/share/doc/*' -print0)
