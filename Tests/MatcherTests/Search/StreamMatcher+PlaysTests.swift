@@ -144,4 +144,29 @@ struct StreamMatcherPlaysTests {
       #expect(abs(play.endSeconds - (10 + catalog.tracks[0].audibleEndSeconds)) < 0.5, "end \(play.endSeconds) s")
     }
   }
+
+  /// Like Internal Degeneration on the `hard` simulation against a 100 h catalog: the air first matched a section of
+  /// the song that comes back 40 s later in the reference (a play on that later line, 6 s), and the song's true line
+  /// was found only once its next section came on, 4 s after the first play's last match: past the 3 s in which a
+  /// stronger line takes a play over (`MatcherTuning.handOverSeconds`). The reference is A (20 s), X (4 s), B (30 s),
+  /// S (6 s), C (10 s); the air joins it 14 s in, with S where the reference has A's last 6 s and noise over X.
+  @Test("A play on a repeated section, then the song's true line 4 s after its last match, is one play, not two")
+  func repeatedSectionThenTrueLineIsOnePlay() throws {
+    let (a, x, b, repeated, c) = (
+      SyntheticSong(seed: 61, seconds: 20).render(), SyntheticSong(seed: 62, seconds: 4).render(),
+      SyntheticSong(seed: 63, seconds: 30).render(), SyntheticSong(seed: 64, seconds: 6).render(),
+      SyntheticSong(seed: 65, seconds: 10).render()
+    )
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(a + x + b + repeated + c, "repeats-a-section")])
+    var generator = SeededGenerator(seed: 2612)
+    let noise = (0..<(4 * 8000)).map { _ in 0.3 * (Float(generator.next() % 65_536) / 65_536 - 0.5) }
+    let broadcast = StreamMatcherTests.filler(seconds: 4) + repeated + noise + b
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+    #expect(
+      run.sink.started.count == 1, "started: \(run.sink.started.map { ($0.startSeconds, $0.referenceOffsetSeconds) })")
+    #expect(run.sink.ended.count == 1, "ended: \(run.sink.ended.map { ($0.startSeconds, $0.endSeconds) })")
+    if let play = run.sink.ended.first {
+      #expect(abs(play.endSeconds - 44) < 1, "end \(play.endSeconds) s")
+    }
+  }
 }
