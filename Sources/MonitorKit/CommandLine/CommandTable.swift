@@ -49,7 +49,8 @@ enum CommandTable {
         ["catalog", "remove"], "removes items named by key, ISRC or source path", options: [catalogOption],
         arguments: "KEY|ISRC|PATH..."),
       CommandSpec(
-        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 or 2) as version 3", options: [catalogOption]),
+        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 or 2) as version 3",
+        options: [catalogOption]),
     ])
 
   static let match = CommandSpec(
