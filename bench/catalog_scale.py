@@ -7,12 +7,12 @@
 
 Each catalog holds the dev catalog of the accuracy yardstick (../shared/eval: 29 tracks, about 1.8 h) plus
 distractors up to the size asked: real, freely licensed music that the yardstick never airs, from Debian's archive
-(scripts/fetch-scale-music.sh: asc-music GPL-2+, drascula-music Drascula licence (BSD-like), fb-music-high GPL-2+,
-fretsonfire-songs-sectoid Expat, hyperrogue-music GPL-2+, nexuiz-music GPL-2+, planetblupi-music-ogg GPL-3+,
-singularity-music CC BY-SA 3.0, ufoai-music GPL-2+/CC BY 3.0/CC BY-SA 3.0, warzone2100-music GPL-2+; about 15 h in
-191 files), in transformed copies that are distinct recordings for a fingerprint: each file as it is and reversed,
+(scripts/fetch-scale-music.sh, which names each package and its licence: ten Debian music packages and the music
+folders of 22 game data packages, under GPL, CC BY and CC BY-SA; 33 h in 634 files, the most we found in Debian 12's
+main archive), in transformed copies that are distinct recordings for a fingerprint: each file as it is and reversed,
 then resampled by speed factors from 0.55 to 1.8 outside 0.93-1.075 (beyond the matcher's ±6 % speed search), forwards
-and backwards. The yardstick's own music (wesnoth-1.16-music, fretsonfire-songs-muldjord) is never a distractor, and
+and backwards. The yardstick's own music (wesnoth-1.16-music, fretsonfire-songs-muldjord) is never a distractor, nor
+is MegaGlest's Romans music (one of its recordings is among the yardstick's unknown songs), and
 the corpus's unknown/ folder is in no catalog.
 
 Audio-level and peak-level copies: the first --audio-hours (default 100) of distractors are made from audio (each
@@ -22,9 +22,10 @@ file decoded once at 16 kHz, resampled in memory by the fingerprint front end's 
 from audio would take about 6 hours of both cores (the copies are fingerprinted at about 840x real time per core,
 measured). On a fixture song, 62-75 % of a derived copy's peaks are in the audio-level copy at the same speed, which
 has 12-22 % more peaks (ScaleCatalogBuildTests). So the 1,000 h and 10,000 h catalogs are mostly peak-level copies
-(1,000 h: 955 copies from audio, 10,663 derived), and with 15 h of source music each file appears in about 61
-(1,000 h) or 650 (10,000 h) variants; copies a few per cent apart in speed share many hash values, so the hash
-distribution is clumpier than that of as many hours of distinct songs.
+(1,000 h: 1,202 copies from audio, 15,200 derived), and with 33 h of source music each file appears in about 30
+(1,000 h) or 300 (10,000 h) variants (with the 15 h of the first ten packages alone: 61 and 650); copies a few per cent
+apart in speed share many hash values, so the hash distribution is clumpier than that of as many hours of distinct
+songs.
 
 Steps: release builds (Benchmarks, and broadcast-monitor unless --bin is given); the music (fetch-scale-music.sh);
 waits for the dev corpus and the simulations (made by ../shared/eval/corpus.py and simulate.py, as bench/yardstick.sh
