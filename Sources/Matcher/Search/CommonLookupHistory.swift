@@ -41,9 +41,8 @@ final class CommonLookupHistory {
   func expire(before horizon: Int32) {
     for h in entries.indices {
       var s = starts[h]
-      let list = entries[h]
-      while s < list.count && list[s].targetFrame < horizon { s += 1 }
-      if s > 4096 && s * 2 > list.count {
+      while s < entries[h].count && entries[h][s].targetFrame < horizon { s += 1 }
+      if s > 4096 && s * 2 > entries[h].count {
         entries[h].removeFirst(s)
         s = 0
       }

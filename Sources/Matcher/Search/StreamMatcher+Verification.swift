@@ -153,7 +153,7 @@ extension StreamMatcher {
     let radius = MatcherTuning.clusterRadiusFrames
     let tolerance = settings.alignmentToleranceFrames
     commonHistory.forEach(hypothesis: h) { e in
-      let center = d0 + Int(Double(e.anchorFrame) * hypotheses[h].speed + 0.5)
+      let center = d0 + scaledFrame(hypothesis: h, anchorFrame: e.anchorFrame)
       guard center + radius >= 0 else { return }
       let range = UInt32(clamping: max(0, center - radius))...UInt32(clamping: center + radius)
       index.forEachPosting(of: e.hash, in: range) { reference in

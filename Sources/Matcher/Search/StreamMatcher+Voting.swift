@@ -3,8 +3,15 @@
 extension StreamMatcher {
   @inline(__always)
   func diagonal(hypothesis h: Int, anchorFrame: Int32, reference: UInt32) -> Int {
+    Int(reference) - scaledFrame(hypothesis: h, anchorFrame: anchorFrame)
+  }
+
+  /// A broadcast frame on the reference's scale under hypothesis `h`: a match's reference frame minus this is its
+  /// diagonal.
+  @inline(__always)
+  func scaledFrame(hypothesis h: Int, anchorFrame: Int32) -> Int {
     // Frames and speeds are positive: adding ½ and truncating rounds half away from zero, like `rounded()`.
-    Int(reference) - Int(Double(anchorFrame) * hypotheses[h].speed + 0.5)
+    Int(Double(anchorFrame) * hypotheses[h].speed + 0.5)
   }
 
   /// A match of the broadcast: taken by the running play on whose line it lies, or else searched for a new play.
