@@ -120,6 +120,9 @@ export JACK_NO_START_SERVER=1      # clients use the server that runs, never sta
 if jack_lsp >/dev/null 2>&1; then
   echo "a JACK server is running: using it"
 else
+  # Servers killed earlier on this machine keep their slots in JACK's registry of 8 until it is full.
+  echo "+ python3 scripts/jack-reclaim-slots.py"
+  python3 scripts/jack-reclaim-slots.py
   echo "+ jackd -d dummy -r 48000 -p 1024   (no sound card needed; logs in $OUT/jackd.log)"
   jackd -d dummy -r 48000 -p 1024 >"$OUT/jackd.log" 2>&1 &
   jack_pid=$!
@@ -128,6 +131,9 @@ else
     if ! kill -0 "$jack_pid" 2>/dev/null; then
       echo "jackd exited before it answered; its log:" >&2
       cat "$OUT/jackd.log" >&2
+      if grep -q "Too many servers already active" "$OUT/jackd.log"; then
+        echo "JACK's registry holds 8 running servers: stop one (jack_control, or kill a jackd) and run this again" >&2
+      fi
       exit 2
     fi
     sleep 0.2

@@ -132,7 +132,12 @@ public final class JackTestServer {
     let deadline = Date().addingTimeInterval(15)
     while Date() < deadline {
       guard process.isRunning else {
-        throw StartError(description: "jackd exited early:\n\(log)")
+        let log = self.log
+        let fix =
+          log.contains("Too many servers already active")
+          ? "JACK's registry of 8 servers is full, likely of servers killed earlier: "
+            + "`python3 scripts/jack-reclaim-slots.py` frees the slots of those no longer running\n" : ""
+        throw StartError(description: "jackd exited early:\n\(fix)\(log)")
       }
       let shm = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
       let socketSeen = shm.contains { $0.hasPrefix("jack_\(name)_") }
