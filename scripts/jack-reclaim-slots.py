@@ -122,6 +122,9 @@ def main():
     if not os.path.exists(REGISTRY_PATH):
         print(f"jack-reclaim-slots: no {REGISTRY_PATH}: no JACK server has run since boot, nothing to reclaim")
         return 0
+    if os.path.getsize(REGISTRY_PATH) < SLOTS_OFFSET:
+        raise SystemExit(f"jack-reclaim-slots: {REGISTRY_PATH} is too short to be JACK 2's registry: with no jackd "
+                         "running, delete it (jackd makes a new one)")
     try:
         registry_file = open(REGISTRY_PATH, "r+b")
     except PermissionError:
