@@ -17,10 +17,9 @@ final class LockstepLowerBound {
     let key: UInt32
     /// Where the answer is likely to be (an index of the list), or -1.
     let guess: Int
-    /// The indices the second round compares with the key, a cache line and two lines from the guess on the answer's
-    /// side, or -1 (past the list's end).
-    var near = -1
-    var far = -1
+    /// While the search gallops from its guess: how far its next round looks (elements; negative below the answer's
+    /// stretch, towards the list's start), else 0.
+    var step = 0
   }
 
   private var searches: UnsafeMutablePointer<Search>
@@ -38,8 +37,9 @@ final class LockstepLowerBound {
 
   /// Adds a search for the first element of `list` (sorted) not below `key`; returns its number for `lowerBound(_:)`.
   /// With a `guess` (where the answer is likely to be), the search's first round compares the key with the element
-  /// there, and its second with the elements one and two cache lines away on the answer's side, read together: a good
-  /// guess leaves the answer within one line that is read already.
+  /// there, and its next rounds with elements one and two cache lines away on the answer's side, read together, then
+  /// further away fourfold each round until they bracket the answer: a good guess leaves the answer within one line
+  /// that is read already.
   @inline(__always)
   func append(_ list: UnsafeBufferPointer<UInt32>, key: UInt32, guess: Int? = nil) -> Int {
     if count == capacity { grow() }
@@ -53,49 +53,80 @@ final class LockstepLowerBound {
 
   /// Runs every search added since `removeAll`.
   func run() {
-    // Round 1: the element at each guess; the answer is above it or not, and round 2 looks one and two lines further.
+    // Round 1: the element at each guess; the answer is above it or not.
     let line = Self.lineElements
+    var galloping = false
     for i in 0..<count where searches[i].guess >= 0 {
       let g = searches[i].guess
-      let n = searches[i].span
       if searches[i].start[g] < searches[i].key {
         searches[i].base = searches[i].start + g + 1
-        searches[i].span = n - g - 1
-        searches[i].near = g + line < n ? g + line : -1
-        searches[i].far = g + 2 * line < n ? g + 2 * line : -1
+        searches[i].span -= g + 1
+        searches[i].step = line
       } else {
         searches[i].span = g
-        searches[i].near = g - line >= 0 ? g - line : -1
-        searches[i].far = g - 2 * line >= 0 ? g - 2 * line : -1
+        searches[i].step = -line
       }
+      galloping = true
     }
-    // Round 2: the elements there narrow the answer to a stretch between them (or beyond the farther one).
-    for i in 0..<count where searches[i].near >= 0 {
-      let s = searches[i]
-      let nearBelow = s.start[s.near] < s.key
-      let farBelow = s.far >= 0 && s.start[s.far] < s.key
-      let end = s.base + s.span
-      if s.near > s.guess {
-        // The answer is in guess + 1 ... end.
-        if !nearBelow {
-          searches[i].span = s.start + s.near - s.base
-        } else if s.far >= 0 && !farBelow {
-          searches[i].base = s.start + s.near + 1
-          searches[i].span = s.far - s.near - 1
+    // Then rounds that gallop away from the guess on the answer's side, each comparing the key with the elements
+    // `step` and 2 × `step` beyond the stretch's near end, read together, `step` growing fourfold a round: a good guess
+    // leaves the answer within the two lines of the first such round; a poor one is bracketed in a few rounds, each
+    // a miss per search that overlaps with the others' (halving the whole rest of a list would wait for one miss
+    // after another).
+    while galloping {
+      galloping = false
+      for i in 0..<count where searches[i].step != 0 {
+        let s = searches[i]
+        let n = s.span
+        if s.step > 0 {
+          // The answer is in base ..< base + span, and the element before base is below the key.
+          let near = s.step - 1
+          let far = 2 * s.step - 1
+          let nearBelow = near < n && s.base[near] < s.key
+          let farBelow = far < n && s.base[far] < s.key
+          if near >= n {
+            searches[i].step = 0
+          } else if !nearBelow {
+            searches[i].span = near
+            searches[i].step = 0
+          } else if far >= n {
+            searches[i].base = s.base + near + 1
+            searches[i].span = n - near - 1
+            searches[i].step = 0
+          } else if !farBelow {
+            searches[i].base = s.base + near + 1
+            searches[i].span = far - near - 1
+            searches[i].step = 0
+          } else {
+            searches[i].base = s.base + far + 1
+            searches[i].span = n - far - 1
+            searches[i].step = 4 * s.step
+            galloping = true
+          }
         } else {
-          searches[i].base = s.start + (s.far >= 0 ? s.far : s.near) + 1
-          searches[i].span = end - searches[i].base
-        }
-      } else {
-        // The answer is in 0 ... guess.
-        if nearBelow {
-          searches[i].base = s.start + s.near + 1
-          searches[i].span = s.guess - s.near - 1
-        } else if farBelow {
-          searches[i].base = s.start + s.far + 1
-          searches[i].span = s.near - s.far - 1
-        } else {
-          searches[i].span = s.far >= 0 ? s.far : s.near
+          // The answer is in base ..< base + span, and the element at base + span is not below the key.
+          let near = n + s.step
+          let far = n + 2 * s.step
+          let nearBelow = near >= 0 && s.base[near] < s.key
+          let farBelow = far >= 0 && s.base[far] < s.key
+          if near < 0 {
+            searches[i].step = 0
+          } else if nearBelow {
+            searches[i].base = s.base + near + 1
+            searches[i].span = n - near - 1
+            searches[i].step = 0
+          } else if far < 0 {
+            searches[i].span = near
+            searches[i].step = 0
+          } else if farBelow {
+            searches[i].base = s.base + far + 1
+            searches[i].span = near - far - 1
+            searches[i].step = 0
+          } else {
+            searches[i].span = far
+            searches[i].step = 4 * s.step
+            galloping = true
+          }
         }
       }
     }

@@ -149,22 +149,26 @@ extension StreamMatcher {
     for i in g.indices.indices {
       voted.insert(Key(anchorFrame: Int32(g.xs[i]), targetFrame: g.targets[i], reference: UInt32(g.ys[i])))
     }
-    let index = catalog.index
     let radius = MatcherTuning.clusterRadiusFrames
     let tolerance = settings.alignmentToleranceFrames
+    var entries: [CommonLookupHistory.Entry] = []
+    var requests: [PostingRangeRequest] = []
     commonHistory.forEach(hypothesis: h) { e in
       let center = d0 + scaledFrame(hypothesis: h, anchorFrame: e.anchorFrame)
       guard center + radius >= 0 else { return }
-      let range = UInt32(clamping: max(0, center - radius))...UInt32(clamping: center + radius)
-      index.forEachPosting(of: e.hash, in: range) { reference in
-        let key = Key(anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
-        guard !voted.contains(key),
-          !active.contains(where: { $0.accepts(anchorFrame: e.anchorFrame, reference: reference, tolerance: tolerance) }
-          )
-        else { return }
-        voted.insert(key)
-        g.append(index: Self.notQueued, anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
-      }
+      entries.append(e)
+      requests.append(
+        PostingRangeRequest(
+          hash: e.hash, range: UInt32(clamping: max(0, center - radius))...UInt32(clamping: center + radius)))
+    }
+    forEachPosting(inRanges: requests) { i, reference in
+      let e = entries[i]
+      let key = Key(anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
+      guard !voted.contains(key),
+        !active.contains(where: { $0.accepts(anchorFrame: e.anchorFrame, reference: reference, tolerance: tolerance) })
+      else { return }
+      voted.insert(key)
+      g.append(index: Self.notQueued, anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
     }
   }
 

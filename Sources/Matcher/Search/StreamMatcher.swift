@@ -95,6 +95,8 @@ public final class StreamMatcher {
   var tripletProbes: [TripletProbe] = []
   var tripletHits: [TripletHit] = []
   let lowerBounds = LockstepLowerBound()
+  /// The searches of `forEachPosting(inRanges:)`.
+  let rangeBounds = LockstepLowerBound()
   var tripletMatchKeys: [UInt64] = []
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
   var tripletMatches: [TripletMatch] = []

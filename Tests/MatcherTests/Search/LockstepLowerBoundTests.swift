@@ -60,6 +60,7 @@ struct LockstepLowerBoundTests {
           let guesses =
             [expected, expected - 1, expected + 1, expected - 40, expected + 40, -5, 0, count, count + 7]
             + [15, 16, 17, 31, 32, 33].flatMap { [expected - $0, expected + $0] }  // one line, two lines, beyond
+            + [47, 48, 49, 95, 96, 97, 100, 500, 2000, 4999].flatMap { [expected - $0, expected + $0] }  // galloping
           searches.removeAll()
           let numbers = guesses.map { searches.append(buffer, key: key, guess: $0) }
           searches.run()
