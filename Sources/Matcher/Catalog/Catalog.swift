@@ -19,6 +19,9 @@ public final class Catalog: Sendable {
   let fileFormatVersion: UInt32
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
+  /// Every `PostingFences.stride`-th posting of `index`, for the search's lookups within long posting lists; nil when
+  /// its postings carry residual hash bits (a catalog of fewer than about two million postings, read list by list).
+  let pairFences: PostingFences?
 
   init(
     parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
@@ -31,6 +34,7 @@ public final class Catalog: Sendable {
     self.stopHashCap = stopHashCap
     self.triplets = triplets
     starts = tracks.map(\.globalStartFrame)
+    pairFences = index.residualBits == 0 ? PostingFences(postings: index.postings) : nil
   }
 
   /// Frames left empty between two tracks on the global axis, so that no diagonal runs from one into the next.

@@ -12,7 +12,7 @@ import CPrefetch
 /// 1. `probingTriplets`: each two lookups' key, and the bounds of its directory slot in the triplet index.
 /// 2. `readingTripletHits`: the target frames stored under each key.
 /// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
-///    `LockstepLowerBound`), as matches of the peak.
+///    `FencedLowerBounds`), as matches of the peak.
 /// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
 extension StreamMatcher {
   /// Two of the current peak's common lookups, the hypotheses they share, and where their key's postings lie in the
@@ -166,13 +166,13 @@ extension StreamMatcher {
       let probe = tripletProbes[Int(tripletHits[k].probe)]
       let second = commonLookups[Int(probe.second)]
       let target = tripletHits[k].target
-      let list = index.contiguousPostings(of: second.hash)!
+      let slot = Int(second.hash)
       let key = Self.near(target &- (second.hash & frameMask)).lowerBound
-      let g = guess(of: key, count: list.count)
-      if !list.isEmpty { cprefetch_read(list.baseAddress! + min(g, list.count - 1)) }
-      tripletHits[k].secondSearch = Int32(lowerBounds.append(list, key: key, guess: g))
+      let (start, end) = (Int(index.directory[slot]), Int(index.directory[slot + 1]))
+      tripletHits[k].secondSearch = Int32(
+        lowerBounds.append(listStart: start, listEnd: end, key: key, guess: guess(of: key, count: end - start)))
     }
-    lowerBounds.run()
+    lowerBounds.run(postings: index.postings, fences: catalog.pairFences!)
     for hit in tripletHits {
       let probe = tripletProbes[Int(hit.probe)]
       let first = commonLookups[Int(probe.first)]

@@ -94,9 +94,9 @@ public final class StreamMatcher {
   /// keys orders the matches.
   var tripletProbes: [TripletProbe] = []
   var tripletHits: [TripletHit] = []
-  let lowerBounds = LockstepLowerBound()
+  let lowerBounds = FencedLowerBounds()
   /// The searches of `forEachPosting(inRanges:)`.
-  let rangeBounds = LockstepLowerBound()
+  let rangeBounds = FencedLowerBounds()
   var tripletMatchKeys: [UInt64] = []
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
   var tripletMatches: [TripletMatch] = []

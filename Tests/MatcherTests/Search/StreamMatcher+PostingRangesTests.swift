@@ -1,3 +1,4 @@
+import Common
 import TestSupport
 import Testing
 
@@ -45,6 +46,6 @@ struct StreamMatcherPostingRangesTests {
       postingsFound += found.count
     }
     // The requests' ranges held postings to walk, not only empty stretches.
-    #expect(postingsFound > 1000)
+    #expect(postingsFound > 100)
   }
 }

@@ -1,0 +1,84 @@
+import CPrefetch
+
+/// Many searches, each for the first posting not below its key in one posting list of a pair index, run together
+/// through the index's fences (`PostingFences`): every search's fences are asked for (`cprefetch_read`) and searched in
+/// lockstep from a guess (`LockstepLowerBound`), which leaves each answer within one stretch of `PostingFences.stride`
+/// postings; those stretches are asked for and searched the same way. Two rounds of memory misses that overlap across searches,
+/// where a search from a guess of where the key lies waited for one miss after another whenever the guess was poor
+/// (a hash's postings do not spread evenly over a catalog whose copies of a recording follow each other).
+///
+/// Buffers grow to the largest batch and are reused. One thread: the matcher's.
+final class FencedLowerBounds {
+  private struct Search {
+    /// The list's first posting (an index of the index's postings) and its end.
+    var listStart: Int
+    var listEnd: Int
+    var key: UInt32
+    /// Where the answer is likely to be in the list (an index of it).
+    var guess: Int
+    /// The first fence inside the list, and the first posting of the stretch searched.
+    var firstFence = 0
+    var stretchStart = 0
+  }
+
+  private var searches: [Search] = []
+  private let fenceSearches = LockstepLowerBound()
+  private let stretchSearches = LockstepLowerBound()
+
+  init() { searches.reserveCapacity(1024) }
+
+  func removeAll() { searches.removeAll(keepingCapacity: true) }
+
+  var count: Int { searches.count }
+
+  /// Adds a search for the first posting of `postings[listStart ..< listEnd]` (one hash's list) not below `key`, likely
+  /// near the list's `guess`-th posting; returns its number for `lowerBound(_:)`.
+  @inline(__always)
+  func append(listStart: Int, listEnd: Int, key: UInt32, guess: Int) -> Int {
+    searches.append(Search(listStart: listStart, listEnd: listEnd, key: key, guess: guess))
+    return searches.count - 1
+  }
+
+  /// Runs every search added since `removeAll`, in `postings` through its `fences`.
+  func run(postings: UnsafeBufferPointer<UInt32>, fences: PostingFences) {
+    let stride = PostingFences.stride
+    let fenceValues = UnsafeBufferPointer(fences.values)
+    fenceSearches.removeAll()
+    for i in searches.indices {
+      let range = fences.fences(start: searches[i].listStart, end: searches[i].listEnd)
+      searches[i].firstFence = range.lowerBound
+      // The fence at or after the guess: a fence stands for `stride` postings, so a guess off by hundreds of postings
+      // is off by a few fences, within the cache line that the search reads first.
+      let guess = (searches[i].listStart + searches[i].guess - fences.phase) / stride - range.lowerBound
+      if !range.isEmpty {
+        cprefetch_read(fenceValues.baseAddress! + range.lowerBound + min(max(guess, 0), range.count - 1))
+      }
+      _ = fenceSearches.append(
+        UnsafeBufferPointer(rebasing: fenceValues[range]), key: searches[i].key, guess: guess)
+    }
+    fenceSearches.run()
+    stretchSearches.removeAll()
+    for i in searches.indices {
+      let s = searches[i]
+      // The fences before fence f are below the key, so the answer lies after the posting of fence f − 1; fence f, if
+      // inside the list, is not below the key, so the answer is at its posting at the latest.
+      let f = s.firstFence + fenceSearches.lowerBound(i)
+      let start = f > s.firstFence ? fences.position(ofFence: f - 1) + 1 : s.listStart
+      let end = min(s.listEnd, fences.position(ofFence: f))
+      searches[i].stretchStart = start
+      if start < end {
+        cprefetch_read(postings.baseAddress! + start)
+        cprefetch_read(postings.baseAddress! + end - 1)
+      }
+      _ = stretchSearches.append(UnsafeBufferPointer(rebasing: postings[start..<end]), key: s.key)
+    }
+    stretchSearches.run()
+  }
+
+  /// After `run`: the index in its list of the first posting not below the key of search `i` (the list's count when
+  /// there is none).
+  @inline(__always)
+  func lowerBound(_ i: Int) -> Int {
+    searches[i].stretchStart + stretchSearches.lowerBound(i) - searches[i].listStart
+  }
+}
