@@ -18,20 +18,36 @@ extension StreamMatcher {
       for (i, r) in requests.enumerated() { index.forEachPosting(of: r.hash, in: r.range) { body(i, $0) } }
       return
     }
+    // Where each range starts in the postings: found at once by halving a short list
+    // (`FencedLowerBounds.maxPostingsSearchedAtOnce`), or else the number of its search in the batch, as −1 − number.
     rangeBounds.removeAll()
+    rangeStarts.removeAll(keepingCapacity: true)
     for r in requests {
       let slot = Int(r.hash)
       let (start, end) = (Int(index.directory[slot]), Int(index.directory[slot + 1]))
-      _ = rangeBounds.append(
-        listStart: start, listEnd: end, key: r.range.lowerBound,
-        guess: guess(of: r.range.lowerBound, count: end - start))
+      if end - start <= FencedLowerBounds.maxPostingsSearchedAtOnce {
+        var lo = start
+        var hi = end
+        while lo < hi {
+          let middle = (lo + hi) / 2
+          if index.postings[middle] < r.range.lowerBound { lo = middle + 1 } else { hi = middle }
+        }
+        rangeStarts.append(lo)
+      } else {
+        let number = rangeBounds.append(
+          listStart: start, listEnd: end, key: r.range.lowerBound,
+          guess: guess(of: r.range.lowerBound, count: end - start), in: index.postings)
+        rangeStarts.append(-1 - number)
+      }
     }
-    rangeBounds.run(postings: index.postings, fences: fences)
+    if rangeBounds.count > 0 { rangeBounds.run(postings: index.postings, fences: fences) }
     for (i, r) in requests.enumerated() {
-      let list = index.contiguousPostings(of: r.hash)!
-      var j = rangeBounds.lowerBound(i)
-      while j < list.count && list[j] <= r.range.upperBound {
-        body(i, list[j])
+      let slot = Int(r.hash)
+      let end = Int(index.directory[slot + 1])
+      var j = rangeStarts[i]
+      if j < 0 { j = Int(index.directory[slot]) + rangeBounds.lowerBound(-1 - j) }
+      while j < end && index.postings[j] <= r.range.upperBound {
+        body(i, index.postings[j])
         j += 1
       }
     }

@@ -170,7 +170,8 @@ extension StreamMatcher {
       let key = Self.near(target &- (second.hash & frameMask)).lowerBound
       let (start, end) = (Int(index.directory[slot]), Int(index.directory[slot + 1]))
       tripletHits[k].secondSearch = Int32(
-        lowerBounds.append(listStart: start, listEnd: end, key: key, guess: guess(of: key, count: end - start)))
+        lowerBounds.append(
+          listStart: start, listEnd: end, key: key, guess: guess(of: key, count: end - start), in: index.postings))
     }
     lowerBounds.run(postings: index.postings, fences: catalog.pairFences!)
     for hit in tripletHits {

@@ -95,8 +95,9 @@ public final class StreamMatcher {
   var tripletProbes: [TripletProbe] = []
   var tripletHits: [TripletHit] = []
   let lowerBounds = FencedLowerBounds()
-  /// The searches of `forEachPosting(inRanges:)`.
+  /// The searches of `forEachPosting(inRanges:)` in long posting lists, and where each of its ranges starts.
   let rangeBounds = FencedLowerBounds()
+  var rangeStarts: [Int] = []
   var tripletMatchKeys: [UInt64] = []
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
   var tripletMatches: [TripletMatch] = []

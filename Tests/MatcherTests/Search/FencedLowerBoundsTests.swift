@@ -47,7 +47,8 @@ struct FencedLowerBoundsTests {
           let guess = [expected.last!, expected.last! + 20, expected.last! - 300, -7, list.count + 9][
             Int(generator.next() % 5)]
           numbers.append(
-            searches.append(listStart: list.lowerBound, listEnd: list.upperBound, key: key, guess: guess))
+            searches.append(
+              listStart: list.lowerBound, listEnd: list.upperBound, key: key, guess: guess, in: buffer))
         }
       }
       searches.run(postings: buffer, fences: fences)
