@@ -43,16 +43,23 @@ final class FencedLowerBounds {
   ) -> Int {
     var search = Search(listStart: listStart, listEnd: listEnd, key: key, guess: guess)
     if listEnd - listStart <= Self.maxPostingsSearchedAtOnce {
-      var lo = listStart
-      var hi = listEnd
-      while lo < hi {
-        let middle = (lo + hi) / 2
-        if postings[middle] < key { lo = middle + 1 } else { hi = middle }
-      }
-      search.answer = lo - listStart
+      search.answer = Self.halving(postings, start: listStart, end: listEnd, key: key) - listStart
     }
     searches.append(search)
     return searches.count - 1
+  }
+
+  /// The first of `postings[start ..< end]` not below `key` (`end` when there is none), found by halving: for a list
+  /// of at most `maxPostingsSearchedAtOnce` postings.
+  @inline(__always)
+  static func halving(_ postings: UnsafeBufferPointer<UInt32>, start: Int, end: Int, key: UInt32) -> Int {
+    var lo = start
+    var hi = end
+    while lo < hi {
+      let middle = (lo + hi) / 2
+      if postings[middle] < key { lo = middle + 1 } else { hi = middle }
+    }
+    return lo
   }
 
   /// The longest list `append` searches at once, by halving it: a short list is a few cache lines, often read already

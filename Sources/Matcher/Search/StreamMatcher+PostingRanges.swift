@@ -26,13 +26,7 @@ extension StreamMatcher {
       let slot = Int(r.hash)
       let (start, end) = (Int(index.directory[slot]), Int(index.directory[slot + 1]))
       if end - start <= FencedLowerBounds.maxPostingsSearchedAtOnce {
-        var lo = start
-        var hi = end
-        while lo < hi {
-          let middle = (lo + hi) / 2
-          if index.postings[middle] < r.range.lowerBound { lo = middle + 1 } else { hi = middle }
-        }
-        rangeStarts.append(lo)
+        rangeStarts.append(FencedLowerBounds.halving(index.postings, start: start, end: end, key: r.range.lowerBound))
       } else {
         let number = rangeBounds.append(
           listStart: start, listEnd: end, key: r.range.lowerBound,
