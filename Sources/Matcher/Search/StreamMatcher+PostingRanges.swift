@@ -14,7 +14,7 @@ extension StreamMatcher {
   /// gives.
   func forEachPosting(inRanges requests: [PostingRangeRequest], _ body: (Int, UInt32) -> Void) {
     let index = catalog.index
-    guard index.residualBits == 0, let fences = catalog.pairFences else {
+    guard let fences = catalog.pairFences else {
       for (i, r) in requests.enumerated() { index.forEachPosting(of: r.hash, in: r.range) { body(i, $0) } }
       return
     }

@@ -144,9 +144,9 @@ extension StreamMatcher {
         tripletMatchKeys.append(UInt64(h) << 56 | secondAnchor | UInt64(secondReference))
       }
     }
-    guard index.residualBits == 0 else {
-      // Postings carry residual hash bits (a catalog of fewer than about two million postings): each list is read
-      // whole.
+    guard let fences = catalog.pairFences else {
+      // No fences: postings carry residual hash bits (a catalog of fewer than about two million postings), and each
+      // list is read whole.
       for hit in tripletHits {
         let probe = tripletProbes[Int(hit.probe)]
         let first = commonLookups[Int(probe.first)]
@@ -173,7 +173,7 @@ extension StreamMatcher {
         lowerBounds.append(
           listStart: start, listEnd: end, key: key, guess: guess(of: key, count: end - start), in: index.postings))
     }
-    lowerBounds.run(postings: index.postings, fences: catalog.pairFences!)
+    lowerBounds.run(postings: index.postings, fences: fences)
     for hit in tripletHits {
       let probe = tripletProbes[Int(hit.probe)]
       let first = commonLookups[Int(probe.first)]
