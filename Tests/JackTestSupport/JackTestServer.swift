@@ -6,7 +6,10 @@ import TestSupport
 /// A private `jackd -d dummy -r 48000 -p 1024` for one test, under a unique server name (`bmtest-<pid>-<n>`), so the
 /// tests neither depend on nor disturb any server already running. The dummy driver needs no sound card.
 ///
-/// jackd runs under `timeout`, so it goes away after two minutes even if the test process dies first.
+/// jackd runs under `timeout`, so it goes away after 15 minutes even if the test process dies first: longer than any
+/// test holds a server, even on a CI machine so loaded that a waiting test resumes minutes late. Its client timeout is
+/// 4 s (`-t 4000`; the most a realtime server allows is 5 s): jackd kicks out a client that answers a notification
+/// later than that, and its default of 0.5 s is short for a stalled test process.
 ///
 /// One server at a time per process: libjack keeps the graph of the server its clients talk to in process-wide
 /// globals, so clients of two servers in one process see each other's graphs and crash. `start()` therefore waits
@@ -74,7 +77,9 @@ public final class JackTestServer {
   ) throws -> BackgroundProcess {
     try BackgroundProcess(
       executable: "/usr/bin/timeout",
-      arguments: ["-k", "5", "180", jackd, "-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+      arguments: [
+        "-k", "5", "900", jackd, "-n", name, "-t", "4000", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
+      ],
       environment: ["JACK_NO_AUDIO_RESERVATION": "1"], outputPath: logPath)
   }
 
