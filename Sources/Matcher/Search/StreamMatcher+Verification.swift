@@ -58,12 +58,12 @@ extension StreamMatcher {
 
   func verifyCandidates() {
     guard !candidates.isEmpty else { return }
-    var seen = Set<Int>()
+    verifiedCells.removeAll()
     let list = candidates
     candidates.removeAll(keepingCapacity: true)
     for c in list {
       let key = c.hypothesis << 40 ^ (c.diagonal >> 3)
-      guard seen.insert(key).inserted else { continue }
+      guard verifiedCells.insert(UInt64(bitPattern: Int64(key))) else { continue }
       verify(hypothesis: c.hypothesis, diagonal: c.diagonal)
     }
   }
@@ -100,11 +100,13 @@ extension StreamMatcher {
   /// voted, and the matches of the window's common lookups that did not (`CommonLookupHistory`).
   private func gather(hypothesis h: Int, diagonal d0: Int) -> Gathered {
     var g = Gathered()
-    var seenSlots = Set<Int>()
+    // The few slots walked so far (one per cell of the radius), to walk each once.
+    gatheredSlots.removeAll(keepingCapacity: true)
     let cellRadius = (MatcherTuning.clusterRadiusFrames + VoteTable.cellFrames - 1) / VoteTable.cellFrames
     for cell in ((d0 >> 3) - cellRadius)...((d0 >> 3) + cellRadius) {
       let s = votes.slot(hypothesis: h, cell: cell, grid: 0)
-      guard seenSlots.insert(s).inserted else { continue }
+      guard !gatheredSlots.contains(s) else { continue }
+      gatheredSlots.append(s)
       queue.forEachInCell(s) { index, m in
         guard !m.claimed, Int(m.hypothesis) == h else { return }
         guard
@@ -123,51 +125,41 @@ extension StreamMatcher {
   /// Target frames of `g` that two or more anchors place on its diagonal: the mark of matches that aired, where a
   /// cluster of chance matches of rare hashes has none.
   private func agreeingTargets(_ g: Gathered) -> Int {
-    var anchorsByTarget = [Int32: Int32]()
-    var agreeing = Set<Int32>()
-    for i in g.targets.indices {
-      let anchor = Int32(g.xs[i])
-      if let other = anchorsByTarget[g.targets[i]] {
-        if other != anchor { agreeing.insert(g.targets[i]) }
-      } else {
-        anchorsByTarget[g.targets[i]] = anchor
-      }
-    }
-    return agreeing.count
+    agreeingTargetCounter.count(targets: g.targets, anchorFrames: g.xs)
   }
 
   /// Adds to `g` the postings of the window's common lookups under hypothesis `h` within
   /// `MatcherTuning.clusterRadiusFrames` of diagonal `d0`, except matches `g` holds already (those that voted) and
   /// those a running play has taken.
   private func gatherCommonMatches(hypothesis h: Int, diagonal d0: Int, into g: inout Gathered) {
-    struct Key: Hashable {
-      var anchorFrame: Int32
-      var targetFrame: Int32
-      var reference: UInt32
+    // The matches `g` holds, by anchor and reference frame (first word) and target frame (second).
+    @inline(__always) func key(_ anchorFrame: Int32, _ reference: UInt32) -> UInt64 {
+      UInt64(UInt32(bitPattern: anchorFrame)) << 32 | UInt64(reference)
     }
-    var voted = Set<Key>()
+    gatheredMatches.removeAll()
     for i in g.indices.indices {
-      voted.insert(Key(anchorFrame: Int32(g.xs[i]), targetFrame: g.targets[i], reference: UInt32(g.ys[i])))
+      gatheredMatches.insert(
+        key(Int32(g.xs[i]), UInt32(g.ys[i])), UInt64(UInt32(bitPattern: g.targets[i])))
     }
     let radius = MatcherTuning.clusterRadiusFrames
     let tolerance = settings.alignmentToleranceFrames
-    var entries: [CommonLookupHistory.Entry] = []
-    var requests: [PostingRangeRequest] = []
+    gatheringEntries.removeAll(keepingCapacity: true)
+    gatheringRequests.removeAll(keepingCapacity: true)
     commonHistory.forEach(hypothesis: h) { e in
       let center = d0 + scaledFrame(hypothesis: h, anchorFrame: e.anchorFrame)
       guard center + radius >= 0 else { return }
-      entries.append(e)
-      requests.append(
+      gatheringEntries.append(e)
+      gatheringRequests.append(
         PostingRangeRequest(
           hash: e.hash, range: UInt32(clamping: max(0, center - radius))...UInt32(clamping: center + radius)))
     }
-    forEachPosting(inRanges: requests) { i, reference in
+    let entries = gatheringEntries
+    forEachPosting(inRanges: gatheringRequests) { i, reference in
       let e = entries[i]
-      let key = Key(anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
-      guard !voted.contains(key),
-        !active.contains(where: { $0.accepts(anchorFrame: e.anchorFrame, reference: reference, tolerance: tolerance) })
+      guard
+        !active.contains(where: { $0.accepts(anchorFrame: e.anchorFrame, reference: reference, tolerance: tolerance) }),
+        gatheredMatches.insert(key(e.anchorFrame, reference), UInt64(UInt32(bitPattern: e.targetFrame)))
       else { return }
-      voted.insert(key)
       g.append(index: Self.notQueued, anchorFrame: e.anchorFrame, targetFrame: e.targetFrame, reference: reference)
     }
   }

@@ -101,6 +101,15 @@ public final class StreamMatcher {
   var tripletMatchKeys: [UInt64] = []
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
   var tripletMatches: [TripletMatch] = []
+  /// Verification's bookkeeping, kept from call to call (`StreamMatcher+Verification`): the cells a batch verified, the
+  /// vote slots a gathering walked, the count of its targets that two anchors agree on, the matches it holds, and the
+  /// common lookups whose postings it searches.
+  let verifiedCells = ScratchKeySet()
+  var gatheredSlots: [Int] = []
+  let agreeingTargetCounter = AgreeingTargetCounter()
+  let gatheredMatches = ScratchKeySet()
+  var gatheringEntries: [CommonLookupHistory.Entry] = []
+  var gatheringRequests: [PostingRangeRequest] = []
   /// The sort of `tripletMatchKeys` (`RadixSort.sortWholeKeys`): as many keys, and one histogram.
   var keySortScratch: [UInt64] = []
   let keySortHistogram: UnsafeMutablePointer<Int>
