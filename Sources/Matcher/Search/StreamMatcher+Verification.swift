@@ -266,16 +266,18 @@ extension StreamMatcher {
     let anchors = Set(c.inliers.map { xs[$0] })
     guard c.inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return nil }
     // Matches that did not vote are weaker evidence (`CommonLookupHistory`): a line that counts them needs target
-    // peaks that two of its anchors place on it.
+    // peaks that two of its anchors place on it, fewer when its matches are dense.
     let votedCount = c.inliers.count { c.indices[$0] != Self.notQueued }
+    let first = Int32(c.inliers.map { xs[$0] }.min()!)
+    let last = c.inliers.map { c.targets[$0] }.max()!
     if votedCount < c.inliers.count {
       let g = Gathered(
         indices: c.inliers.map { c.indices[$0] }, xs: c.inliers.map { xs[$0] }, ys: c.inliers.map { ys[$0] },
         targets: c.inliers.map { c.targets[$0] })
-      guard agreeingTargets(g) >= MatcherTuning.minAgreeingTargetsOfLine else { return nil }
+      let spanSeconds = Double(last - first) / framesPerSecond
+      let needed = MatcherTuning.minAgreeingTargets(ofLineWithMatches: c.inliers.count, spanningSeconds: spanSeconds)
+      guard agreeingTargets(g) >= needed else { return nil }
     }
-    let first = Int32(c.inliers.map { xs[$0] }.min()!)
-    let last = c.inliers.map { c.targets[$0] }.max()!
     guard Double(last - first) >= settings.minMatchSpanSeconds * framesPerSecond else { return nil }
     return ConfirmedLine(cluster: c, trackIndex: trackIndex, firstFrame: first, lastFrame: last, votedCount: votedCount)
   }

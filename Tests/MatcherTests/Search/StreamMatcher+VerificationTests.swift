@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("StreamMatcher verification")
+struct StreamMatcherVerificationTests {
+  /// A line of a 30 s synthetic song on reference frame = broadcast frame - 50, at speed 1: 6 matches that voted, from
+  /// `votedAnchors` with `votedTargets`, and matches of common hashes that did not vote (the song's own reference pairs,
+  /// looked up by the broadcast at their anchor frames on the line, each with a target frame of its own), up to
+  /// `matches` in all. Returns how many plays started when the cell was verified.
+  static func playsStarted(votedAnchors: [Int32], votedTargets: [Int32], matches: Int) throws -> Int {
+    let samples = SyntheticSong(seed: 7, seconds: 30).render()
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(samples, "song")])
+    let signature = try MatcherHarness.referenceSignature(of: samples)
+    let sink = CollectingSink()
+    let matcher = StreamMatcher(catalog: catalog, sink: sink)
+    let base = catalog.tracks[0].globalStartFrame
+    let unmodified = try #require(matcher.hypotheses.firstIndex { $0.speed == 1 && !$0.pitchShifted })
+    let first = votedAnchors.min()!
+    let last = votedAnchors.max()!
+    // Reference pairs whose anchors the line places among the voted ones, at anchors of their own; each target 3
+    // frames after its anchor, which no voted match uses.
+    var usedAnchors = Set(votedAnchors)
+    var unvoted = 0
+    for pair in PairHasher(parameters: catalog.parameters).referenceHashes(of: signature.peaks)
+    where unvoted < matches - votedAnchors.count {
+      let anchor = Int32(pair.frame) + 50
+      guard anchor > first && anchor < last && !usedAnchors.contains(anchor) && !votedTargets.contains(anchor + 3)
+      else { continue }
+      usedAnchors.insert(anchor)
+      matcher.commonHistory.append(
+        [CommonLookup(anchorFrame: anchor, hash: pair.hash, hypotheses: HypothesisSet(unmodified))],
+        targetFrame: anchor + 3)
+      unvoted += 1
+    }
+    #expect(unvoted == matches - votedAnchors.count)
+    for (anchor, target) in zip(votedAnchors, votedTargets) {
+      matcher.addMatch(
+        hypothesis: unmodified, anchorFrame: anchor, targetFrame: target, reference: base + UInt32(anchor - 50))
+    }
+    matcher.verifyCandidates()
+    return sink.started.count
+  }
+
+  @Test("A dense line with matches that did not vote is confirmed with 2 target peaks that two anchors agree on")
+  func denseLineWithTwoAgreeingTargetsIsConfirmed() throws {
+    // 10 matches over 1.7 s (5.9 a second); targets 310 and 330 each placed by two anchors.
+    let started = try Self.playsStarted(
+      votedAnchors: [300, 308, 316, 324, 332, 340], votedTargets: [310, 310, 330, 330, 345, 353], matches: 10)
+    #expect(MatcherTuning.minAgreeingTargets(ofLineWithMatches: 10, spanningSeconds: 1.7) == 2)
+    #expect(started == 1)
+  }
+
+  @Test("A sparse line with matches that did not vote and 2 target peaks that two anchors agree on is not confirmed")
+  func sparseLineWithTwoAgreeingTargetsIsNotConfirmed() throws {
+    // 11 matches over about 7.5 s (1.5 a second), as a distractor's chance line at 10,000 hours had; a third
+    // agreeing target confirms the same line.
+    let anchors: [Int32] = [300, 308, 316, 324, 500, 530]
+    let started = try Self.playsStarted(
+      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 505, 535], matches: 11)
+    #expect(started == 0)
+    let withThird = try Self.playsStarted(
+      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 535, 535], matches: 11)
+    #expect(withThird == 1)
+  }
+}
