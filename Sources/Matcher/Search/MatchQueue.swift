@@ -105,6 +105,16 @@ final class MatchQueue {
     }
   }
 
+  /// Live matches of several cells' lists, each list walked once: cells that share a list (`cells` lists hold every
+  /// cell) would otherwise give its matches twice. Newest first within each list.
+  func forEachInCells(_ cellNumbers: [Int], _ body: (UInt32, Match) -> Void) {
+    for k in cellNumbers.indices {
+      let list = cellNumbers[k] & (cells - 1)
+      guard !cellNumbers[..<k].contains(where: { $0 & (cells - 1) == list }) else { continue }
+      forEachInCell(list, body)
+    }
+  }
+
   /// Removes and returns the oldest match when `isExpired` says so.
   func popFirst(if isExpired: (Match) -> Bool) -> Match? {
     guard tail != head else { return nil }

@@ -100,21 +100,19 @@ extension StreamMatcher {
   /// voted, and the matches of the window's common lookups that did not (`CommonLookupHistory`).
   private func gather(hypothesis h: Int, diagonal d0: Int) -> Gathered {
     var g = Gathered()
-    // The few slots walked so far (one per cell of the radius), to walk each once.
+    // The vote slots of the cells within the radius; their lists in the queue are walked once each.
     gatheredSlots.removeAll(keepingCapacity: true)
     let cellRadius = (MatcherTuning.clusterRadiusFrames + VoteTable.cellFrames - 1) / VoteTable.cellFrames
     for cell in ((d0 >> 3) - cellRadius)...((d0 >> 3) + cellRadius) {
-      let s = votes.slot(hypothesis: h, cell: cell, grid: 0)
-      guard !gatheredSlots.contains(s) else { continue }
-      gatheredSlots.append(s)
-      queue.forEachInCell(s) { index, m in
-        guard !m.claimed, Int(m.hypothesis) == h else { return }
-        guard
-          abs(diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference) - d0)
-            <= MatcherTuning.clusterRadiusFrames
-        else { return }
-        g.append(index: index, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
-      }
+      gatheredSlots.append(votes.slot(hypothesis: h, cell: cell, grid: 0))
+    }
+    queue.forEachInCells(gatheredSlots) { index, m in
+      guard !m.claimed, Int(m.hypothesis) == h else { return }
+      guard
+        abs(diagonal(hypothesis: h, anchorFrame: m.anchorFrame, reference: m.reference) - d0)
+          <= MatcherTuning.clusterRadiusFrames
+      else { return }
+      g.append(index: index, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
     }
     if agreeingTargets(g) >= MatcherTuning.minAgreeingTargetsToGatherCommon {
       gatherCommonMatches(hypothesis: h, diagonal: d0, into: &g)

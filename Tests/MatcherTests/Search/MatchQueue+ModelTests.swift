@@ -85,6 +85,33 @@ struct MatchQueueModelTests {
     }
   }
 
+  @Test("A walk of several cells gives each live match of their lists once, also when two cells share a list")
+  func severalCellsWalkEachListOnce() {
+    let seed = PropertyCheck.seed
+    for index in 0..<PropertyCheck.cases(200) {
+      var random = PropertyCheck.generator(case: index, seed: seed)
+      let origin = PropertyCheck.origin(case: index, seed: seed)
+      let cells = [1, 4, 16].randomElement(using: &random)!
+      let queue = MatchQueue(cells: cells, capacity: 64)
+      var listOfMatch: [UInt32: Int] = [:]
+      for frame in 0..<Int32.random(in: 0...40, using: &random) {
+        let cell = Int.random(in: 0..<(cells * 3), using: &random)
+        queue.append(
+          MatchQueue.Match(anchorFrame: frame, targetFrame: frame, reference: 0, hypothesis: 0, slots: (cell, cell)),
+          cell: cell)
+        queue.forEachInCell(cell) { i, _ in if listOfMatch[i] == nil { listOfMatch[i] = cell % cells } }
+      }
+      // Five cells, as a gathering's radius spans, several of them sharing lists.
+      let walkedCells = (0..<5).map { _ in Int.random(in: 0..<(cells * 3), using: &random) }
+      var walked: [UInt32] = []
+      queue.forEachInCells(walkedCells) { i, _ in walked.append(i) }
+      let lists = Set(walkedCells.map { $0 % cells })
+      let expected = listOfMatch.filter { lists.contains($0.value) }.keys.sorted()
+      #expect(walked.count == Set(walked).count, "\(origin): a match given twice, cells \(walkedCells) of \(cells)")
+      #expect(walked.sorted() == expected, "\(origin): cells \(walkedCells) of \(cells)")
+    }
+  }
+
   @Test("Expiry removes the matches anchored before its horizon and takes back the votes of the unclaimed ones")
   func expiryTakesBackVotes() {
     let seed = PropertyCheck.seed
