@@ -1,5 +1,6 @@
 /// Counts the target frames that two or more distinct anchor frames place, among a gathering's matches: verification's
-/// mark of matches that aired (`StreamMatcher.agreeingTargets`).
+/// mark of matches that aired, where a cluster of chance matches of rare hashes has none (`StreamMatcher.gather`,
+/// `confirmingTrack`).
 ///
 /// Each match becomes one key, its target frame above its anchor frame; sorted, a target's matches lie side by side,
 /// and two anchors agree on it when its first and last keys differ. The keys live in a buffer kept from call to call,

@@ -114,16 +114,12 @@ extension StreamMatcher {
       else { return }
       g.append(index: index, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
     }
-    if agreeingTargets(g) >= MatcherTuning.minAgreeingTargetsToGatherCommon {
+    if agreeingTargetCounter.count(targets: g.targets, anchorFrames: g.xs)
+      >= MatcherTuning.minAgreeingTargetsToGatherCommon
+    {
       gatherCommonMatches(hypothesis: h, diagonal: d0, into: &g)
     }
     return g
-  }
-
-  /// Target frames of `g` that two or more anchors place on its diagonal: the mark of matches that aired, where a
-  /// cluster of chance matches of rare hashes has none.
-  private func agreeingTargets(_ g: Gathered) -> Int {
-    agreeingTargetCounter.count(targets: g.targets, anchorFrames: g.xs)
   }
 
   /// Adds to `g` the postings of the window's common lookups under hypothesis `h` within
@@ -261,20 +257,22 @@ extension StreamMatcher {
     c.inliers = c.inliers.filter { ys[$0] >= lo && ys[$0] < hi }
     let snapFrames = (track.audibleStartSeconds + settings.snapToEdgeSeconds) * framesPerSecond
     c.inliers = droppingLeadingStrays(c.inliers, xs: xs) { ys[$0] - lo > snapFrames }
-    let anchors = Set(c.inliers.map { xs[$0] })
-    guard c.inliers.count >= settings.minMatches, anchors.count * 3 >= settings.minMatches * 2 else { return nil }
+    let inlierAnchors = c.inliers.map { xs[$0] }
+    guard c.inliers.count >= settings.minMatches, Set(inlierAnchors).count * 3 >= settings.minMatches * 2 else {
+      return nil
+    }
     // Matches that did not vote are weaker evidence (`CommonLookupHistory`): a line that counts them needs target
     // peaks that two of its anchors place on it, fewer when its matches are dense.
     let votedCount = c.inliers.count { c.indices[$0] != Self.notQueued }
-    let first = Int32(c.inliers.map { xs[$0] }.min()!)
-    let last = c.inliers.map { c.targets[$0] }.max()!
+    let inlierTargets = c.inliers.map { c.targets[$0] }
+    let first = Int32(inlierAnchors.min()!)
+    let last = inlierTargets.max()!
     if votedCount < c.inliers.count {
-      let g = Gathered(
-        indices: c.inliers.map { c.indices[$0] }, xs: c.inliers.map { xs[$0] }, ys: c.inliers.map { ys[$0] },
-        targets: c.inliers.map { c.targets[$0] })
       let spanSeconds = Double(last - first) / framesPerSecond
       let needed = MatcherTuning.minAgreeingTargets(ofLineWithMatches: c.inliers.count, spanningSeconds: spanSeconds)
-      guard agreeingTargets(g) >= needed else { return nil }
+      guard agreeingTargetCounter.count(targets: inlierTargets, anchorFrames: inlierAnchors) >= needed else {
+        return nil
+      }
     }
     guard Double(last - first) >= settings.minMatchSpanSeconds * framesPerSecond else { return nil }
     return ConfirmedLine(cluster: c, trackIndex: trackIndex, firstFrame: first, lastFrame: last, votedCount: votedCount)
