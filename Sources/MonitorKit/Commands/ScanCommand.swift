@@ -159,22 +159,16 @@ enum ScanCommand {
 
   /// `--catalog-play-clips`: `all`, `none` or a comma-separated list of kinds, as `unknown.catalogPlayClips`.
   static func playClipKinds(_ text: String) throws(UsageError) -> Set<ItemKind> {
-    switch text {
-    case "all": return Set(ItemKind.allCases)
-    case "none": return []
-    default: break
+    let words = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
     }
-    var kinds: Set<ItemKind> = []
-    for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let kind = ItemKind(rawValue: word.trimmingCharacters(in: .whitespaces)) else {
-        let words = ItemKind.allCases.map(\.rawValue).joined(separator: ", ")
-        throw UsageError(
-          "--catalog-play-clips \(text): `\(word)` is not an item kind; write a list of \(words) (such as ad,jingle), "
-            + "`all` or `none`")
-      }
-      kinds.insert(kind)
+    do {
+      return try UnknownClipSettings.catalogPlayClipKinds(words)
+    } catch {
+      throw UsageError(
+        "--catalog-play-clips \(text): `\(error.word)` is not an item kind; write a list of "
+          + "\(UnknownClipSettings.KindWordProblem.kindWords) (such as ad,jingle), `all` or `none`")
     }
-    return kinds
   }
 
   static func writeCSV(_ records: [PlayRecord], to path: String) throws {

@@ -54,29 +54,46 @@ struct UnknownClipSettings: Codable, Sendable, Equatable {
   /// `catalogPlayClips`: `"all"`, `"none"` or a list of kinds; a word that is no kind is refused with the words.
   private static func decodeKinds(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Set<ItemKind> {
     guard c.contains(.catalogPlayClips) else { return [] }
-    let words = ItemKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    let words: [String]
     if let word = try? c.decode(String.self, forKey: .catalogPlayClips) {
-      switch word {
-      case "all": return Set(ItemKind.allCases)
-      case "none": return []
-      default:
+      guard word == "all" || word == "none" else {
         throw DecodingError.dataCorruptedError(
           forKey: .catalogPlayClips, in: c,
           debugDescription: "`\(word)` is neither `all` nor `none`; write one of them, or a list of kinds such as "
-            + "[\"ad\"] (\(words))")
+            + "[\"ad\"] (\(KindWordProblem.kindWords))")
       }
+      words = [word]
+    } else {
+      words = try c.decode([String].self, forKey: .catalogPlayClips)
     }
-    let list = try c.decode([String].self, forKey: .catalogPlayClips)
+    do {
+      return try catalogPlayClipKinds(words)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .catalogPlayClips, in: c,
+        debugDescription: "`\(error.word)` is not an item kind; write "
+          + "\(KindWordProblem.kindWords), or `all`")
+    }
+  }
+
+  /// The kinds that the words of a `catalogPlayClips` value name (the configuration's list, or the comma-separated
+  /// words of `scan --catalog-play-clips`): `all` or `none` alone, else item kinds.
+  static func catalogPlayClipKinds(_ words: [String]) throws(KindWordProblem) -> Set<ItemKind> {
+    if words == ["all"] { return Set(ItemKind.allCases) }
+    if words == ["none"] { return [] }
     var kinds: Set<ItemKind> = []
-    for word in list {
-      guard let kind = ItemKind(rawValue: word) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .catalogPlayClips, in: c,
-          debugDescription: "`\(word)` is not an item kind; write \(words), or `all`")
-      }
+    for word in words {
+      guard let kind = ItemKind(rawValue: word) else { throw KindWordProblem(word: word) }
       kinds.insert(kind)
     }
     return kinds
+  }
+
+  /// A word of a `catalogPlayClips` value that names no item kind.
+  struct KindWordProblem: Error {
+    let word: String
+    /// The item kinds, each in backquotes, for the message that names the word.
+    static let kindWords = ItemKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
   }
 
   /// - Throws: a `ConfigurationError` for a retention that is not a positive number.

@@ -30,7 +30,7 @@ extension AirStretchRecorder: PlayAudioSink {
     let record = PlayClipRecord(
       channel: channel, itemKey: play.track.key, playStart: playStart, playEnd: time(play.endSeconds),
       clipStart: clipStart, clipEnd: time(play.endSeconds), clipPath: "")
-    clips.write(audio.samples, name: name, channel: channel) { [writer] path in
+    clips.write(audio.samples, name: name, channel: channel, of: .catalogPlay) { [writer] path in
       guard let path else { return }
       var clipped = record
       clipped.clipPath = path

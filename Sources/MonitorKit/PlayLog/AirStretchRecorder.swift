@@ -93,7 +93,7 @@ final class AirStretchRecorder: AirStretchSink {
             + Self.seconds(stretch.endSeconds - audioStartSeconds) + " of its "
             + Self.seconds(stretch.durationSeconds) + " segment (from \(ISO8601Millis.format(clipStart)))")
       }
-      clips.write(audio, name: name, channel: channel) { [writer, record] path in
+      clips.write(audio, name: name, channel: channel, of: .unknownSegment) { [writer, record] path in
         var clipped = record
         clipped.unknown?.clipPath = path
         if path != nil {

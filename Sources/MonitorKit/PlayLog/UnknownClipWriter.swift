@@ -61,10 +61,21 @@ final class UnknownClipWriter: Sendable {
     current.withLock { $0 = settings }
   }
 
+  /// What a clip holds, for the line that says it was not kept.
+  enum Subject: Sendable {
+    case unknownSegment
+    case catalogPlay
+
+    /// The prefix of the log's lines about it.
+    var logPrefix: String { self == .unknownSegment ? "unknown music" : "catalog play" }
+    /// What is logged without the clip.
+    var record: String { self == .unknownSegment ? "segment" : "play" }
+  }
+
   /// Writes `audio` (mono, at `sampleRateHz`) as the clip `name` (`fileName(channel:start:kind:)`) of `channel`'s
   /// air, off the caller's thread; `done` then gets the clip's path, or nil when none was written.
   func write(
-    _ audio: [Float], name: String, channel: String,
+    _ audio: [Float], name: String, channel: String, of subject: Subject,
     then done: @escaping @Sendable (String?) -> Void
   ) {
     group.enter()
@@ -88,7 +99,7 @@ final class UnknownClipWriter: Sendable {
         }
         if isNew {
           log.line(
-            "unknown music: clip \(name) not kept: \(reason); the segment or play is logged without a clip (free "
+            "\(subject.logPrefix): clip \(name) not kept: \(reason); the \(subject.record) is logged without a clip (free "
               + "space or let broadcast-monitor write in \(directory); unknown.clipsDirectory)", channel: channel,
             severity: .error)
         }

@@ -136,7 +136,9 @@ struct MonitorConfigurationTests {
     #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
   }
 
-  @Test("unknown.catalogPlayClips takes a list of kinds, all or none; none by default")
+  @Test(
+    "unknown.catalogPlayClips takes a list of kinds, all or none, as scan --catalog-play-clips does; none by default"
+  )
   func catalogPlayClips() throws {
     func kinds(_ value: String) throws -> Set<ItemKind> {
       try folder.load(
@@ -149,6 +151,9 @@ struct MonitorConfigurationTests {
     #expect(try kinds("\"all\"") == Set(ItemKind.allCases))
     #expect(try kinds("\"none\"") == [])
     #expect(try kinds("[]") == [])
+    for (words, value) in [("ad,jingle", "[\"ad\", \"jingle\"]"), ("all", "\"all\""), ("none", "\"none\"")] {
+      #expect(try ScanCommand.playClipKinds(words) == kinds(value))
+    }
   }
 
   @Test("The alerts section sets every channel's conditions, and a channel's own section changes them key by key")

@@ -75,7 +75,7 @@ struct UnknownClipWriterTests {
     let tone = (0..<8000).map { Float(0.3 * sin(Double($0) * 2 * .pi * 440 / 8000)) }
     let paths = Mutex<[String?]>([])
     let name000 = UnknownClipWriter.fileName(channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_000))
-    writer.write(tone, name: name000, channel: "fm") { path in
+    writer.write(tone, name: name000, channel: "fm", of: .unknownSegment) { path in
       paths.withLock { $0.append(path) }
     }
     writer.waitUntilIdle()
@@ -85,12 +85,39 @@ struct UnknownClipWriterTests {
 
     writer.update(settings: UnknownClipSettings(clipsDirectory: nil))
     let name100 = UnknownClipWriter.fileName(channel: "fm", start: Date(timeIntervalSince1970: 1_800_000_100))
-    writer.write(tone, name: name100, channel: "fm") { path in
+    writer.write(tone, name: name100, channel: "fm", of: .unknownSegment) { path in
       paths.withLock { $0.append(path) }
     }
     writer.waitUntilIdle()
     #expect(paths.withLock { $0.count == 2 && $0[1] == nil }, "no folder: no clip")
     #expect(try FileManager.default.contentsOfDirectory(atPath: second).count == 1)
+  }
+
+  @Test("A clip that cannot be written is logged once, as the catalog play's or the unknown segment's it is")
+  func failureNamesItsSubject() throws {
+    let folder = try TemporaryDirectory(prefix: "clips")
+    let notAFolder = folder.file("file")
+    try Data("x".utf8).write(to: notAFolder)
+    let clips = notAFolder.path + "/clips"
+    let lines = Mutex<[String]>([])
+    let writer = UnknownClipWriter(
+      directory: clips, settings: UnknownClipSettings(clipsDirectory: clips), sampleRateHz: 8000,
+      log: MonitorLog(write: { line in lines.withLock { $0.append(line) } }))
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let play = UnknownClipWriter.fileName(channel: "fm", start: start, kind: .ad)
+    let results = Mutex<[String?]>([])
+    writer.write([0, 0.1], name: play, channel: "fm", of: .catalogPlay) { path in results.withLock { $0.append(path) } }
+    writer.waitUntilIdle()
+    let first = lines.withLock { $0 }
+    #expect(first.count == 1 && first[0].contains("catalog play: clip \(play) not kept"), "\(first)")
+    #expect(first.first?.contains("the play is logged without a clip") == true, "\(first)")
+    #expect(results.withLock { $0 == [nil] })
+
+    lines.withLock { $0.removeAll() }
+    let segment = UnknownClipWriter.fileName(channel: "fm", start: start.addingTimeInterval(60))
+    writer.write([0, 0.1], name: segment, channel: "fm", of: .unknownSegment) { _ in }
+    writer.waitUntilIdle()
+    #expect(lines.withLock { $0.isEmpty }, "the same failure is logged once until a clip is written")
   }
 
   @Test("A clip's name sorts by channel, then by time")
