@@ -7,13 +7,14 @@
 
 Each catalog holds the dev catalog of the accuracy yardstick (../shared/eval: 29 tracks, about 1.8 h) plus
 distractors up to the size asked: real, freely licensed music that the yardstick never airs, from Debian's archive
-(scripts/fetch-scale-music.sh, which names each package and its licence: ten Debian music packages and the music
-folders of 22 game data packages, under GPL, CC BY and CC BY-SA; 33 h in 634 files, the most we found in Debian 12's
-main archive), in transformed copies that are distinct recordings for a fingerprint: each file as it is and reversed,
-then resampled by speed factors from 0.55 to 1.8 outside 0.93-1.075 (beyond the matcher's ±6 % speed search), forwards
-and backwards. The yardstick's own music (wesnoth-1.16-music, fretsonfire-songs-muldjord) is never a distractor, nor
-is MegaGlest's Romans music (one of its recordings is among the yardstick's unknown songs), and
-the corpus's unknown/ folder is in no catalog.
+(scripts/fetch-scale-music.sh, which names each package and its licence: eleven Debian music packages and the music
+folders of 65 game data packages, under GPL, CC BY, CC BY-SA and other DFSG-free licences; 46 h in 953 files, the most
+we found in Debian 12's main archive; the figures below were measured with its earlier 33 h in 634 files, from ten
+music packages and 22 game data packages), in transformed copies that are distinct recordings for a fingerprint: each
+file as it is and reversed, then resampled by speed factors from 0.55 to 1.8 outside 0.93-1.075 (beyond the matcher's
+±6 % speed search), forwards and backwards. The yardstick's own music (wesnoth-1.16-music, fretsonfire-songs-muldjord)
+is never a distractor, nor is MegaGlest's Romans music (one of its recordings is among the yardstick's unknown songs),
+and the corpus's unknown/ folder is in no catalog.
 
 Audio-level and peak-level copies: the first --audio-hours (default 100) of distractors are made from audio (each
 file decoded once at 16 kHz, resampled in memory by the fingerprint front end's libsoxr resampler, fingerprinted as
