@@ -256,7 +256,7 @@ for entry in "${PACKAGES[@]}"; do
       fi
     done < <(find "$x" -type f ! -path '*/usr/share/doc/*' -print0)
     # Only audio is kept from unzipped archives.
-    find "$out" -type f ! -regextype posix-extended ! -iregex ".*$AUDIO_RE" -delete
+    find "$out" -type f -regextype posix-extended ! -iregex ".*$AUDIO_RE" -delete
     touch "$out/.complete"
   fi
   echo "have $p: $(find "$out" -type f ! -name .complete | wc -l) audio files ($licence)" >&2
