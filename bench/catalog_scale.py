@@ -8,7 +8,7 @@
 Each catalog holds the dev catalog of the accuracy yardstick (../shared/eval: 29 tracks, about 1.8 h) plus
 distractors up to the size asked: real, freely licensed music that the yardstick never airs, from Debian's archive
 (scripts/fetch-scale-music.sh, which names each package and its licence: eleven Debian music packages and the music
-folders of 65 game data packages, under GPL, CC BY, CC BY-SA and other DFSG-free licences; 46 h in 953 files, the most
+folders of 65 game data packages, under GPL, CC BY, CC BY-SA and other DFSG-free licences; 46 h in 952 files, the most
 we found in Debian 12's main archive; the figures below were measured with its earlier 33 h in 634 files, from ten
 music packages and 22 game data packages), in transformed copies that are distinct recordings for a fingerprint: each
 file as it is and reversed, then resampled by speed factors from 0.55 to 1.8 outside 0.93-1.075 (beyond the matcher's

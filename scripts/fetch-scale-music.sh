@@ -101,7 +101,7 @@
 # gemdropx (of its four modules, two are "used with permission" and two have no licence);
 # tuxtype-data (its music is tuxmath-data's); and MIDI files (simutrans-data, openttd-openmsx,
 # freedink-data's and a few more: about 4.4 hours), which ffmpeg cannot decode. Debian 12's main
-# archive holds no more than this that we found: 46 hours in 953 files (33 hours in 634 files
+# archive holds no more than this that we found: 46 hours in 952 files (33 hours in 634 files
 # without heroes-sound-tracks and the 43 game data packages added with it).
 # Never used here: wesnoth-1.16-music and fretsonfire-songs-muldjord, which the yardstick airs
 # (they are the dev catalog and its unknown music).
