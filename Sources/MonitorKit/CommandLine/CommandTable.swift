@@ -208,7 +208,9 @@ enum CommandTable {
         "each scheduled spot (schedule import) against what aired: aired, aired-late, aired-early, partial, "
           + "wrong-channel, missed; and unscheduled",
         options: [
-          .value("tolerance", "SECONDS", "how far from its scheduled time a spot still counts as aired"),
+          .value(
+            "tolerance", "SECONDS", "how far from its scheduled time a spot still counts as aired, 0…3600 (default 60)"
+          ),
           .value("kind", "KIND", "the item kind reconciled (default: reports.proofOfPlay.kind, else ad)"),
         ]),
       CommandSpec(

@@ -165,8 +165,13 @@ enum ReportCommand {
     if let itemKind = a.value("kind"), ItemKind(rawValue: itemKind) == nil {
       throw UsageError("--kind \(itemKind): use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
-    if let tolerance = a.value("tolerance"), !(Double(tolerance).map { $0.isFinite && $0 >= 0 } ?? false) {
-      throw UsageError("--tolerance \(tolerance): give seconds ≥ 0, such as 60")
+    let maximumToleranceSeconds = Double(ReconcileReport.matchWindowMilliseconds) / 1000
+    if let tolerance = a.value("tolerance"),
+      !(Double(tolerance).map { $0 >= 0 && $0 <= maximumToleranceSeconds } ?? false)
+    {
+      throw UsageError(
+        "--tolerance \(tolerance): give seconds from 0 to \(Int(maximumToleranceSeconds)), such as 60 (a spot is "
+          + "matched to an airing at most that far from its time)")
     }
     if a.value("out") != nil && a.value("out-dir") != nil {
       throw UsageError("--out and --out-dir: give one (--out-dir writes one file per service)")

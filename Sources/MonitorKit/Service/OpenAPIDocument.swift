@@ -89,7 +89,7 @@ enum OpenAPIDocument {
               {"name": "by-channel", "in": "query", "schema": {"type": "boolean"}},
               {"name": "group", "in": "query", "schema": {"type": "string", "enum": ["day", "week", "month"]}},
               {"name": "kind", "in": "query", "schema": {"type": "string"}},
-              {"name": "tolerance", "in": "query", "schema": {"type": "number"}}
+              {"name": "tolerance", "in": "query", "schema": {"type": "number", "minimum": 0, "maximum": 3600}, "description": "reconcile: seconds from its time a spot still counts as aired (default 60)"}
             ],
             "responses": {
               "200": {"description": "The report", "content": {"text/csv": {"schema": {"type": "string"}}}},

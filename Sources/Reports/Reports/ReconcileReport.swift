@@ -151,7 +151,11 @@ package struct ReconcileReport: Sendable {
     }
 
     var rows: [Row] = []
-    let tolerance = Int64((toleranceSeconds * 1000).rounded())
+    // A matched spot is never further than the match window from its time, so a wider tolerance (or an infinite one)
+    // is the window; a negative or NaN one is none.
+    let tolerance =
+      toleranceSeconds >= 0
+      ? Int64(min(toleranceSeconds * 1000, Double(Self.matchWindowMilliseconds)).rounded()) : 0
     for (spotIndex, entry) in spots.enumerated() {
       guard let airingIndex = airingOfSpot[spotIndex] else {
         rows.append(Row(channel: entry.channel, spot: entry.spot, airing: nil, status: "missed"))

@@ -73,7 +73,10 @@ struct UsageErrorTests {
       ([], "usage: broadcast-monitor"),
       (["schedule", "export"], "unknown schedule command `export`"),
       (["schedule", "import", "--db", "plays.sqlite"], "name one traffic log file"),
-      (["report", "reconcile", "--db", "plays.sqlite", "--tolerance", "-5"], "--tolerance -5: give seconds ≥ 0"),
+      (
+        ["report", "reconcile", "--db", "plays.sqlite", "--tolerance", "-5"],
+        "--tolerance -5: give seconds from 0 to 3600"
+      ),
       (["report", "quota", "--db", "plays.sqlite", "--tolerance", "5"], "--tolerance is for the reconcile report"),
       (["report", "soundexchange", "--db", "plays.sqlite", "--out", "a", "--out-dir", "b"], "--out and --out-dir"),
     ])

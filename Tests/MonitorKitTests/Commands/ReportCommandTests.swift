@@ -254,6 +254,12 @@ struct ReportCommandTests {
         farAway.status == 64 && farAway.stderr.contains("\(option) \(value): give a time in the years 1900 to 2199"))
       #expect(Date().timeIntervalSince(began) < 5, "\(option) \(value)")
     }
+    // Found by the HTTP API's fuzzer: a tolerance of 10^90 seconds trapped converting to milliseconds.
+    for tolerance in ["6066666666666666666666666666", "3600.5", "-1", "nan", "inf", "soon"] {
+      let bad = try report(["reconcile", "--db", database, "--tolerance", tolerance])
+      #expect(
+        bad.status == 64 && bad.stderr.contains("--tolerance \(tolerance): give seconds from 0 to 3600"), "\(bad)")
+    }
     let badZone = try report(["plays", "--db", database, "--tz", "Mars/Olympus"])
     #expect(badZone.status == 64 && badZone.stderr.contains("unknown time zone"))
     let badKind = try report(["proof-of-play", "--db", database, "--kind", "advert"])

@@ -62,6 +62,22 @@ struct ReconcileReportTests {
       try ReconcileReport(scope: scope, toleranceSeconds: 300).write(from: $0, to: $1)
     }
     #expect(try StrictCSVParser.parse(wide).dropFirst().map { $0[8] }.prefix(3) == ["aired", "aired", "aired"])
+
+    // A tolerance wider than the match window is the window: every spot on its channel is aired. A negative or NaN
+    // one is none.
+    let statuses = { (toleranceSeconds: Double) in
+      try StrictCSVParser.parse(
+        try fixture.csv {
+          try ReconcileReport(scope: scope, toleranceSeconds: toleranceSeconds).write(from: $0, to: $1)
+        }
+      ).dropFirst().map { $0[8] }
+    }
+    for widest in [3600, 1e90, .infinity] {
+      #expect(try statuses(widest).prefix(3) == ["aired", "aired", "aired"], "\(widest)")
+    }
+    for none in [-1, .nan] {
+      #expect(try statuses(none).prefix(3) == ["aired-late", "aired-late", "aired-early"], "\(none)")
+    }
   }
 
   @Test("A play log written before schedules existed says how to import one")
