@@ -6,6 +6,10 @@ import Reports
 /// `broadcast-monitor scan`: every play in a long recording, found by the same streaming matcher that live
 /// monitoring runs, fed from the file as fast as it goes.
 enum ScanCommand {
+  /// How long a scan whose PostgreSQL play log went away waits for it before it leaves the plays in the spool and
+  /// exits, when `--outage-wait` does not say: a server restart or a failover takes a minute or two.
+  static let defaultOutageWaitSeconds = 300.0
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(args, for: CommandTable.scan)
     guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.scan)) }
@@ -52,7 +56,7 @@ enum ScanCommand {
           throw UsageError("--outage-wait \(text): not a number of seconds ≥ 0, such as 300")
         }
         return seconds
-      } ?? DatabaseSettings.defaultOutageWaitSeconds
+      } ?? Self.defaultOutageWaitSeconds
     let opened = try a.value("db").map {
       try PlayLogLocation.openForWriting($0, node: node, passwordFile: nil, channels: [channel], command: "scan")
     }
@@ -116,7 +120,7 @@ enum ScanCommand {
       if PlayLogLocation.isPostgreSQL(path) && writer.isFailing {
         printError(
           "scan \(channel): the PostgreSQL play log \(path) is unreachable; the plays wait in the spool "
-            + "\(writer.spoolPath) for up to \(Int(outageWaitSeconds)) s (--outage-wait)")
+            + "\(writer.spoolPath) for up to \(String(format: "%.0f", outageWaitSeconds)) s (--outage-wait)")
         writer.waitUntilWritten(timeoutSeconds: outageWaitSeconds)
       }
       let leftover = writer.stop()

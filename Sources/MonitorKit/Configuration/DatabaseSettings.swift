@@ -13,24 +13,16 @@ struct DatabaseSettings: Codable, Sendable, Equatable {
   var passwordFile: String?
   /// This monitor's node name. Default: `--node`, else the host name.
   var node: String?
-  /// How long `scan --db postgresql://…` waits for a server that went away before it gives up and leaves its
-  /// plays in the spool, in seconds. Default 300.
-  var outageWaitSeconds: Double
-
-  static let defaultOutageWaitSeconds = 300.0
-
   enum CodingKeys: String, CodingKey, CaseIterable {
     case url
     case passwordFile
     case node
-    case outageWaitSeconds
   }
 
-  init(url: String? = nil, passwordFile: String? = nil, node: String? = nil, outageWaitSeconds: Double = 300) {
+  init(url: String? = nil, passwordFile: String? = nil, node: String? = nil) {
     self.url = url
     self.passwordFile = passwordFile
     self.node = node
-    self.outageWaitSeconds = outageWaitSeconds
   }
 
   init(from decoder: any Decoder) throws {
@@ -39,6 +31,5 @@ struct DatabaseSettings: Codable, Sendable, Equatable {
     url = try c.decodeIfPresent(String.self, forKey: .url)
     passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
     node = try c.decodeIfPresent(String.self, forKey: .node)
-    outageWaitSeconds = try c.value(.outageWaitSeconds, or: Self.defaultOutageWaitSeconds)
   }
 }

@@ -195,10 +195,5 @@ extension MonitorConfiguration {
         keyPath: origin.place(of: "database.node"),
         reason: "is empty; name the node, or leave the key out for the host name")
     }
-    if !(database.outageWaitSeconds >= 0 && database.outageWaitSeconds.isFinite) {
-      throw ConfigurationError(
-        keyPath: origin.place(of: "database.outageWaitSeconds"),
-        reason: "\(database.outageWaitSeconds) is not a number of seconds ≥ 0; use for example 300 (the default)")
-    }
   }
 }

@@ -255,6 +255,11 @@ struct MonitorConfigurationTests {
         "name, source"
       ),
       (file(channels: "{name: \"a\", source: \"jack\"}", "jack: {ringSecond: 2},"), "jack.ringSecond", "ringSeconds"),
+      // How long a scan waits for its PostgreSQL server is scan's --outage-wait; the configuration does not set it.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "database: {outageWaitSeconds: 60},"),
+        "database.outageWaitSeconds", "known keys here: node, passwordFile, url"
+      ),
       (file(channels: "{name: \"a\", source: {stream: {uri: \"http://x\"}}}"), "channels[0].source.stream.uri", "url"),
       (file(channels: "{name: \"a\", source: {jack: {port: \"mono\"}}}"), "channels[0].source.jack.port", "ports"),
       (
