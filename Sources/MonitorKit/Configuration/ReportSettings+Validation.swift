@@ -98,8 +98,8 @@ extension ReportSettings {
         throw fail(
           "minimumPlayedFraction", "\(fraction) is not a share of the item's length 0…1, such as 0.9")
       }
-      if let seconds = settings.minimumPlayedSeconds, !(seconds.isFinite && seconds >= 0) {
-        throw fail("minimumPlayedSeconds", "\(seconds) is not a number of seconds ≥ 0")
+      if let seconds = settings.minimumPlayedSeconds, !(seconds >= 0 && seconds <= 86_400) {
+        throw fail("minimumPlayedSeconds", "\(seconds) is not a number of seconds from 0 to 86400, such as 60")
       }
       var subQuotas: [QuotaSubQuota] = []
       for (subIndex, sub) in settings.subQuotas.enumerated() {

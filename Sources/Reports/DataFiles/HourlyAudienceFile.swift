@@ -40,8 +40,9 @@ package enum HourlyAudienceFile {
       guard let start = ISO8601Millis.parseMillisecondsSince1970(fields[1]) else {
         throw fail("hour_start `\(fields[1])` is not an ISO 8601 time with its zone, such as 2026-02-01T07:00:00-05:00")
       }
-      guard let listeners = Double(fields[2]), listeners.isFinite, listeners >= 0 else {
-        throw fail("aqh `\(fields[2])` is not a number of listeners ≥ 0")
+      // A billion listeners is more than any service has; the bound keeps a year's performances an exact integer.
+      guard let listeners = Double(fields[2]), listeners >= 0, listeners <= 1e9 else {
+        throw fail("aqh `\(fields[2])` is not a number of listeners from 0 to 1000000000")
       }
       guard seen.insert("\(fields[0])\u{0}\(start)").inserted else {
         throw fail("channel \(fields[0]) has the hour \(fields[1]) twice; keep one figure per hour")

@@ -139,6 +139,10 @@ struct ReportSettingsTests {
       ),
       (
         "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
+          + "minimumPlayedSeconds: 1e300}]}", "reports.quotaRules[0].minimumPlayedSeconds"
+      ),
+      (
+        "{quotaRules: [{name: \"q\", attribute: \"a\", targetPercent: 35, qualifyingValues: [\"y\"], "
           + "subQuotas: [{name: \"s\", attribute: \"b\", flags: [\"N\"], targetPercent: 150}]}]}",
         "reports.quotaRules[0].subQuotas[0].targetPercent"
       ),

@@ -216,6 +216,13 @@ struct SoundExchangeReportTests {
       try HourlyAudienceFile.parse("channel,hour_start,aqh\nckua,2026-02-01 07:00,10\n", path: "aqh.csv")
     }
     #expect(bad?.line == 2 && bad?.description.contains("hour_start `2026-02-01 07:00`") == true)
+    // An audience beyond a billion listeners would add up past an exact performance count; it is refused by line.
+    for aqh in ["1e300", "-1", "nan", "many"] {
+      let refused = #expect(throws: DataFileError.self) {
+        try HourlyAudienceFile.parse("channel,hour_start,aqh\nckua,2026-02-01T07:00:00Z,\(aqh)\n", path: "aqh.csv")
+      }
+      #expect(refused?.line == 2 && refused?.description.contains("aqh `\(aqh)` is not a number of listeners") == true)
+    }
   }
 
   @Test("An access log and an audience file with CRLF line ends (written on Windows) read every line")
