@@ -18,10 +18,12 @@ extension ReportSettings {
           keyPath: origin.place(of: "reports.soundExchange.transmissionCategory"),
           reason: "is empty; give SoundExchange's transmission category code for the service, such as \"B\"")
       }
-      if let listeners = soundExchange.listenersPerPlay, !(listeners.isFinite && listeners >= 0) {
+      // A billion, as an audience file's AQH: more than any service has, and a year's performances stay exact.
+      if let listeners = soundExchange.listenersPerPlay, !(listeners >= 0 && listeners <= 1e9) {
         throw ConfigurationError(
           keyPath: origin.place(of: "reports.soundExchange.listenersPerPlay"),
-          reason: "\(listeners) is not a number of listeners ≥ 0; leave the key out when it is not known")
+          reason: "\(listeners) is not a number of listeners from 0 to 1000000000; leave the key out when it is not "
+            + "known")
       }
       for (channel, settings) in soundExchange.channels.sorted(by: { $0.key < $1.key }) {
         if let name = settings.serviceName, name.isEmpty {

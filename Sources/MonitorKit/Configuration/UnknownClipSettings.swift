@@ -96,17 +96,22 @@ struct UnknownClipSettings: Codable, Sendable, Equatable {
     static let kindWords = ItemKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
   }
 
-  /// - Throws: a `ConfigurationError` for a retention that is not a positive number.
+  /// The longest retention: a century of clips, or a petabyte of them, is more than any station keeps; the bounds
+  /// keep the retention's arithmetic (seconds, bytes) exact.
+  static let maximumRetentionDays = 36_500.0
+  static let maximumRetentionGigabytes = 1_000_000.0
+
+  /// - Throws: a `ConfigurationError` for a retention that is not a positive number up to its maximum.
   func validate(origin: ConfigurationOrigin) throws(ConfigurationError) {
-    if !(retentionDays > 0) || !retentionDays.isFinite {
+    if !(retentionDays > 0 && retentionDays <= Self.maximumRetentionDays) {
       throw ConfigurationError(
         keyPath: origin.place(of: "unknown.retentionDays"),
-        reason: "\(retentionDays) is not a positive number of days; write such as 90")
+        reason: "\(retentionDays) is not a positive number of days up to 36500; write such as 90")
     }
-    if !(retentionGigabytes > 0) || !retentionGigabytes.isFinite {
+    if !(retentionGigabytes > 0 && retentionGigabytes <= Self.maximumRetentionGigabytes) {
       throw ConfigurationError(
         keyPath: origin.place(of: "unknown.retentionGigabytes"),
-        reason: "\(retentionGigabytes) is not a positive number of gigabytes; write such as 10")
+        reason: "\(retentionGigabytes) is not a positive number of gigabytes up to 1000000; write such as 10")
     }
   }
 }

@@ -212,6 +212,14 @@ struct MonitorConfigurationTests {
         "0.0 is not a positive number of days"
       ),
       (
+        file(channels: "{name: \"a\", source: \"jack\"}", "unknown: {retentionGigabytes: 1e300},"),
+        "unknown.retentionGigabytes", "is not a positive number of gigabytes up to 1000000"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "unknown: {retentionDays: 1e300},"),
+        "unknown.retentionDays", "is not a positive number of days up to 36500"
+      ),
+      (
         "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", unknown: {clipsDir: \"c\"}, "
           + "channels: [{name: \"a\", source: \"jack\"}]}", "unknown.clipsDir",
         "clipsDirectory, retentionDays, retentionGigabytes"

@@ -83,6 +83,10 @@ struct ReportSettingsTests {
       ("{soundExchange: {serviceName: \"\", transmissionCategory: \"B\"}}", "reports.soundExchange.serviceName"),
       ("{soundExchange: {serviceName: \"x\"}}", "reports.soundExchange.transmissionCategory"),
       (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", listenersPerPlay: 1e300}}",
+        "reports.soundExchange.listenersPerPlay"
+      ),
+      (
         "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", channels: {fm: {serviceName: \"\"}}}}",
         "reports.soundExchange.channels.fm.serviceName"
       ),
