@@ -246,13 +246,12 @@ struct ReportCommandTests {
     let badDate = try report(["plays", "--db", database, "--from", "12/01/2026"])
     #expect(badDate.status == 64 && badDate.stderr.contains("--from 12/01/2026"))
     // Found by the HTTP API's fuzzer: a bound thousands of years away took 16 s (the calendar reads the zone's offsets
-    // hour by hour across the span); it is refused at once.
+    // hour by hour across the span); it is refused before the play log is opened, so before any of that is computed.
     for (option, value) in [("--from", "9513-11-29"), ("--to", "9999-12-31T00:00:00Z"), ("--from", "0001-01-01")] {
-      let began = Date()
-      let farAway = try report(["plays", "--db", database, "--tz", "UTC", option, value])
+      let farAway = try report(["plays", "--db", folder.file("none.sqlite").path, "--tz", "UTC", option, value])
       #expect(
-        farAway.status == 64 && farAway.stderr.contains("\(option) \(value): give a time in the years 1900 to 2199"))
-      #expect(Date().timeIntervalSince(began) < 5, "\(option) \(value)")
+        farAway.status == 64 && farAway.stderr.contains("\(option) \(value): give a time in the years 1900 to 2199"),
+        "\(farAway)")
     }
     // Found by the HTTP API's fuzzer: a tolerance of 10^90 seconds trapped converting to milliseconds.
     for tolerance in ["6066666666666666666666666666", "3600.5", "-1", "nan", "inf", "soon"] {
