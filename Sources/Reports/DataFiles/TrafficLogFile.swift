@@ -81,8 +81,9 @@ package enum TrafficLogFile {
       let lengthText = field("length_s")
       var length: Int64?
       if !lengthText.isEmpty {
-        guard let seconds = self.seconds(lengthText) else {
-          throw fail("length_s", "`\(lengthText)` is not a length; use seconds (30) or m:ss (0:30)")
+        // No spot is longer than a day; the bound keeps the length an exact number of milliseconds.
+        guard let seconds = self.seconds(lengthText), seconds <= 86_400 else {
+          throw fail("length_s", "`\(lengthText)` is not a length up to a day; use seconds (30) or m:ss (0:30)")
         }
         length = Int64((seconds * 1000).rounded())
       }

@@ -60,6 +60,7 @@ struct TrafficLogFileTests {
     arguments: [
       ("channel,time,cart\nfm1,yesterday,C1\n", "traffic.csv:2: scheduled_at: `yesterday` is not a time"),
       ("channel,scheduled_at,cart,length_s\nfm1,2026-03-02T06:10:00Z,C1,long\n", "traffic.csv:2: length_s: `long`"),
+      ("channel,scheduled_at,cart,length_s\nfm1,2026-03-02T06:10:00Z,C1,1e300\n", "traffic.csv:2: length_s: `1e300`"),
       ("channel,scheduled_at\nfm1,2026-03-02T06:10:00Z\n", "traffic.csv:1: the header has no cart column"),
       ("channel,scheduled_at,cart\n\nfm1,2026-03-02T06:10:00Z,\n", "traffic.csv:3: cart: is empty"),
     ])
