@@ -4,7 +4,7 @@
 #
 #   bash scripts/fuzz.sh                  # every harness, 20 s each
 #   bash scripts/fuzz.sh catalog 600      # one harness for 10 minutes
-#   bash scripts/fuzz.sh all 600          # every harness, 10 minutes each, one after the other
+#   bash scripts/fuzz.sh all 600          # every harness, 10 minutes each, one per core at a time (FUZZ_JOBS)
 #   bash scripts/fuzz.sh --build          # build only
 #   bash scripts/fuzz.sh --seeds          # write the seed corpus again (fuzz/corpus/), from the harnesses' seeds;
 #                                         # regression-* files (inputs that once found a defect) are kept
@@ -93,11 +93,19 @@ build() {
   build_module Common
   build_module RingBuffer
   build_module JackInput RingBuffer
-  build_module Matcher Common
+  # A whole-module compile uses one core: modules that do not depend on each other are compiled side by side.
+  local matcher
+  build_module Matcher Common &
+  matcher=$!
   build_module Reports Common
+  wait "$matcher"
+  local support
+  build_module TestSupport Common Matcher &
+  support=$!
   build_module MonitorKit Common Matcher Reports JackInput RingBuffer
-  build_module TestSupport Common Matcher
+  wait "$support"
   local objects=("$OBJECTS"/{Common,RingBuffer,JackInput,Matcher,Reports,MonitorKit,TestSupport}.o)
+  local links=()
   for target in "${TARGETS[@]}"; do
     local harness=fuzz/Harnesses/$target.swift binary=$BIN/$target
     local stale=1
@@ -110,8 +118,10 @@ build() {
     [[ $stale -eq 0 ]] && continue
     echo "+ swiftc fuzz/Harnesses/$target.swift"
     swiftc "${SWIFT_FLAGS[@]}" -module-name "Fuzz_$target" "$harness" fuzz/Harnesses/Common/*.swift \
-      "${objects[@]}" -use-ld=lld -o "$binary"
+      "${objects[@]}" -use-ld=lld -o "$binary" &
+    links+=($!)
   done
+  for link in "${links[@]}"; do wait "$link"; done
 }
 
 # run TARGET SECONDS: fuzzes one target; prints its executions and crashes; returns 1 on a finding.
@@ -172,6 +182,29 @@ case "${1:-all}" in
 esac
 seconds=${2:-$DEFAULT_SECONDS}
 build
+# libFuzzer runs on one core: the harnesses run FUZZ_JOBS at a time (default: one per core), each for the full
+# time, and their reports are printed in order once all have ended.
+jobs_limit=${FUZZ_JOBS:-$(nproc)}
+reports=$OUT/reports
+rm -rf "$reports"
+mkdir -p "$reports"
+running=0
+for target in "${selected[@]}"; do
+  if [[ $running -ge $jobs_limit ]]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  (
+    status=0
+    run "$target" "$seconds" >"$reports/$target.out" 2>&1 || status=$?
+    echo "$status" >"$reports/$target.status"
+  ) &
+  running=$((running + 1))
+done
+wait
 failed=0
-for target in "${selected[@]}"; do run "$target" "$seconds" || failed=1; done
+for target in "${selected[@]}"; do
+  cat "$reports/$target.out"
+  [[ "$(cat "$reports/$target.status" 2>/dev/null)" == 0 ]] || failed=1
+done
 exit "$failed"

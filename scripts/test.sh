@@ -12,6 +12,18 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
+fuzz_build_pid=""
+if [[ $# -eq 0 && ${FUZZ_SECONDS:-20} -gt 0 ]]; then
+  # The fuzz harnesses are built meanwhile at the lowest priority, on what the build and the tests leave idle (the
+  # tests wait on servers, JACK's real-time pace and subprocesses much of the time). In its own process group, so
+  # that a failing test run stops it too.
+  mkdir -p .build
+  echo "+ nice -n 19 bash scripts/fuzz.sh --build (in the background, log in .build/fuzz-build.log)"
+  setsid nice -n 19 bash scripts/fuzz.sh --build >.build/fuzz-build.log 2>&1 &
+  fuzz_build_pid=$!
+  trap 'kill -- -"$fuzz_build_pid" 2>/dev/null || true' EXIT
+fi
+
 echo "+ swift build --build-tests"
 swift build --build-tests
 echo "+ swift test $*"
@@ -28,7 +40,14 @@ if [[ $# -eq 0 ]]; then
     .build/test-venv/bin/python Tests/Browser/dashboard_test.py
   fi
 fi
-if [[ $# -eq 0 && ${FUZZ_SECONDS:-20} -gt 0 ]]; then
+if [[ -n $fuzz_build_pid ]]; then
+  fuzz_build_status=0
+  wait "$fuzz_build_pid" || fuzz_build_status=$?
+  cat .build/fuzz-build.log
+  if [[ $fuzz_build_status -ne 0 ]]; then
+    echo "the fuzz harnesses did not build (exit $fuzz_build_status; above)" >&2
+    exit 1
+  fi
   echo "+ bash scripts/fuzz.sh all ${FUZZ_SECONDS:-20}"
   bash scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"
 fi
