@@ -15,12 +15,15 @@ fi
 fuzz_build_pid=""
 if [[ $# -eq 0 && ${FUZZ_SECONDS:-20} -gt 0 ]]; then
   # The fuzz harnesses are built meanwhile at the lowest priority, on what the build and the tests leave idle (the
-  # tests wait on servers, JACK's real-time pace and subprocesses much of the time). In its own process group, so
-  # that a failing test run stops it too.
+  # tests wait on servers, JACK's real-time pace and subprocesses much of the time). In a process group of its own
+  # (set -m), so that a failing test run stops it too, but in this session: a new session (setsid) is a scheduler
+  # autogroup of its own, where its nice value counts for nothing against the tests.
   mkdir -p .build
   echo "+ nice -n 19 bash scripts/fuzz.sh --build (in the background, log in .build/fuzz-build.log)"
-  setsid nice -n 19 bash scripts/fuzz.sh --build >.build/fuzz-build.log 2>&1 &
+  set -m
+  nice -n 19 bash scripts/fuzz.sh --build >.build/fuzz-build.log 2>&1 &
   fuzz_build_pid=$!
+  set +m
   trap 'kill -- -"$fuzz_build_pid" 2>/dev/null || true' EXIT
 fi
 
