@@ -132,7 +132,8 @@ run() {
   rm -rf "$work"
   mkdir -p "$work" "$findings" "$(dirname "$log")"
   cp fuzz/corpus/"$target"/* "$work"/
-  echo "+ $BIN/$target: $seconds s from $(find fuzz/corpus/"$target" -type f | wc -l) seeds"
+  # The start goes straight to the terminal (descriptor 3); the rest is printed once every harness has ended.
+  echo "+ $BIN/$target: $seconds s from $(find fuzz/corpus/"$target" -type f | wc -l) seeds" >&3
   local status=0
   # Each run starts from a fresh random seed; FUZZ_SEED makes it repeatable.
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=0 SWIFT_BACKTRACE=enable=no FUZZ_SCRATCH_DIR="$OUT/scratch" \
@@ -186,6 +187,7 @@ build
 # time, and their reports are printed in order once all have ended.
 jobs_limit=${FUZZ_JOBS:-$(nproc)}
 reports=$OUT/reports
+exec 3>&1
 rm -rf "$reports"
 mkdir -p "$reports"
 running=0
