@@ -109,20 +109,20 @@ enum FeedCommand {
     if playback.serverShutDown {
       throw FeedError.serverShutDown(server: a.value("server"), file: file, seconds: seconds)
     }
+    let silence =
+      playback.underruns > 0
+      ? String(
+        format: " (%.2f s of silence where the decoder fell behind)",
+        Double(playback.underruns) / Double(playback.sampleRate)) : ""
     if let signal = signals.received {
       printError(
         String(
           format: "feed: stopped by %@ after %.1f s of %@ into %@", TerminationSignals.name(signal), seconds, file,
-          into))
+          into) + silence)
       return 0
     }
     guard playedOut else { throw FeedError.notPlayedOut(file: file, destinations: into) }
-    var summary = String(format: "feed: played %.1f s of %@ into %@", seconds, file, into)
-    if playback.underruns > 0 {
-      let silence = Double(playback.underruns) / Double(playback.sampleRate)
-      summary += String(format: " (%.2f s of silence where the decoder fell behind)", silence)
-    }
-    printError(summary)
+    printError(String(format: "feed: played %.1f s of %@ into %@", seconds, file, into) + silence)
     return 0
   }
 

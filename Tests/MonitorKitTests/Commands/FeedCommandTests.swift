@@ -231,7 +231,8 @@ struct FeedCommandTests {
     let error = stride(from: -0.5, through: 0.5, by: 0.1).map {
       subsampleError(of: captured[..<window], against: file, at: best.position, fraction: $0)
     }.min()!
-    #expect(error < 0.01 * energy, "the captured audio is the file's (error \(error) of \(energy))")
+    #expect(
+      error < 0.01 * energy, "the captured audio is the file's (error \(error) of \(energy)); \(disturbance); \(log)")
     let behindSeconds = Double(air - best.position) / rate
     let startedSeconds = wall - asked.timeIntervalSince1970
     #expect(
