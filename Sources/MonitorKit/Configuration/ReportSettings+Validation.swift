@@ -18,8 +18,9 @@ extension ReportSettings {
           keyPath: origin.place(of: "reports.soundExchange.transmissionCategory"),
           reason: "is empty; give SoundExchange's transmission category code for the service, such as \"B\"")
       }
-      // A billion, as an audience file's AQH: more than any service has, and a year's performances stay exact.
-      if let listeners = soundExchange.listenersPerPlay, !(listeners >= 0 && listeners <= 1e9) {
+      if let listeners = soundExchange.listenersPerPlay,
+        !(listeners >= 0 && listeners <= HourlyAudienceFile.maximumListeners)
+      {
         throw ConfigurationError(
           keyPath: origin.place(of: "reports.soundExchange.listenersPerPlay"),
           reason: "\(listeners) is not a number of listeners from 0 to 1000000000; leave the key out when it is not "

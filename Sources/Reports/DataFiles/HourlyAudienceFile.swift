@@ -6,6 +6,10 @@ import Foundation
 package enum HourlyAudienceFile {
   package static let header = ["channel", "hour_start", "aqh"]
 
+  /// The most listeners one figure may give (an hour's AQH, or `reports.soundExchange.listenersPerPlay`): a billion
+  /// is more than any service has, and the bound keeps a year's summed performances an exact integer.
+  package static let maximumListeners = 1e9
+
   /// The figures per channel of the file at `path`.
   /// - Throws: ``DataFileError`` naming the line and the field.
   package static func read(path: String) throws -> [String: HourlyAudience] {
@@ -40,8 +44,7 @@ package enum HourlyAudienceFile {
       guard let start = ISO8601Millis.parseMillisecondsSince1970(fields[1]) else {
         throw fail("hour_start `\(fields[1])` is not an ISO 8601 time with its zone, such as 2026-02-01T07:00:00-05:00")
       }
-      // A billion listeners is more than any service has; the bound keeps a year's performances an exact integer.
-      guard let listeners = Double(fields[2]), listeners >= 0, listeners <= 1e9 else {
+      guard let listeners = Double(fields[2]), listeners >= 0, listeners <= maximumListeners else {
         throw fail("aqh `\(fields[2])` is not a number of listeners from 0 to 1000000000")
       }
       guard seen.insert("\(fields[0])\u{0}\(start)").inserted else {
