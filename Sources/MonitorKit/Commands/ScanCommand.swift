@@ -103,15 +103,17 @@ enum ScanCommand {
       clips?.waitUntilIdle()
       _ = writer?.stop()
     }
+    func progressLine() -> String {
+      let elapsed = Date().timeIntervalSince(started)
+      let total = duration.map { String(format: "/%.0f", $0) } ?? ""
+      return String(
+        format: "scan %@: %.0f%@ s, %d plays, %.0f× real time", channel, seconds, total, collector.started,
+        elapsed > 0 ? seconds / elapsed : 0)
+    }
     try decoder.decode(path: recording) { samples, channels, rate in
       try matcher.append(samples, channels: channels, sampleRate: rate)
       seconds += Double(samples.count / channels) / rate
-      let elapsed = Date().timeIntervalSince(started)
-      let total = duration.map { String(format: "/%.0f", $0) } ?? ""
-      progress.update(
-        String(
-          format: "scan %@: %.0f%@ s, %d plays, %.0f× real time", channel, seconds, total, collector.started,
-          elapsed > 0 ? seconds / elapsed : 0))
+      progress.update(progressLine())
     }
     matcher.flush()
     clips?.waitUntilIdle()
