@@ -43,7 +43,7 @@ catalog) is a false play; they are also counted on their own.
 
 Catalogs are cached in ~/.cache/bmon-scale/catalogs/KEY/ (never in the repository); KEY hashes the sources that shape
 a catalog's bytes (Sources/Matcher except the search: StreamMatcher*, MatchQueue*, MatcherSettings*, MatchEvent*,
-RunningPlay*, VoteTable*, TargetAgreement*, PeakMatch*, CommonLookup*, MatcherTuning*, PostingScratch*, LockstepLowerBound*, HypothesisSet*; the bench's catalog builder; the music files; the dev tracks.csv; --audio-hours), so a changed catalog
+RunningPlay*, VoteTable*, TargetAgreement*, PeakMatch*, CommonLookup*, MatcherTuning*, PostingScratch*, LockstepLowerBound*, HypothesisSet*, GatheredMatches*; the bench's catalog builder; the music files; the dev tracks.csv; --audio-hours), so a changed catalog
 format, hash layout or fingerprint parameter builds them again. --rebuild forces it.
 
 Output in --out (default /tmp/bm-catalog-scale): results.json, results.txt (the tables), catalog_scale.png (the plot),
@@ -68,7 +68,7 @@ ORIGIN = "2026-01-01T00:00:00Z"
 DISTRACTOR_ALBUM = "catalog-scale distractor"  # ScaleCatalogBuild.distractorAlbum
 # Search-side files of Sources/Matcher: they do not shape a catalog's bytes, so they are not in the cache key.
 SEARCH_SIDE = re.compile(
-    r"^(StreamMatcher|MatchQueue|MatcherSettings|MatchEvent|RunningPlay|VoteTable|TargetAgreement|PeakMatch|CommonLookup|MatcherTuning|PostingScratch|LockstepLowerBound|HypothesisSet)")
+    r"^(StreamMatcher|MatchQueue|MatcherSettings|MatchEvent|RunningPlay|VoteTable|TargetAgreement|PeakMatch|CommonLookup|MatcherTuning|PostingScratch|LockstepLowerBound|HypothesisSet|GatheredMatches)")
 BUILDER_FILES = ["ScaleVariant", "PeakLevelCopy", "ScaleCatalogPlan", "ScaleCatalogBuild", "ScaleCatalogCommand",
                  "CSVTable", "OrderedWorkPool", "ProbedDurations"]
 # Builder memory per index posting when no build of these sources has been measured yet: CatalogBuilder keeps 4 bytes

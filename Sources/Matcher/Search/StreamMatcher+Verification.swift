@@ -29,21 +29,6 @@ extension StreamMatcher {
   /// The place in the match queue of a gathered match that is not in it (`CommonLookupHistory`).
   private static let notQueued = UInt32.max
 
-  /// Matches gathered around a diagonal.
-  private struct Gathered {
-    var indices: [UInt32] = []
-    var xs: [Double] = []
-    var ys: [Double] = []
-    var targets: [Int32] = []
-
-    mutating func append(index: UInt32, anchorFrame: Int32, targetFrame: Int32, reference: UInt32) {
-      indices.append(index)
-      xs.append(Double(anchorFrame))
-      ys.append(Double(reference))
-      targets.append(targetFrame)
-    }
-  }
-
   /// A line that passed every check: its inliers on one track, and the stretch of broadcast they span.
   private struct ConfirmedLine {
     var cluster: Cluster
@@ -98,8 +83,15 @@ extension StreamMatcher {
 
   /// The unclaimed matches of hypothesis `h` within `MatcherTuning.clusterRadiusFrames` of diagonal `d0`: those that
   /// voted, and the matches of the window's common lookups that did not (`CommonLookupHistory`).
-  private func gather(hypothesis h: Int, diagonal d0: Int) -> Gathered {
-    var g = Gathered()
+  private func gather(hypothesis h: Int, diagonal d0: Int) -> GatheredMatches {
+    var g = GatheredMatches()
+    gather(hypothesis: h, diagonal: d0, into: &g)
+    return g
+  }
+
+  /// `gather(hypothesis:diagonal:)` into `g`, emptied first (its buffers kept).
+  private func gather(hypothesis h: Int, diagonal d0: Int, into g: inout GatheredMatches) {
+    g.removeAll()
     // The vote slots of the cells within the radius; their lists in the queue are walked once each.
     gatheredSlots.removeAll(keepingCapacity: true)
     let cellRadius = (MatcherTuning.clusterRadiusFrames + VoteTable.cellFrames - 1) / VoteTable.cellFrames
@@ -119,13 +111,12 @@ extension StreamMatcher {
     {
       gatherCommonMatches(hypothesis: h, diagonal: d0, into: &g)
     }
-    return g
   }
 
   /// Adds to `g` the postings of the window's common lookups under hypothesis `h` within
   /// `MatcherTuning.clusterRadiusFrames` of diagonal `d0`, except matches `g` holds already (those that voted) and
   /// those a running play has taken.
-  private func gatherCommonMatches(hypothesis h: Int, diagonal d0: Int, into g: inout Gathered) {
+  private func gatherCommonMatches(hypothesis h: Int, diagonal d0: Int, into g: inout GatheredMatches) {
     // The matches `g` holds, by anchor and reference frame (first word) and target frame (second).
     @inline(__always) func key(_ anchorFrame: Int32, _ reference: UInt32) -> UInt64 {
       UInt64(UInt32(bitPattern: anchorFrame)) << 32 | UInt64(reference)
@@ -212,7 +203,11 @@ extension StreamMatcher {
   /// Matches of hypothesis `h` on the line of its speed through the point (x, y).
   private func support(hypothesis h: Int, throughX x: Double, y: Double) -> Int {
     let speed = hypotheses[h].speed
-    let g = gather(hypothesis: h, diagonal: Int((y - speed * x).rounded()))
+    // Gathered into the matcher's buffers, moved out while in use: a verification asks every other hypothesis.
+    var g = GatheredMatches()
+    swap(&g, &supportGathering)
+    defer { swap(&g, &supportGathering) }
+    gather(hypothesis: h, diagonal: Int((y - speed * x).rounded()), into: &g)
     var n = 0
     for i in g.xs.indices where abs(g.ys[i] - (y + speed * (g.xs[i] - x))) <= looseToleranceFrames { n += 1 }
     return n

@@ -110,6 +110,8 @@ public final class StreamMatcher {
   let gatheredMatches = ScratchKeySet()
   var gatheringEntries: [CommonLookupHistory.Entry] = []
   var gatheringRequests: [PostingRangeRequest] = []
+  /// The buffers that `support` gathers each other hypothesis's matches into.
+  var supportGathering = GatheredMatches()
   /// The sort of `tripletMatchKeys` (`RadixSort.sortWholeKeys`): as many keys, and one histogram.
   var keySortScratch: [UInt64] = []
   let keySortHistogram: UnsafeMutablePointer<Int>
