@@ -490,8 +490,12 @@ public final class StreamMatcher {
 }
 
 /// Forwards peaks from the front end to the matcher without a reference cycle.
+///
+/// The reference is unowned, not weak: the matcher alone holds the relay (its front end holds it weakly), so the relay
+/// never outlives it; and a weak reference would give the matcher a side table, through which every retain and release
+/// of it goes (verification's closures retain it: 2.6 % of a dev-catalog scan's CPU).
 final class PeakRelay: PeakConsumer {
-  weak var matcher: StreamMatcher?
+  unowned var matcher: StreamMatcher?
   func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
     matcher?.air?.note(peaks: peaks)
     matcher?.consume(peaks: peaks, throughFrame: throughFrame)
