@@ -20,9 +20,12 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private var power: [Float]
   private var freqMax: [Float]
   private var mean: [Float]
-  private var scratchPrefix: [Float]
-  private var scratchSuffix: [Float]
+  /// The maxima of runs of bins that `computeFrequencyMax` doubles, pass by pass, from one buffer into the other.
+  private var runs: [Float]
+  private var spareRuns: [Float]
   private var padded: [Float]
+  /// Where each frame of the one being decided and its neighbours lies in the rings, from the earliest.
+  private let neighbourSlots: UnsafeMutablePointer<Int>
   private var newestFrame = -1
   private var decidedFrame = -1
   private var blockCandidates: [Peak] = []
@@ -46,13 +49,16 @@ final class PeakExtractor: SpectrumFrameConsumer {
     power = [Float](repeating: 0, count: history * binCount)
     freqMax = [Float](repeating: 0, count: history * binCount)
     mean = [Float](repeating: 0, count: binCount)
-    scratchPrefix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
-    scratchSuffix = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    runs = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    spareRuns = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
     padded = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
+    neighbourSlots = .allocate(capacity: history)
     blockCandidates.reserveCapacity(256)
     out.reserveCapacity(64)
     self.consumer = consumer
   }
+
+  deinit { neighbourSlots.deallocate() }
 
   func consume(frame: Int, power framePower: UnsafeBufferPointer<Float>) {
     precondition(frame == newestFrame + 1, "frames must arrive in order")
@@ -82,37 +88,32 @@ final class PeakExtractor: SpectrumFrameConsumer {
     consumer?.flush()
   }
 
-  /// Sliding maximum over ±halfWidth bins (van Herk / Gil-Werman: three comparisons per bin), on a zero-padded copy
-  /// of the frame.
+  /// Sliding maximum over ±halfWidth bins, on a zero-padded copy of the frame, by doubling: each pass takes the
+  /// maximum of two runs half as long, so that after it `run[i]` is the maximum of `padded[i ..< i + width]`; the
+  /// window is then two such runs that overlap. Every pass is a plain loop over the frame that the compiler
+  /// vectorises (van Herk's three comparisons per bin each depend on the one before, and do not).
   private func computeFrequencyMax(slot: Int) {
     let w = 2 * halfWidth + 1
     let n = bins + 2 * halfWidth
     power.withUnsafeBufferPointer { pw in
       freqMax.withUnsafeMutableBufferPointer { fm in
-        scratchPrefix.withUnsafeMutableBufferPointer { pre in
-          scratchSuffix.withUnsafeMutableBufferPointer { suf in
+        runs.withUnsafeMutableBufferPointer { a in
+          spareRuns.withUnsafeMutableBufferPointer { b in
             padded.withUnsafeMutableBufferPointer { pad in
-              for k in 0..<bins { pad[halfWidth + k] = pw[slot + k] }
-              var i = 0
-              while i < n {
-                let end = min(i + w, n)
-                var m: Float = 0
-                for j in i..<end {
-                  m = max(m, pad[j])
-                  pre[j] = m
-                }
-                m = 0
-                var j = end - 1
-                while j >= i {
-                  m = max(m, pad[j])
-                  suf[j] = m
-                  j -= 1
-                }
-                i = end
+              let padBase = pad.baseAddress!
+              (padBase + halfWidth).update(from: pw.baseAddress! + slot, count: bins)
+              var source = UnsafePointer(padBase)
+              var target = a.baseAddress!
+              var spare = b.baseAddress!
+              var width = 1
+              while 2 * width <= w {
+                for i in 0..<(n - 2 * width + 1) { target[i] = max(source[i], source[i + width]) }
+                source = UnsafePointer(target)
+                swap(&target, &spare)
+                width *= 2
               }
-              for k in 0..<bins {
-                fm[slot + k] = max(suf[k], pre[k + w - 1])
-              }
+              let out = fm.baseAddress! + slot
+              for k in 0..<bins { out[k] = max(source[k], source[k + w - width]) }
             }
           }
         }
@@ -130,41 +131,80 @@ final class PeakExtractor: SpectrumFrameConsumer {
     let slot = (frame % history) * bins
     let lo = max(0, frame - span)
     let hi = min(lastAvailable, frame + span)
+    for other in lo...hi { neighbourSlots[other - lo] = (other % history) * bins }
+    let audible = SIMD8<Float>(repeating: floorPower)
     power.withUnsafeBufferPointer { pw in
       freqMax.withUnsafeBufferPointer { fm in
         mean.withUnsafeBufferPointer { mn in
-          for k in 1..<(bins - 1) {
-            let v = pw[slot + k]
-            // The maximum of its neighbourhood; on a plateau across bins, only its lowest bin.
-            guard v > floorPower, v >= fm[slot + k], v > pw[slot + k - 1] else { continue }
-            var isPeak = true
-            var other = lo
-            while other <= hi {
-              if other != frame {
-                let o = fm[(other % history) * bins + k]
-                // Ties go to the earlier frame so a flat plateau yields one peak.
-                if o > v || (o == v && other < frame) {
-                  isPeak = false
-                  break
-                }
+          let p = pw.baseAddress! + slot
+          let f = fm.baseAddress! + slot
+          // The maximum of its neighbourhood across bins (on a plateau, only its lowest bin), then across frames, where
+          // ties go to the earlier frame so that a flat plateau yields one peak. Eight bins at a time: about one bin
+          // in twenty is the maximum across bins, and only those are checked across frames.
+          var k = 1
+          while k < bins - 1 {
+            guard k + 8 <= bins - 1 else {
+              let v = pw[slot + k]
+              if v > floorPower && v >= f[k] && v > pw[slot + k - 1]
+                && isMaximumAcrossFrames(v, bin: k, frame: frame, lo: lo, hi: hi, fm)
+              {
+                addPeak(bin: k, frame: frame, lastAvailable: lastAvailable, pw, mn)
               }
-              other += 1
+              k += 1
+              continue
             }
-            guard isPeak else { continue }
-            let delta = Self.vertexOffset(before: pw[slot + k - 1], at: v, after: pw[slot + k + 1])
-            let strength = 10 * log10(v / max(mn[k], 1e-20))
-            // The same parabola across the neighbouring frames places the peak between frames.
-            var offset: Float = 0
-            if interpolateTimes && frame > 0 && frame < lastAvailable {
-              offset = Self.vertexOffset(
-                before: pw[((frame - 1) % history) * bins + k], at: v, after: pw[((frame + 1) % history) * bins + k])
+            let v = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+            let before = UnsafeRawPointer(p + k - 1).loadUnaligned(as: SIMD8<Float>.self)
+            let neighbourhood = UnsafeRawPointer(f + k).loadUnaligned(as: SIMD8<Float>.self)
+            let found = (v .> audible) .& (v .>= neighbourhood) .& (v .> before)
+            var lanes = UInt32(SIMD8<Int32>.zero.replacing(with: Self.laneBits, where: found).wrappedSum())
+            while lanes != 0 {
+              let bin = k + lanes.trailingZeroBitCount
+              lanes &= lanes - 1
+              if isMaximumAcrossFrames(p[bin], bin: bin, frame: frame, lo: lo, hi: hi, fm) {
+                addPeak(bin: bin, frame: frame, lastAvailable: lastAvailable, pw, mn)
+              }
             }
-            blockCandidates.append(
-              Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength, frameOffset: offset))
+            k += 8
           }
         }
       }
     }
+  }
+
+  /// Bit `i` for lane `i`: a mask of eight comparisons as one integer.
+  private static let laneBits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+
+  /// Whether `v`, bin `k` of `frame`, is the maximum of its bin's neighbourhood across frames `lo...hi`
+  /// (`neighbourSlots`), ties going to the earlier frame.
+  @inline(__always)
+  private func isMaximumAcrossFrames(
+    _ v: Float, bin k: Int, frame: Int, lo: Int, hi: Int, _ fm: UnsafeBufferPointer<Float>
+  ) -> Bool {
+    for other in lo...hi where other != frame {
+      let o = fm[neighbourSlots[other - lo] + k]
+      if o > v || (o == v && other < frame) { return false }
+    }
+    return true
+  }
+
+  /// Adds bin `k` of `frame`, a peak, to the block's candidates, placed between bins and between frames.
+  @inline(__always)
+  private func addPeak(
+    bin k: Int, frame: Int, lastAvailable: Int, _ pw: UnsafeBufferPointer<Float>, _ mn: UnsafeBufferPointer<Float>
+  ) {
+    let slot = (frame % history) * bins
+    let v = pw[slot + k]
+    let delta = Self.vertexOffset(before: pw[slot + k - 1], at: v, after: pw[slot + k + 1])
+    let strength = 10 * log10(v / max(mn[k], 1e-20))
+    // The same parabola across the neighbouring frames places the peak between frames.
+    var offset: Float = 0
+    if interpolateTimes && frame > 0 && frame < lastAvailable {
+      offset = Self.vertexOffset(
+        before: pw[((frame - 1) % history) * bins + k], at: v, after: pw[((frame + 1) % history) * bins + k])
+    }
+    blockCandidates.append(
+      Peak(frame: Int32(frame), bin: Float(firstBin + k) + delta, strength: strength, frameOffset: offset))
   }
 
   /// Where the vertex of the parabola through three log powers lies, from the middle one (−0.5…0.5); 0 when they

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Matcher
@@ -191,5 +192,50 @@ struct PeakExtractorTests {
     extractor.flush()
     #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0), Int32(needed - 1)])
     #expect(after.flushes == 1)
+  }
+
+  @Test(
+    "On random spectra with plateaus, the peaks are exactly the points that the definition of a peak picks",
+    arguments: [(1, 1, 9), (2, 3, 17), (10, 6, 120), (12, 7, 453), (5, 2, 64), (3, 4, 8)])
+  func matchesTheDefinition(halfWidth: Int, span: Int, bins: Int) throws {
+    var p = FingerprintParameters()
+    p.peakNeighborhoodBins = halfWidth
+    p.peakNeighborhoodFrames = span
+    var generator = SeededGenerator(seed: UInt64(1000 * halfWidth + 10 * span + bins))
+    let frames = 800
+    // Few levels, so that equal powers (plateaus across bins and across frames) are common; some below the floor.
+    let levels: [Float] = [0, 1e-9, 1e-4, 2e-4, 3e-4, 5e-4]
+    let spectra = (0..<frames).map { _ in (0..<bins).map { _ in levels.randomElement(using: &generator)! } }
+    let capture = PeakCapture()
+    let extractor = PeakExtractor(
+      parameters: p, firstBin: Self.firstBin, binCount: bins, peaksPerBlock: 100_000, consumer: capture)
+    for (frame, power) in spectra.enumerated() {
+      power.withUnsafeBufferPointer { extractor.consume(frame: frame, power: $0) }
+    }
+    extractor.flush()
+
+    // The definition: louder than the floor and than the bin below; at least as loud as every bin within halfWidth
+    // in its frame; louder than those of the earlier frames within span, and at least as loud as the later ones'.
+    let floorPower = Float(pow(10, p.silenceFloorDB / 10))
+    func neighbourhoodMax(_ frame: Int, _ k: Int) -> Float {
+      spectra[frame][max(0, k - halfWidth)...min(bins - 1, k + halfWidth)].max()!
+    }
+    var expected: [(frame: Int, bin: Int)] = []
+    for frame in 0..<frames {
+      for k in 1..<(bins - 1) {
+        let v = spectra[frame][k]
+        guard v > floorPower, v > spectra[frame][k - 1], v >= neighbourhoodMax(frame, k) else { continue }
+        let earlier = (max(0, frame - span)..<frame).allSatisfy { neighbourhoodMax($0, k) < v }
+        let later = (frame + 1..<min(frames, frame + span + 1)).allSatisfy { neighbourhoodMax($0, k) <= v }
+        if earlier && later { expected.append((frame, k)) }
+      }
+    }
+    let found = capture.peaks
+    #expect(expected.count >= 10)
+    try #require(found.count == expected.count)
+    for (peak, want) in zip(found, expected) {
+      #expect(Int(peak.frame) == want.frame)
+      #expect(abs(peak.bin - Float(Self.firstBin + want.bin)) <= 0.5)
+    }
   }
 }
