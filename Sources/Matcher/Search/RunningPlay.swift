@@ -27,9 +27,10 @@ struct RunningPlay {
   private var sxy = 0.0
   private var fitted = 0
   /// Matches per second-long bucket (32 frames) over the last 64 buckets, to compare with a rival and to tell
-  /// sustained support from stray matches.
-  private var buckets = [UInt16](repeating: 0, count: 64)
-  private var bucketIDs = [Int32](repeating: -1, count: 64)
+  /// sustained support from stray matches. Stored inline, so that a play holds no reference: copying one (the search
+  /// offers each lookup's postings to every running play) costs no retain or release.
+  private var buckets = InlineArray<64, UInt16>(repeating: 0)
+  private var bucketIDs = InlineArray<64, Int32>(repeating: -1)
   static let bucketFrames: Int32 = 32
   /// The three latest distinct anchor frames of its matches, newest first (-1: none yet).
   private var recentAnchors: (Int32, Int32, Int32) = (-1, -1, -1)

@@ -440,8 +440,8 @@ public final class StreamMatcher {
   /// that no posting is offered twice).
   private func offerCurrentPostingsToPlays(anchorFrame: Int32, targetFrame: Int32) {
     playWindows.removeAll(keepingCapacity: true)
-    for p in active {
-      if let w = p.acceptedReferences(anchorFrame: anchorFrame, tolerance: settings.alignmentToleranceFrames) {
+    for i in active.indices {
+      if let w = active[i].acceptedReferences(anchorFrame: anchorFrame, tolerance: settings.alignmentToleranceFrames) {
         playWindows.append(w)
       }
     }
