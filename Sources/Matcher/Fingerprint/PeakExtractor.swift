@@ -16,7 +16,8 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private let meanRate: Float
   private let interpolateTimes: Bool
   private let history: Int
-  // Ring of the last `history` frames: power, and the maximum over ±halfWidth bins.
+  // Ring of the last `history` frames: power, and the maximum over ±halfWidth bins; each with `groupBins` more floats
+  // after the last frame, which the decision's last group of bins may read.
   private var power: [Float]
   private var freqMax: [Float]
   private var mean: [Float]
@@ -46,8 +47,8 @@ final class PeakExtractor: SpectrumFrameConsumer {
     meanRate = Float(1 / max(1, p.whiteningSeconds * p.framesPerSecond))
     interpolateTimes = p.interpolatePeakTimes
     history = 2 * span + 1
-    power = [Float](repeating: 0, count: history * binCount)
-    freqMax = [Float](repeating: 0, count: history * binCount)
+    power = [Float](repeating: 0, count: history * binCount + Self.groupBins)
+    freqMax = [Float](repeating: 0, count: history * binCount + Self.groupBins)
     mean = [Float](repeating: 0, count: binCount)
     runs = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
     spareRuns = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
@@ -141,36 +142,33 @@ final class PeakExtractor: SpectrumFrameConsumer {
           // The maximum of its neighbourhood across bins (on a plateau, only its lowest bin), then across frames, where
           // ties go to the earlier frame so that a flat plateau yields one peak. Eight bins at a time: about one bin
           // in twenty is the maximum across bins, and only those are checked across frames.
+          // Bins 1 ... bins − 2 can be peaks (a peak is placed between its two neighbours). The last group of eight
+          // may reach past bin bins − 2, into the next frame of the ring or the padding after the last: those lanes
+          // are dropped.
           var k = 1
           while k < bins - 1 {
-            guard k + 8 <= bins - 1 else {
-              let v = pw[slot + k]
-              if v > floorPower && v >= f[k] && v > pw[slot + k - 1]
-                && isMaximumAcrossFrames(v, bin: k, frame: frame, lo: lo, hi: hi, fm)
-              {
-                addPeak(bin: k, frame: frame, lastAvailable: lastAvailable, pw, mn)
-              }
-              k += 1
-              continue
-            }
             let v = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
             let before = UnsafeRawPointer(p + k - 1).loadUnaligned(as: SIMD8<Float>.self)
             let neighbourhood = UnsafeRawPointer(f + k).loadUnaligned(as: SIMD8<Float>.self)
             let found = (v .> audible) .& (v .>= neighbourhood) .& (v .> before)
             var lanes = UInt32(SIMD8<Int32>.zero.replacing(with: Self.laneBits, where: found).wrappedSum())
+            if k + Self.groupBins > bins - 1 { lanes &= (1 << UInt32(bins - 1 - k)) - 1 }
             while lanes != 0 {
               let bin = k + lanes.trailingZeroBitCount
               lanes &= lanes - 1
               if isMaximumAcrossFrames(p[bin], bin: bin, frame: frame, lo: lo, hi: hi, fm) {
-                addPeak(bin: bin, frame: frame, lastAvailable: lastAvailable, pw, mn)
+                addPeak(bin: bin, frame: frame, slot: slot, lastAvailable: lastAvailable, pw, mn)
               }
             }
-            k += 8
+            k += Self.groupBins
           }
         }
       }
     }
   }
+
+  /// Bins the decision compares at a time.
+  private static let groupBins = 8
 
   /// Bit `i` for lane `i`: a mask of eight comparisons as one integer.
   private static let laneBits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
@@ -188,12 +186,13 @@ final class PeakExtractor: SpectrumFrameConsumer {
     return true
   }
 
-  /// Adds bin `k` of `frame`, a peak, to the block's candidates, placed between bins and between frames.
+  /// Adds bin `k` of `frame`, a peak whose frame lies at `slot` in the rings, to the block's candidates, placed
+  /// between bins and between frames.
   @inline(__always)
   private func addPeak(
-    bin k: Int, frame: Int, lastAvailable: Int, _ pw: UnsafeBufferPointer<Float>, _ mn: UnsafeBufferPointer<Float>
+    bin k: Int, frame: Int, slot: Int, lastAvailable: Int, _ pw: UnsafeBufferPointer<Float>,
+    _ mn: UnsafeBufferPointer<Float>
   ) {
-    let slot = (frame % history) * bins
     let v = pw[slot + k]
     let delta = Self.vertexOffset(before: pw[slot + k - 1], at: v, after: pw[slot + k + 1])
     let strength = 10 * log10(v / max(mn[k], 1e-20))
