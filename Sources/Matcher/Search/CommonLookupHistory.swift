@@ -29,9 +29,11 @@ final class CommonLookupHistory {
 
   /// Records the current peak's common lookups (`targetFrame`), each under every one of its hypotheses.
   func append(_ lookups: [CommonLookup], targetFrame: Int32) {
-    for l in lookups {
-      for h in l.hypotheses {
-        entries[h].append(Entry(anchorFrame: l.anchorFrame, targetFrame: targetFrame, hash: l.hash))
+    entries.withUnsafeMutableBufferPointer { lists in
+      for l in lookups {
+        for h in l.hypotheses {
+          lists[h].append(Entry(anchorFrame: l.anchorFrame, targetFrame: targetFrame, hash: l.hash))
+        }
       }
     }
   }

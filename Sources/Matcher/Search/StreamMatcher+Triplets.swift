@@ -249,23 +249,25 @@ extension StreamMatcher {
   /// Counting sort of the indices of `commonLookups` by each of their hypotheses into `lookupsByHypothesis`, keeping
   /// their order within each hypothesis; `hypothesisRunStarts[h]` is where hypothesis h's run starts.
   private func orderLookupsByHypothesis() {
-    for h in hypothesisRunStarts.indices { hypothesisRunStarts[h] = 0 }
-    for l in commonLookups {
-      for h in l.hypotheses { hypothesisRunStarts[h + 1] += 1 }
-    }
-    for h in 1..<hypothesisRunStarts.count { hypothesisRunStarts[h] += hypothesisRunStarts[h - 1] }
     lookupsByHypothesis.removeAll(keepingCapacity: true)
-    lookupsByHypothesis.append(contentsOf: repeatElement(0, count: hypothesisRunStarts[hypothesisRunStarts.count - 1]))
-    // Each run's start serves as its fill cursor, and ends at the next run's start; then the starts move back.
-    for (i, l) in commonLookups.enumerated() {
-      for h in l.hypotheses {
-        lookupsByHypothesis[hypothesisRunStarts[h]] = Int32(i)
-        hypothesisRunStarts[h] += 1
+    hypothesisRunStarts.withUnsafeMutableBufferPointer { starts in
+      for h in starts.indices { starts[h] = 0 }
+      for l in commonLookups {
+        for h in l.hypotheses { starts[h + 1] += 1 }
       }
+      for h in 1..<starts.count { starts[h] += starts[h - 1] }
+      lookupsByHypothesis.append(contentsOf: repeatElement(0, count: starts[starts.count - 1]))
+      lookupsByHypothesis.withUnsafeMutableBufferPointer { order in
+        // Each run's start serves as its fill cursor, and ends at the next run's start; then the starts move back.
+        for (i, l) in commonLookups.enumerated() {
+          for h in l.hypotheses {
+            order[starts[h]] = Int32(i)
+            starts[h] += 1
+          }
+        }
+      }
+      for h in stride(from: starts.count - 1, to: 0, by: -1) { starts[h] = starts[h - 1] }
+      starts[0] = 0
     }
-    for h in stride(from: hypothesisRunStarts.count - 1, to: 0, by: -1) {
-      hypothesisRunStarts[h] = hypothesisRunStarts[h - 1]
-    }
-    hypothesisRunStarts[0] = 0
   }
 }
