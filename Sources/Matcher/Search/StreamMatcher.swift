@@ -84,8 +84,7 @@ public final class StreamMatcher {
   var hypothesisRunStarts: [Int] = []
   /// Frames of the catalog's reference axis (its tracks laid end to end), at least 1.
   let catalogFrames: UInt64
-  /// ⌊(2^64 − 1) / `catalogFrames`⌋: `guess` multiplies by it rather than dividing by `catalogFrames`, since a 64-bit
-  /// division waits tens of cycles and a scan at 1,000 hours makes about 20 million guesses an hour.
+  /// `guessMultiplier(axisFrames: catalogFrames)`, for `guess`.
   let guessMultiplier: UInt64
   /// The current peak's lookups, planned before any is looked up (`lookUpPlanned`).
   var plannedLookups: [PlannedLookup] = []
@@ -167,7 +166,7 @@ public final class StreamMatcher {
     keySortHistogram = .allocate(capacity: RadixSort.byteHistogramCount)
     playWindows.reserveCapacity(16)
     catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
-    guessMultiplier = UInt64.max / catalogFrames
+    guessMultiplier = Self.guessMultiplier(axisFrames: catalogFrames)
     plannedLookups.reserveCapacity(4 * lookupsPerPeak)
     commonHistory = CommonLookupHistory(hypotheses: hypotheses.count)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
@@ -393,11 +392,22 @@ public final class StreamMatcher {
   }
 
   /// Where `reference` is likely to lie among `count` postings of a common hash: they spread over the catalog's
-  /// frames about evenly. `reference` × `count` / `catalogFrames`, or one less (the multiplier is rounded down); below
-  /// `count` for a reference on the catalog's axis. A guess only says where a search starts.
+  /// frames about evenly. A guess only says where a search starts.
   @inline(__always)
   func guess(of reference: UInt32, count: Int) -> Int {
-    Int((UInt64(reference) &* UInt64(count)).multipliedFullWidth(by: guessMultiplier).high)
+    Self.guess(of: reference, count: count, multiplier: guessMultiplier)
+  }
+
+  /// ⌊(2^64 − 1) / `axisFrames`⌋ (`axisFrames` ≥ 1): `guess(of:count:multiplier:)` multiplies by it rather than
+  /// dividing by `axisFrames`, since a 64-bit division waits tens of cycles and a scan at 1,000 hours makes about 20
+  /// million guesses an hour.
+  static func guessMultiplier(axisFrames: UInt64) -> UInt64 { UInt64.max / axisFrames }
+
+  /// `reference` × `count` / `axisFrames`, rounded down, or one less (the multiplier is rounded down, and the product
+  /// is below 2^64); so below `count` for a reference below `axisFrames`. `count` is a posting count (below 2^32).
+  @inline(__always)
+  static func guess(of reference: UInt32, count: Int, multiplier: UInt64) -> Int {
+    Int((UInt64(reference) &* UInt64(count)).multipliedFullWidth(by: multiplier).high)
   }
 
   /// A planned lookup, whose postings are `currentPostings`; each posting is a match.
