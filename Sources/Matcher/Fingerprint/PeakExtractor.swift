@@ -141,10 +141,9 @@ final class PeakExtractor: SpectrumFrameConsumer {
           let f = fm.baseAddress! + slot
           // The maximum of its neighbourhood across bins (on a plateau, only its lowest bin), then across frames, where
           // ties go to the earlier frame so that a flat plateau yields one peak. Eight bins at a time: about one bin
-          // in twenty is the maximum across bins, and only those are checked across frames.
-          // Bins 1 ... bins − 2 can be peaks (a peak is placed between its two neighbours). The last group of eight
-          // may reach past bin bins − 2, into the next frame of the ring or the padding after the last: those lanes
-          // are dropped.
+          // in twenty is the maximum across bins, and only those are checked across frames. Bins 1 ... bins − 2 can
+          // be peaks (a peak is placed between its two neighbours); the last group of eight may reach past bin
+          // bins − 2, into the ring's next frame or the padding after its last frame, and those lanes are dropped.
           var k = 1
           while k < bins - 1 {
             let v = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)

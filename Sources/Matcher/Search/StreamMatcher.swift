@@ -399,8 +399,8 @@ public final class StreamMatcher {
   }
 
   /// ⌊(2^64 − 1) / `axisFrames`⌋ (`axisFrames` ≥ 1): `guess(of:count:multiplier:)` multiplies by it rather than
-  /// dividing by `axisFrames`, since a 64-bit division waits tens of cycles and a scan at 1,000 hours makes about 20
-  /// million guesses an hour.
+  /// dividing by `axisFrames`, since a 64-bit division waits tens of cycles and a scan at 1,000 hours makes millions of
+  /// guesses an hour (each triplet hit's confirmation makes one).
   static func guessMultiplier(axisFrames: UInt64) -> UInt64 { UInt64.max / axisFrames }
 
   /// `reference` × `count` / `axisFrames`, rounded down, or one less (the multiplier is rounded down, and the product
