@@ -83,10 +83,25 @@ enum MatcherTuning {
   /// Target peaks that two anchors place on a dense line (`denseLineMatchesPerSecond`). Target peaks.
   static let minAgreeingTargetsOfDenseLine = 2
 
+  /// A sparse line (under `denseLineMatchesPerSecond`) confirmed with such matches needs this many aligned matches
+  /// more than `MatcherSettings.minMatches`. A chance line and a true one look the same when they are first confirmed,
+  /// and differ in what comes next: 7.4 s of the reversed copy of `Eastern_Dreams` over an unknown song, with the
+  /// stop-hash cap keeping 70 % of the postings at 100 h (`CatalogBuilder.minKeptPostingShare`), had 10 matches, 7
+  /// anchors and 3 agreeing targets over 7.4 s and no match after; `The Dangerous Symphony` on `radio` s2 was first
+  /// confirmed with 10, 7 and 3 over 8.3 s, and kept growing. With 2 more, no distractor was logged at 100 h on
+  /// `radio` seeds 1–5 and `hard` s1, and no median latency moved there; the dev-catalog scans are byte-identical
+  /// (every match votes); at 1,000 h two plays of `radio` s1 and s3 were found 0.8 and 3.8 s later. Matches.
+  static let sparseLineExtraMatches = 2
+
+  /// Whether a line of `matches` aligned matches over `spanSeconds` is dense (`denseLineMatchesPerSecond`).
+  static func isDense(lineWithMatches matches: Int, spanningSeconds spanSeconds: Double) -> Bool {
+    Double(matches) >= denseLineMatchesPerSecond * spanSeconds
+  }
+
   /// The target peaks that two anchors must place on a line of `matches` aligned matches over `spanSeconds`, when some
   /// of them did not vote.
   static func minAgreeingTargets(ofLineWithMatches matches: Int, spanningSeconds spanSeconds: Double) -> Int {
-    Double(matches) >= denseLineMatchesPerSecond * spanSeconds
+    isDense(lineWithMatches: matches, spanningSeconds: spanSeconds)
       ? minAgreeingTargetsOfDenseLine : minAgreeingTargetsOfLine
   }
 

@@ -257,13 +257,17 @@ extension StreamMatcher {
       return nil
     }
     // Matches that did not vote are weaker evidence (`CommonLookupHistory`): a line that counts them needs target
-    // peaks that two of its anchors place on it, fewer when its matches are dense.
+    // peaks that two of its anchors place on it, fewer when its matches are dense, and more matches when they are not.
     let votedCount = c.inliers.count { c.indices[$0] != Self.notQueued }
     let inlierTargets = c.inliers.map { c.targets[$0] }
     let first = Int32(inlierAnchors.min()!)
     let last = inlierTargets.max()!
     if votedCount < c.inliers.count {
       let spanSeconds = Double(last - first) / framesPerSecond
+      guard
+        MatcherTuning.isDense(lineWithMatches: c.inliers.count, spanningSeconds: spanSeconds)
+          || c.inliers.count >= settings.minMatches + MatcherTuning.sparseLineExtraMatches
+      else { return nil }
       let needed = MatcherTuning.minAgreeingTargets(ofLineWithMatches: c.inliers.count, spanningSeconds: spanSeconds)
       guard agreeingTargetCounter.count(targets: inlierTargets, anchorFrames: inlierAnchors) >= needed else {
         return nil

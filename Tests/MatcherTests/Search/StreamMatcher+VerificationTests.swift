@@ -55,14 +55,25 @@ struct StreamMatcherVerificationTests {
 
   @Test("A sparse line with matches that did not vote and 2 target peaks that two anchors agree on is not confirmed")
   func sparseLineWithTwoAgreeingTargetsIsNotConfirmed() throws {
-    // 11 matches over about 7.5 s (1.5 a second), as a distractor's chance line at 10,000 hours had; a third
-    // agreeing target confirms the same line.
+    // 12 matches over about 7.5 s (1.6 a second), as sparse as a distractor's chance line at 10,000 hours (11 over
+    // 7.8 s); a third agreeing target confirms the same line.
     let anchors: [Int32] = [300, 308, 316, 324, 500, 530]
     let started = try Self.playsStarted(
-      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 505, 535], matches: 11)
+      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 505, 535], matches: 12)
     #expect(started == 0)
     let withThird = try Self.playsStarted(
-      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 535, 535], matches: 11)
+      votedAnchors: anchors, votedTargets: [310, 310, 330, 330, 535, 535], matches: 12)
     #expect(withThird == 1)
+  }
+
+  @Test("A sparse line with matches that did not vote needs 2 matches more than minMatches, however many targets agree")
+  func sparseLineNeedsTwoMoreMatches() throws {
+    // 3 agreeing targets over about 7.5 s, as a distractor's chance line at 100 hours had with 10 matches.
+    let anchors: [Int32] = [300, 308, 316, 324, 500, 530]
+    let targets: [Int32] = [310, 310, 330, 330, 535, 535]
+    #expect(MatcherSettings().minMatches + MatcherTuning.sparseLineExtraMatches == 12)
+    #expect(try Self.playsStarted(votedAnchors: anchors, votedTargets: targets, matches: 10) == 0)
+    #expect(try Self.playsStarted(votedAnchors: anchors, votedTargets: targets, matches: 11) == 0)
+    #expect(try Self.playsStarted(votedAnchors: anchors, votedTargets: targets, matches: 12) == 1)
   }
 }
