@@ -283,6 +283,29 @@ struct CatalogBuilderTests {
     #expect(Self.kept(common) == common)
   }
 
+  @Test("Above 4 times the mean, the cap rises until the hashes under it hold 70 % of the postings")
+  func stopHashCapKeepsAShare() {
+    // 500 postings on 110 hashes: 4 times the mean is 18, under which lie 40 % of them; 30 holds them all.
+    var counts: [UInt32: Int] = [:]
+    for h in UInt32(100)..<200 { counts[h] = 2 }
+    for h in UInt32(300)..<310 { counts[h] = 30 }
+    #expect(Self.kept(counts) == counts)
+    #expect(CatalogBuilder.minKeptPostingShare == 0.70)
+  }
+
+  @Test("The share rule never raises the cap past 8 times the mean")
+  func stopHashCapShareIsBounded() {
+    // 800 postings on 110 hashes: 8 times the mean is 58, and 70 % of them lie under 60.
+    var counts: [UInt32: Int] = [:]
+    for h in UInt32(100)..<200 { counts[h] = 2 }
+    var expected = counts
+    for h in UInt32(300)..<310 { counts[h] = 60 }
+    #expect(Self.kept(counts) == expected)
+    for h in UInt32(300)..<310 { counts[h] = 50 }
+    for h in UInt32(300)..<310 { expected[h] = 50 }
+    #expect(Self.kept(counts) == expected, "50 is under 8 times the mean (8 × 700 / 110 = 50.9)")
+  }
+
   @Test("A few repeats are never a stop hash, however rare the other hashes are (the cap has a floor)")
   func stopHashFloor() {
     var counts: [UInt32: Int] = [7: 5]
