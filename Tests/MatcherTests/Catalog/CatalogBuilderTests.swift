@@ -295,7 +295,7 @@ struct CatalogBuilderTests {
 
   @Test("The share rule never raises the cap past 8 times the mean")
   func stopHashCapShareIsBounded() {
-    // 800 postings on 110 hashes: 8 times the mean is 58, and 70 % of them lie under 60.
+    // 800 postings on 110 hashes: 8 times the mean is 58, and holding 70 % of them takes a cap of 60.
     var counts: [UInt32: Int] = [:]
     for h in UInt32(100)..<200 { counts[h] = 2 }
     var expected = counts
