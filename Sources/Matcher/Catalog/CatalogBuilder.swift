@@ -207,7 +207,6 @@ public final class CatalogBuilder {
   ) -> (entries: [(hash: UInt32, position: UInt32)], cap: Int) {
     var counts = [UInt32](repeating: 0, count: 1 << hashBits)
     for e in entries { counts[Int(e.hash)] &+= 1 }
-    guard !entries.isEmpty else { return (entries, minimumCap) }
     let cap = counts.withUnsafeBufferPointer { stopHashCap(counts: $0, minimumCap: minimumCap) }
     return (entries.filter { counts[Int($0.hash)] <= UInt32(cap) }, cap)
   }
