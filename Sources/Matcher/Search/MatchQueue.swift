@@ -19,6 +19,9 @@ final class MatchQueue {
     var hypothesis: UInt8
     /// Taken by a play when it started: no longer counts for new plays.
     var claimed = false
+    /// Its reference frame is known to within a frame only: the second pair of a triplet hit that was not confirmed
+    /// in the pair index (`StreamMatcher.confirmsTripletHits`).
+    var approximate = false
 
     init(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, hypothesis: UInt8, slots: (Int, Int)) {
       self.anchorFrame = anchorFrame

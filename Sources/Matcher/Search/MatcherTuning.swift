@@ -8,6 +8,19 @@ enum MatcherTuning {
   /// their latency is unchanged; a catalog of hundreds of hours has hundreds of postings per hash, nearly all chance.
   static let maxPostingsSearchedAlone = 16
 
+  /// A triplet index with more postings than this per key, on average, has its hits confirmed in the pair index
+  /// before they vote (`StreamMatcher.confirmingTripletHits`): a probe reads the postings of other keys that share
+  /// its directory slot and residual bits, this many on average, and unconfirmed, each would vote as a chance match.
+  /// Measured on one hour of `dev-radio-s1` ch01: at 1,000 hours (0.09 a key) hits taken unconfirmed cost 0.88 times
+  /// the CPU, and the plays of `radio` seeds 1–5 and `hard` s1 were as good or better; at 10,000 hours (1.9 a key)
+  /// the same CPU either way, as the chance matches cost what the confirmation saved. Postings per key.
+  static let maxTripletPostingsPerKeyUnconfirmed = 0.5
+
+  /// Whether the search confirms the hits of `triplets` (`maxTripletPostingsPerKeyUnconfirmed`).
+  static func confirmsHits(of triplets: TripletIndex) -> Bool {
+    Double(triplets.index.postings.count) > maxTripletPostingsPerKeyUnconfirmed * Double(1 << triplets.index.hashBits)
+  }
+
   /// A play whose line has had no sustained matches for `maxGapSeconds` stays open this long (while its line is still
   /// inside the track and no other item has come on), so that an airing hidden by noise, a dropout or a voice-over
   /// for up to two minutes and then heard again on the same line is one play, never two. Seconds.

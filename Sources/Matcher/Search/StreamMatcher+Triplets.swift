@@ -1,8 +1,9 @@
 import CPrefetch
 
 /// The search for new plays through the catalog's triplet index: a broadcast peak's lookups of common hashes, taken
-/// two by two under each speed hypothesis, are looked up as a triplet; each hit that both pairs' postings confirm is
-/// two matches, passed to the search (`search`) as `TargetAgreement` would pass them. Two lookups give the same
+/// two by two under each speed hypothesis, are looked up as a triplet; each hit is two matches (in a catalog large
+/// enough, only once both pairs' postings confirm it: `confirmsTripletHits`), passed to the search (`search`) as
+/// `TargetAgreement` would pass them. Two lookups give the same
 /// triplet under every hypothesis that gives both of them the same hashes (nearby speeds round a pair's distance
 /// alike), so each two are looked up once, for all of those hypotheses (`CommonLookup`).
 ///
@@ -12,7 +13,7 @@ import CPrefetch
 /// 1. `probingTriplets`: each two lookups' key, and the bounds of its directory slot in the triplet index.
 /// 2. `readingTripletHits`: the target frames stored under each key.
 /// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
-///    `FencedLowerBounds`), as matches of the peak.
+///    `FencedLowerBounds`), or taken as it is, as matches of the peak.
 /// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
 extension StreamMatcher {
   /// Two of the current peak's common lookups, the hypotheses they share, and where their key's postings lie in the
@@ -37,11 +38,21 @@ extension StreamMatcher {
   /// A distinct match of the peak that no running play takes, with its diagonal and vote counters, for `search`.
   struct TripletMatch {
     var hypothesis: UInt8
+    var approximate: Bool
     var anchorFrame: Int32
     var reference: UInt32
     var diagonal: Int
     var firstSlot: UInt32
     var secondSlot: UInt32
+  }
+
+  /// A match of the peak as a key that orders matches by hypothesis (top 8 bits), anchor frame after
+  /// `maxQueryPairFrames` before the peak (next 23), reference frame (next 32), and last whether the reference is
+  /// approximate (`MatchQueue.Match.approximate`): the exact and the approximate key of one match follow each other,
+  /// the exact one first.
+  @inline(__always)
+  static func tripletMatchKey(hypothesis h: Int, anchorOffset: Int32, reference: UInt32, approximate: Bool) -> UInt64 {
+    UInt64(h) << 56 | UInt64(anchorOffset) << 33 | UInt64(reference) << 1 | (approximate ? 1 : 0)
   }
 
   func searchTriplets(_ triplets: TripletIndex, targetFrame: Int32) {
@@ -126,6 +137,11 @@ extension StreamMatcher {
   /// of the other pair, under each hypothesis the probe's lookups share. Keys share a slot by chance (about one hit in
   /// nine at 1,000 hours), and these postings tell those hits apart.
   ///
+  /// A catalog whose triplet index has few postings of other keys per probe takes every hit unconfirmed
+  /// (`confirmsTripletHits`): the smaller hash's match where the hit places it (exact, for a hit of the probe's key)
+  /// and the other's where the hit places its target, up to a frame off (approximate); verification's gathering finds
+  /// the pairs' postings in any case.
+  ///
   /// Where posting lists can be searched (`CatalogIndex.contiguousPostings`), only the other pair's are: a hit stored
   /// under the key is the target of both pairs, so the smaller hash's posting is there by construction, and a hit of
   /// another key has a posting of the other hash within a frame of where it places the anchor only by chance (a few
@@ -136,13 +152,29 @@ extension StreamMatcher {
     let index = catalog.index
     let frameMask = UInt32(1 << hasher.layout.frameBits) - 1
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
-    @inline(__always) func emit(_ probe: TripletProbe, firstReference: UInt32, secondReference: UInt32) {
-      let firstAnchor = UInt64(commonLookups[Int(probe.first)].anchorFrame - lowestAnchorFrame) << 32
-      let secondAnchor = UInt64(commonLookups[Int(probe.second)].anchorFrame - lowestAnchorFrame) << 32
+    @inline(__always) func emit(
+      _ probe: TripletProbe, firstReference: UInt32, secondReference: UInt32, secondApproximate: Bool = false
+    ) {
+      let firstAnchor = commonLookups[Int(probe.first)].anchorFrame - lowestAnchorFrame
+      let secondAnchor = commonLookups[Int(probe.second)].anchorFrame - lowestAnchorFrame
       for h in probe.hypotheses {
-        tripletMatchKeys.append(UInt64(h) << 56 | firstAnchor | UInt64(firstReference))
-        tripletMatchKeys.append(UInt64(h) << 56 | secondAnchor | UInt64(secondReference))
+        tripletMatchKeys.append(
+          Self.tripletMatchKey(hypothesis: h, anchorOffset: firstAnchor, reference: firstReference, approximate: false))
+        tripletMatchKeys.append(
+          Self.tripletMatchKey(
+            hypothesis: h, anchorOffset: secondAnchor, reference: secondReference, approximate: secondApproximate))
       }
+    }
+    guard confirmsTripletHits else {
+      for hit in tripletHits {
+        let probe = tripletProbes[Int(hit.probe)]
+        let first = commonLookups[Int(probe.first)]
+        let second = commonLookups[Int(probe.second)]
+        emit(
+          probe, firstReference: hit.target &- (first.hash & frameMask),
+          secondReference: hit.target &- (second.hash & frameMask), secondApproximate: true)
+      }
+      return
     }
     guard let fences = catalog.pairFences else {
       // No fences: postings carry residual hash bits (a catalog of fewer than about two million postings), and each
@@ -197,9 +229,9 @@ extension StreamMatcher {
 
   // MARK: Step 4
 
-  /// Each distinct match of the peak (one agreed with by several anchors is searched once), in the order of
-  /// hypothesis, anchor frame and reference frame, to the search, unless a running play takes it: that play has it
-  /// already.
+  /// Each distinct match of the peak (one agreed with by several anchors is searched once, exact if any of its keys
+  /// is), in the order of hypothesis, anchor frame and reference frame, to the search, unless a running play takes
+  /// it: that play has it already.
   private func searchingTripletMatches(targetFrame: Int32) {
     guard !tripletMatchKeys.isEmpty else { return }
     sortingTripletMatchKeys()
@@ -209,11 +241,11 @@ extension StreamMatcher {
     // in this loop (`cprefetch_read`), so that their misses overlap before the search below uses them.
     tripletMatches.removeAll(keepingCapacity: true)
     var previous: UInt64?
-    for key in tripletMatchKeys where key != previous {
-      previous = key
+    for key in tripletMatchKeys where key >> 1 != previous {
+      previous = key >> 1
       let h = Int(key >> 56)
-      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 32) & 0xFF_FFFF)
-      let reference = UInt32(truncatingIfNeeded: key)
+      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 33) & 0x7F_FFFF)
+      let reference = UInt32(truncatingIfNeeded: key >> 1)
       if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) }) {
         continue
       }
@@ -224,13 +256,13 @@ extension StreamMatcher {
       queue.prefetch(cell: a)
       tripletMatches.append(
         TripletMatch(
-          hypothesis: UInt8(h), anchorFrame: anchorFrame, reference: reference, diagonal: d, firstSlot: UInt32(a),
-          secondSlot: UInt32(b)))
+          hypothesis: UInt8(h), approximate: key & 1 == 1, anchorFrame: anchorFrame, reference: reference, diagonal: d,
+          firstSlot: UInt32(a), secondSlot: UInt32(b)))
     }
     for m in tripletMatches {
       search(
         hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference,
-        diagonal: m.diagonal, slots: (Int(m.firstSlot), Int(m.secondSlot)))
+        diagonal: m.diagonal, slots: (Int(m.firstSlot), Int(m.secondSlot)), approximate: m.approximate)
     }
   }
 

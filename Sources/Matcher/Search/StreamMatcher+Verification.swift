@@ -117,14 +117,20 @@ extension StreamMatcher {
   /// `MatcherTuning.clusterRadiusFrames` of diagonal `d0`, except matches `g` holds already (those that voted) and
   /// those a running play has taken.
   private func gatherCommonMatches(hypothesis h: Int, diagonal d0: Int, into g: inout GatheredMatches) {
-    // The matches `g` holds, by anchor and reference frame (first word) and target frame (second).
+    // The matches `g` holds, by anchor and reference frame (first word) and target frame (second); an approximate
+    // one (`MatchQueue.Match.approximate`) also at the frames beside it, where its pair's posting may lie.
     @inline(__always) func key(_ anchorFrame: Int32, _ reference: UInt32) -> UInt64 {
       UInt64(UInt32(bitPattern: anchorFrame)) << 32 | UInt64(reference)
     }
     gatheredMatches.removeAll()
     for i in g.indices.indices {
-      gatheredMatches.insert(
-        key(Int32(g.xs[i]), UInt32(g.ys[i])), UInt64(UInt32(bitPattern: g.targets[i])))
+      let (anchorFrame, reference) = (Int32(g.xs[i]), UInt32(g.ys[i]))
+      let target = UInt64(UInt32(bitPattern: g.targets[i]))
+      gatheredMatches.insert(key(anchorFrame, reference), target)
+      if g.indices[i] != Self.notQueued && queue[g.indices[i]].approximate {
+        gatheredMatches.insert(key(anchorFrame, reference &- 1), target)
+        gatheredMatches.insert(key(anchorFrame, reference &+ 1), target)
+      }
     }
     let radius = MatcherTuning.clusterRadiusFrames
     let tolerance = settings.alignmentToleranceFrames

@@ -45,16 +45,18 @@ extension StreamMatcher {
       slots: votes.slots(hypothesis: h, diagonal: d))
   }
 
-  /// `search`, given the match's diagonal `d` and its vote counters (`VoteTable.slots`).
+  /// `search`, given the match's diagonal `d` and its vote counters (`VoteTable.slots`); `approximate` when its
+  /// reference frame is known to within a frame only (`MatchQueue.Match.approximate`).
   @inline(__always)
   func search(
-    hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32, diagonal d: Int, slots: (Int, Int)
+    hypothesis h: Int, anchorFrame: Int32, targetFrame: Int32, reference: UInt32, diagonal d: Int, slots: (Int, Int),
+    approximate: Bool = false
   ) {
     let (a, b) = slots
-    queue.append(
-      MatchQueue.Match(
-        anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h), slots: slots),
-      cell: a)
+    var m = MatchQueue.Match(
+      anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, hypothesis: UInt8(h), slots: slots)
+    m.approximate = approximate
+    queue.append(m, cell: a)
     let triggeredA = isTimeToVerify(votes: votes.vote(a))
     let triggeredB = isTimeToVerify(votes: votes.vote(b))
     if triggeredA || triggeredB { candidates.append((h, d)) }

@@ -91,10 +91,12 @@ public final class StreamMatcher {
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
   /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
-  /// hits, and the matches they confirm (`searchTriplets`): a match is a key of its hypothesis (top 8 bits), its anchor
-  /// frame after `maxQueryPairFrames` before the peak (next 24) and its reference frame (low 32), so that sorting the
-  /// keys orders the matches.
+  /// hits, and the matches they give (`searchTriplets`), as keys that sort in the order of the matches
+  /// (`tripletMatchKey`).
   var tripletProbes: [TripletProbe] = []
+  /// Whether triplet hits are confirmed in the pair index before they are searched: as the catalog's size decides
+  /// (`MatcherTuning.confirmsHits`), or as a test sets it, to run the other way on the same catalog.
+  var confirmsTripletHits: Bool
   var tripletHits: [TripletHit] = []
   let lowerBounds = FencedLowerBounds()
   /// The searches of `forEachPosting(inRanges:)` in long posting lists, and where each of its ranges starts.
@@ -158,7 +160,8 @@ public final class StreamMatcher {
     commonLookups.reserveCapacity(4 * lookupsPerPeak)
     lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
-    precondition(maxQueryPairFrames < 1 << 24 && hypotheses.count <= 256, "a triplet match key holds them")
+    precondition(maxQueryPairFrames < 1 << 23 && hypotheses.count <= 256, "a triplet match key holds them")
+    confirmsTripletHits = catalog.triplets.map(MatcherTuning.confirmsHits(of:)) ?? true
     tripletProbes.reserveCapacity(1024)
     tripletHits.reserveCapacity(1024)
     tripletMatchKeys.reserveCapacity(2048)

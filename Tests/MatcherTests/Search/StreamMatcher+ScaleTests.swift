@@ -37,8 +37,29 @@ struct StreamMatcherScaleTests {
     return try builder.build()
   }
 
-  @Test("Random audio against a catalog of thousands of random tracks logs no play")
-  func randomAudioAgainstThousandsOfTracksLogsNothing() throws {
+  /// The plays a matcher of `catalog` starts on `air` (8 kHz mono), with triplet hits confirmed or not.
+  static func startedPlays(
+    _ air: [Float], catalog: Catalog, confirmingTripletHits: Bool
+  ) throws -> [MatchedPlay] {
+    let sink = CollectingSink()
+    let matcher = StreamMatcher(catalog: catalog, sink: sink)
+    matcher.confirmsTripletHits = confirmingTripletHits
+    try air.withUnsafeBufferPointer { all throws(AudioError) in
+      var start = 0
+      while start < all.count {
+        let end = min(all.count, start + 4000)
+        try matcher.append(UnsafeBufferPointer(rebasing: all[start..<end]), sampleRate: 8000)
+        start = end
+      }
+    }
+    matcher.flush()
+    return sink.started
+  }
+
+  @Test(
+    "Random audio against a catalog of thousands of random tracks logs no play, with triplet hits confirmed or not",
+    arguments: [false, true])
+  func randomAudioAgainstThousandsOfTracksLogsNothing(confirmingTripletHits: Bool) throws {
     let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
     let postingsPerHash = Double(catalog.index.postings.count) / Double(1 << HashLayout(catalog.parameters).totalBits)
     // Common hashes have more postings than a match may vote with alone: the filter in front of the search is used.
@@ -48,12 +69,14 @@ struct StreamMatcherScaleTests {
     var air = SyntheticSong(seed: 901, seconds: 60).render() + SyntheticSong(seed: 902, seconds: 60).render()
     var generator = SeededGenerator(seed: 903)
     for _ in 0..<(60 * 8000) { air.append(0.5 * (Float(generator.next() % 65_536) / 65_536 - 0.5)) }
-    let run = try MatcherHarness.run(air, catalog: catalog)
-    #expect(run.sink.started.isEmpty, "false plays: \(run.sink.started.map(\.track.key))")
+    let started = try Self.startedPlays(air, catalog: catalog, confirmingTripletHits: confirmingTripletHits)
+    #expect(started.isEmpty, "false plays: \(started.map(\.track.key))")
   }
 
-  @Test("A catalog song among thousands of random tracks is found, with its start")
-  func catalogSongAmongThousandsOfTracksIsFound() throws {
+  @Test(
+    "A catalog song among thousands of random tracks is found, with its start, with triplet hits confirmed or not",
+    arguments: [false, true])
+  func catalogSongAmongThousandsOfTracksIsFound(confirmingTripletHits: Bool) throws {
     let random = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 13)
     let song = SyntheticSong(seed: 904, seconds: 60)
     let builder = CatalogBuilder(editing: random)
@@ -62,8 +85,26 @@ struct StreamMatcherScaleTests {
       metadata: TrackMetadata(title: "Song"))
     let catalog = try builder.build()
     let air = [Float](repeating: 0, count: 10 * 8000) + song.render()
-    let run = try MatcherHarness.run(air, catalog: catalog)
-    #expect(run.sink.started.map(\.track.key) == ["song"])
-    if let play = run.sink.started.first { #expect(abs(play.startSeconds - 10) < 0.5) }
+    let started = try Self.startedPlays(air, catalog: catalog, confirmingTripletHits: confirmingTripletHits)
+    #expect(started.map(\.track.key) == ["song"])
+    if let play = started.first { #expect(abs(play.startSeconds - 10) < 0.5) }
+  }
+
+  @Test("A catalog of thousands of random tracks has few triplet postings per key, so its hits go unconfirmed")
+  func thousandsOfRandomTracksGoUnconfirmed() throws {
+    let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
+    let triplets = try #require(catalog.triplets)
+    #expect(!MatcherTuning.confirmsHits(of: triplets))
+    #expect(!StreamMatcher(catalog: catalog, sink: nil).confirmsTripletHits)
+  }
+
+  @Test("Triplet hits are confirmed from more than half a posting per key on")
+  func tripletHitsAreConfirmedFromHalfAPostingPerKey() {
+    func triplets(postings: Int) -> TripletIndex {
+      TripletIndex(
+        index: CatalogIndex.build(hashBits: 8, entries: (0..<postings).map { (UInt32($0 % 256), UInt32($0)) }))
+    }
+    #expect(!MatcherTuning.confirmsHits(of: triplets(postings: 128)))
+    #expect(MatcherTuning.confirmsHits(of: triplets(postings: 129)))
   }
 }

@@ -76,4 +76,48 @@ struct StreamMatcherVerificationTests {
     #expect(try Self.playsStarted(votedAnchors: anchors, votedTargets: targets, matches: 11) == 0)
     #expect(try Self.playsStarted(votedAnchors: anchors, votedTargets: targets, matches: 12) == 1)
   }
+
+  /// A line like `playsStarted`'s whose 6 voted matches are approximate (`MatchQueue.Match.approximate`): each a
+  /// frame past the posting of a reference pair whose lookup, with the same anchor and target, is also in the common
+  /// history; and `unvotedOnly` more lookups of pairs on the line that did not vote. Returns how many plays started.
+  static func playsStartedWithApproximateVotes(unvotedOnly: Int) throws -> Int {
+    let samples = SyntheticSong(seed: 7, seconds: 30).render()
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(samples, "song")])
+    let signature = try MatcherHarness.referenceSignature(of: samples)
+    let sink = CollectingSink()
+    let matcher = StreamMatcher(catalog: catalog, sink: sink)
+    let base = catalog.tracks[0].globalStartFrame
+    let h = try #require(matcher.hypotheses.firstIndex { $0.speed == 1 && !$0.pitchShifted })
+    // Reference pairs whose anchors the line (reference = broadcast - 50) places within 1.7 s, one per anchor.
+    var pairs: [(anchor: Int32, hash: UInt32)] = []
+    for pair in PairHasher(parameters: catalog.parameters).referenceHashes(of: signature.peaks)
+    where pair.frame >= 250 && pair.frame <= 303 && !pairs.contains(where: { $0.anchor == Int32(pair.frame) + 50 }) {
+      pairs.append((Int32(pair.frame) + 50, pair.hash))
+    }
+    try #require(pairs.count >= 6 + unvotedOnly)
+    // The voted ones: two targets placed by two anchors each.
+    let votedTargets: [Int32] = [360, 360, 370, 370, 380, 390]
+    for (k, pair) in pairs.prefix(6 + unvotedOnly).enumerated() {
+      let target = k < 6 ? votedTargets[k] : pair.anchor + 3
+      matcher.commonHistory.append(
+        [CommonLookup(anchorFrame: pair.anchor, hash: pair.hash, hypotheses: HypothesisSet(h))], targetFrame: target)
+    }
+    for (k, pair) in pairs.prefix(6).enumerated() {
+      let reference = base + UInt32(pair.anchor - 50) + 1
+      let d = matcher.diagonal(hypothesis: h, anchorFrame: pair.anchor, reference: reference)
+      matcher.search(
+        hypothesis: h, anchorFrame: pair.anchor, targetFrame: votedTargets[k], reference: reference, diagonal: d,
+        slots: matcher.votes.slots(hypothesis: h, diagonal: d), approximate: true)
+    }
+    matcher.verifyCandidates()
+    return sink.started.count
+  }
+
+  @Test("An approximate match and its pair's posting a frame away count as one match")
+  func approximateMatchCountsOnceWithItsPairsPosting() throws {
+    // 6 + 3 distinct pairs are under minMatches (10), however many times the 6 are gathered; 6 + 4 reach it.
+    #expect(MatcherSettings().minMatches == 10)
+    #expect(try Self.playsStartedWithApproximateVotes(unvotedOnly: 3) == 0)
+    #expect(try Self.playsStartedWithApproximateVotes(unvotedOnly: 4) == 1)
+  }
 }
