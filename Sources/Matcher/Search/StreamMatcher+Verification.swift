@@ -2,7 +2,8 @@
 /// function per step, in the order `verify` calls them.
 ///
 /// 1. `gatherCluster`: the unclaimed matches around the cell and a robust line through them.
-/// 2. `choosingSpeed`: the speed hypothesis with the most support around the cluster.
+/// 2. `choosingSpeed`: the speed hypothesis with the most support around the cluster; not asked when the line at the
+///    cell's own speed is shared material that a running play explains (`isSharedMaterialAtCellSpeed`).
 /// 3. `fittingLine`: least squares on the inliers.
 /// 4. `confirmingTrack`: enough aligned matches, from distinct anchors, over a long enough stretch, on one track.
 /// 5. `place`: the line joins a running play, yields to a stronger one, takes over a young one, or starts a play.
@@ -55,6 +56,7 @@ extension StreamMatcher {
 
   private func verify(hypothesis h: Int, diagonal d: Int) {
     guard var cluster = gatherCluster(hypothesis: h, diagonal: d),
+      !isSharedMaterialAtCellSpeed(cluster),
       choosingSpeed(&cluster)
     else { return }
     fittingLine(&cluster)
@@ -165,6 +167,19 @@ extension StreamMatcher {
   }
 
   // MARK: Step 2
+
+  /// Whether the cluster's line at the cell's own speed, fitted and confirmed (steps 3 and 4), is shared material that
+  /// a running play explains (`isSharedMaterial`), off that play's line: a section of the song on the air that
+  /// repeats, whose cell passes every few votes while the song plays (1,518 of the 1,543 lines confirmed in an hour of
+  /// `dev-radio-s1` ch01 at 1,000 hours). No speed makes such a line a play, and asking every other speed for its
+  /// support was about 70 % of verification's searches.
+  private func isSharedMaterialAtCellSpeed(_ cluster: Cluster) -> Bool {
+    guard !active.isEmpty else { return false }
+    var c = cluster
+    fittingLine(&c)
+    guard let line = confirmingTrack(c) else { return false }
+    return runningPlay(onLineOf: line) == nil && isSharedMaterial(line)
+  }
 
   /// Moves `cluster` to the speed hypothesis that explains it best: near the first matches all slopes pass through
   /// the same point, but a wrong speed only matches pairs of close peaks, so the right one has the most support.
@@ -307,26 +322,12 @@ extension StreamMatcher {
     let (first, last) = (line.firstFrame, line.lastFrame)
     let middle = Double(first + last) / 2
     let lineAtMiddle = alpha + beta * middle
-    // On a running play's line (matches that came before it started, or its line is still settling)? Then they
-    // are that play's: merge, and let the play refit its line.
-    if let i = active.firstIndex(where: {
-      $0.trackIndex == line.trackIndex
-        && abs($0.predictedReference(at: Int32(middle)) - lineAtMiddle) <= MatcherTuning.sameLineFrames
-    }) {
+    if let i = runningPlay(onLineOf: line) {
       claim(claimed, of: c, into: &active[i])
       active[i].refit()
       return
     }
-    // A running play stronger over the same stretch means shared material, not a new play: a section repeated
-    // within the same track, or a similar track (unless at least `crossfadeStrengthRatio` times weaker: a
-    // crossfade).
-    for p in active {
-      let rival = p.matchCount(from: first, to: last)
-      let strongerRival =
-        p.trackIndex == line.trackIndex
-        ? rival >= line.votedCount : rival >= MatcherTuning.crossfadeStrengthRatio * line.votedCount
-      if strongerRival { return }
-    }
+    if isSharedMaterial(line) { return }
     if let i = playLockedOntoRepeat(of: line, lineAtMiddle: lineAtMiddle) {
       var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
       claim(claimed, of: c, into: &play)
@@ -347,6 +348,28 @@ extension StreamMatcher {
     play.beta = beta
     active.append(play)
     sink?.receive(.playStarted(snapshot(of: play, final: false)))
+  }
+
+  /// The running play on whose line `line` lies (matches that came before it started, or its line is still
+  /// settling): they are that play's, merged into it, and the play refits its line.
+  private func runningPlay(onLineOf line: ConfirmedLine) -> Int? {
+    let middle = Double(line.firstFrame + line.lastFrame) / 2
+    let lineAtMiddle = line.cluster.alpha + line.cluster.beta * middle
+    return active.firstIndex {
+      $0.trackIndex == line.trackIndex
+        && abs($0.predictedReference(at: Int32(middle)) - lineAtMiddle) <= MatcherTuning.sameLineFrames
+    }
+  }
+
+  /// Whether a running play stronger over the line's stretch explains it as shared material, not a new play: a
+  /// section repeated within the same track, or a similar track (unless at least `crossfadeStrengthRatio` times
+  /// weaker: a crossfade).
+  private func isSharedMaterial(_ line: ConfirmedLine) -> Bool {
+    active.contains { p in
+      let rival = p.matchCount(from: line.firstFrame, to: line.lastFrame)
+      return p.trackIndex == line.trackIndex
+        ? rival >= line.votedCount : rival >= MatcherTuning.crossfadeStrengthRatio * line.votedCount
+    }
   }
 
   /// A running play of the same track that this (stronger) line should take over, keeping its id, detection time
