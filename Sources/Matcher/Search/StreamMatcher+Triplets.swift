@@ -3,9 +3,9 @@ import CPrefetch
 /// The search for new plays through the catalog's triplet index: a broadcast peak's lookups of common hashes, taken
 /// two by two under each speed hypothesis, are looked up as a triplet; each hit is two matches (in a catalog large
 /// enough, only once both pairs' postings confirm it: `confirmsTripletHits`), passed to the search (`search`) as
-/// `TargetAgreement` would pass them. Two lookups give the same
-/// triplet under every hypothesis that gives both of them the same hashes (nearby speeds round a pair's distance
-/// alike), so each two are looked up once, for all of those hypotheses (`CommonLookup`).
+/// `TargetAgreement` would pass them. Two lookups give the same triplet under every hypothesis that gives both of them
+/// the same hashes (nearby speeds round a pair's distance alike), so each two are looked up once, for all of those
+/// hypotheses (`CommonLookup`).
 ///
 /// Four steps, each over all of the peak's pairs before the next, so that the memory misses of a step (the triplet
 /// index's directory, then its postings, then the pair index's postings) overlap across pairs instead of following
@@ -135,7 +135,7 @@ extension StreamMatcher {
   /// hash has a posting exactly where the hit places its anchor, the other one within a frame of where it places its
   /// own (as `TargetAgreement` allows for the rounding of each pair's distance); a hit is two matches per such posting
   /// of the other pair, under each hypothesis the probe's lookups share. Keys share a slot by chance (about one hit in
-  /// nine at 1,000 hours), and these postings tell those hits apart.
+  /// nine at 1,000 hours, one in five at 10,000), and these postings tell those hits apart.
   ///
   /// A catalog whose triplet index has few postings of other keys per probe takes every hit unconfirmed
   /// (`confirmsTripletHits`): the smaller hash's match where the hit places it (exact, for a hit of the probe's key)
