@@ -6,18 +6,35 @@ import Testing
 
 @Suite("StreamMatcher verification")
 struct StreamMatcherVerificationTests {
+  /// A matcher of a catalog of one 30 s synthetic song, the song's reference peaks, where the song starts on the
+  /// catalog's frame axis, and the unmodified speed hypothesis: what the lines below are made of.
+  struct SongLine {
+    let signature: Signature
+    let sink = CollectingSink()
+    let matcher: StreamMatcher
+    let base: UInt32
+    let unmodified: Int
+
+    init() throws {
+      let samples = SyntheticSong(seed: 7, seconds: 30).render()
+      let catalog = try MatcherHarness.catalog(ofRecordings: [(samples, "song")])
+      signature = try MatcherHarness.referenceSignature(of: samples)
+      matcher = StreamMatcher(catalog: catalog, sink: sink)
+      base = catalog.tracks[0].globalStartFrame
+      unmodified = try #require(matcher.hypotheses.firstIndex { $0.speed == 1 && !$0.pitchShifted })
+    }
+  }
+
   /// A line of a 30 s synthetic song on reference frame = broadcast frame - 50, at speed 1: 6 matches that voted, from
   /// `votedAnchors` with `votedTargets`, and matches of common hashes that did not vote (the song's own reference pairs,
   /// looked up by the broadcast at their anchor frames on the line, each with a target frame of its own), up to
   /// `matches` in all. Returns how many plays started when the cell was verified.
   static func playsStarted(votedAnchors: [Int32], votedTargets: [Int32], matches: Int) throws -> Int {
-    let samples = SyntheticSong(seed: 7, seconds: 30).render()
-    let catalog = try MatcherHarness.catalog(ofRecordings: [(samples, "song")])
-    let signature = try MatcherHarness.referenceSignature(of: samples)
-    let sink = CollectingSink()
-    let matcher = StreamMatcher(catalog: catalog, sink: sink)
-    let base = catalog.tracks[0].globalStartFrame
-    let unmodified = try #require(matcher.hypotheses.firstIndex { $0.speed == 1 && !$0.pitchShifted })
+    let song = try SongLine()
+    let (signature, sink, matcher, base, unmodified) = (
+      song.signature, song.sink, song.matcher, song.base, song.unmodified
+    )
+    let catalog = matcher.catalog
     let first = votedAnchors.min()!
     let last = votedAnchors.max()!
     // Reference pairs whose anchors the line places among the voted ones, at anchors of their own; each target 3
@@ -81,13 +98,9 @@ struct StreamMatcherVerificationTests {
   /// frame past the posting of a reference pair whose lookup, with the same anchor and target, is also in the common
   /// history; and `unvotedOnly` more lookups of pairs on the line that did not vote. Returns how many plays started.
   static func playsStartedWithApproximateVotes(unvotedOnly: Int) throws -> Int {
-    let samples = SyntheticSong(seed: 7, seconds: 30).render()
-    let catalog = try MatcherHarness.catalog(ofRecordings: [(samples, "song")])
-    let signature = try MatcherHarness.referenceSignature(of: samples)
-    let sink = CollectingSink()
-    let matcher = StreamMatcher(catalog: catalog, sink: sink)
-    let base = catalog.tracks[0].globalStartFrame
-    let h = try #require(matcher.hypotheses.firstIndex { $0.speed == 1 && !$0.pitchShifted })
+    let song = try SongLine()
+    let (signature, sink, matcher, base, h) = (song.signature, song.sink, song.matcher, song.base, song.unmodified)
+    let catalog = matcher.catalog
     // Reference pairs whose anchors the line (reference = broadcast - 50) places within 1.7 s, one per anchor.
     var pairs: [(anchor: Int32, hash: UInt32)] = []
     for pair in PairHasher(parameters: catalog.parameters).referenceHashes(of: signature.peaks)
