@@ -180,12 +180,12 @@ struct MusicFixtureTests {
     #expect(try MatcherHarness.run(clip, catalog: loaded).sink.ended.map(\.track.key) == [catalog.tracks[2].key])
 
     let bytes = [UInt8](try Data(contentsOf: url))
-    let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-    let directoryStart = (16 + headerLength + 15) / 16 * 16
-    let postingsStart = directoryStart + 4 * ((bytes.count - 8 - directoryStart) / 4 - catalog.info().hashCount)
+    let layout = CatalogTests.Layout(bytes, catalog: catalog)
     let parts = [
-      ("header", 16 + headerLength / 3), ("directory", directoryStart + 40), ("postings", postingsStart + 1001),
-      ("postings", bytes.count - 9), ("trailer", bytes.count - 4),
+      ("header", layout.header.lowerBound + layout.header.count / 3),
+      ("track table", layout.trackTable.lowerBound + layout.trackTable.count / 2),
+      ("directory", layout.directory.lowerBound + 40), ("postings", layout.postings.lowerBound + 1001),
+      ("triplet index", layout.triplets.upperBound - 1), ("trailer", bytes.count - 4),
     ]
     for (part, position) in parts {
       var damaged = bytes

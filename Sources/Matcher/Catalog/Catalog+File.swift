@@ -1,10 +1,10 @@
 import Common
 import Foundation
 
-/// The catalog file format (`.bmcat`), version 3, little-endian:
+/// The catalog file format (`.bmcat`), version 4, little-endian:
 ///
 ///     "BMCATLG\1"  UInt32 version  UInt32 headerLength  header (JSON)  zero padding to 16
-///     pair index      triplet index      UInt64 checksum
+///     track table  zero padding to 16      pair index      triplet index      UInt64 checksum
 ///
 /// where each index is its directory (`SlotDirectory`) and its postings:
 ///
@@ -12,17 +12,18 @@ import Foundation
 ///     postings: UInt32 × postingCount
 ///
 /// with `blockCount` = ((directoryCount − 1) >> directoryBlockBits) + 1. The header holds the fingerprint parameters,
-/// the tracks with their metadata, and the geometry of the pair index and of the triplet index (`TripletIndex`). The
-/// checksum (`Checksum64`) covers every byte before it. The indexes are used in place from a memory map: loading
-/// costs one pass of checksum plus decoding the JSON header.
+/// the track table's size and the geometry of the pair index and of the triplet index (`TripletIndex`); the track
+/// table (`CatalogTrackTable`) holds the tracks with their metadata. The checksum (`Checksum64`) covers every byte
+/// before it. The indexes are used in place from a memory map: loading costs one pass of checksum, one of validation
+/// and reading the track table.
 ///
-/// Version 2 is the same with each directory a plain list of UInt32 offsets (`directoryCount` of them, 4 bytes a
-/// slot), and version 1 is version 2 without the triplet index. Both are still read, their directories made
-/// `SlotDirectory`s in memory as they load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites
-/// them as version 3.
+/// Version 3 is the same without the track table, the tracks in the JSON header (`tracks`). Version 2 is version 3
+/// with each directory a plain list of UInt32 offsets (`directoryCount` of them, 4 bytes a slot), and version 1 is
+/// version 2 without the triplet index. All are still read, plain directories made `SlotDirectory`s in memory as they
+/// load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites them as version 4.
 extension Catalog {
   static let magic = Array("BMCATLG\u{1}".utf8)
-  public static let formatVersion: UInt32 = 3
+  public static let formatVersion: UInt32 = 4
   /// The oldest version this build reads.
   static let oldestFormatVersion: UInt32 = 1
 
@@ -37,9 +38,18 @@ extension Catalog {
     var directoryBlockBits: Int?
   }
 
+  /// The size of the track table (format version 4 on).
+  struct TrackTableGeometry: Codable {
+    var count: Int
+    var bytes: Int
+  }
+
   struct Header: Codable {
     var parameters: FingerprintParameters
-    var tracks: [CatalogTrack]
+    /// The tracks, in the JSON of versions 1 to 3; from version 4, read from the track table (`trackTable`).
+    var tracks: [CatalogTrack]?
+    /// Absent before version 4.
+    var trackTable: TrackTableGeometry?
     var hashBits: Int
     var directoryBits: Int
     var positionBits: Int
@@ -90,19 +100,34 @@ extension Catalog {
     }
     let headerLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
     guard headerLength <= body.count - 16 else { throw damaged(path, "the header runs past the end of the file") }
-    let header: Header
+    var header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: Data(raw[16..<(16 + headerLength)]))
     } catch {
       throw damaged(path, "unreadable header (\(error))")
     }
     guard (version >= 2) == (header.triplets != nil), (version >= 3) == (header.directoryBlockBits != nil),
-      (version >= 3) == (header.triplets?.directoryBlockBits != nil)
+      (version >= 3) == (header.triplets?.directoryBlockBits != nil), (version >= 4) == (header.trackTable != nil),
+      (version >= 4) == (header.tracks == nil)
     else {
       throw damaged(path, "the header does not match format version \(version)")
     }
-    try header.validate(path: path)
     var offset = (16 + headerLength + 15) / 16 * 16
+    if let table = header.trackTable {
+      let bytesLeft = body.count - offset
+      guard table.bytes >= 0, table.bytes <= bytesLeft, table.count >= 0,
+        table.count <= table.bytes / CatalogTrackTable.minimumTrackBytes
+      else {
+        throw damaged(
+          path,
+          "the header's track table (\(table.count) tracks in \(table.bytes) bytes) does not fit the file's "
+            + "\(max(0, bytesLeft)) bytes left for it")
+      }
+      header.tracks = try CatalogTrackTable.decode(
+        UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + table.bytes)]), count: table.count, path: path)
+      offset += (table.bytes + 15) / 16 * 16
+    }
+    try header.validate(path: path)
     // Geometries were checked (`validate`): directory counts are at most 2^32 + 1 and block bits 0…32. Counts are
     // checked against the bytes left before they are multiplied, so that no count can overflow. Every index's place
     // is found before any directory is read, so that sizes that do not add up are named as such.
@@ -157,19 +182,19 @@ extension Catalog {
     try index.validate(path: path, name: "index", axisEnd: header.axisEnd)
     try tripletIndex?.validate(path: path, name: "triplet index", axisEnd: header.axisEnd)
     return Catalog(
-      parameters: header.parameters, tracks: header.tracks, index: index, stopHashCap: header.stopHashCap ?? 0,
+      parameters: header.parameters, tracks: header.tracks ?? [], index: index, stopHashCap: header.stopHashCap ?? 0,
       triplets: tripletIndex.map { TripletIndex(index: $0) }, fileFormatVersion: version)
   }
 
-  /// The file's bytes: version 3, with a triplet index derived now if this catalog was read from version 1.
+  /// The file's bytes: version 4, with a triplet index derived now if this catalog was read from version 1.
   func encoded() throws -> [UInt8] {
     var out = [UInt8]()
     try encode { out.append(contentsOf: $0) }
     return out
   }
 
-  /// Hands the file's bytes (`encoded()`) to `write` in order, a piece at a time: the header, each index's arrays as
-  /// they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no copy of it (5 GB
+  /// Hands the file's bytes (`encoded()`) to `write` in order, a piece at a time: the header and the track table, each
+  /// index's arrays as they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no copy of it (5 GB
   /// at 10,000 hours).
   func encode(into write: (UnsafeRawBufferPointer) throws -> Void) throws {
     let triplets = self.triplets ?? TripletIndex.derive(from: index, tracks: tracks, layout: HashLayout(parameters))
@@ -185,13 +210,17 @@ extension Catalog {
     // process to the next).
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
+    let table = CatalogTrackTable.encoded(tracks)
     let header = try encoder.encode(
       Header(
-        parameters: parameters, tracks: tracks, hashBits: index.hashBits, directoryBits: index.directoryBits,
+        parameters: parameters, tracks: nil, trackTable: TrackTableGeometry(count: tracks.count, bytes: table.count),
+        hashBits: index.hashBits, directoryBits: index.directoryBits,
         positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count,
         stopHashCap: stopHashCap, triplets: geometry(triplets.index), directoryBlockBits: index.directory.blockBits))
     head.append(UInt32(header.count))
     head.append(bytes: header)
+    head.align(to: 16)
+    head.append(bytes: table)
     head.align(to: 16)
     var checksum = Checksum64.Stream()
     func emit(_ raw: UnsafeRawBufferPointer) throws {

@@ -51,7 +51,7 @@ extension Catalog.Header {
 
   /// End of the frame axis: the last track's end and the gap after it (where the next track added would start).
   var axisEnd: UInt64 {
-    tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) + UInt64(Catalog.gapFrames) } ?? 0
+    tracks?.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) + UInt64(Catalog.gapFrames) } ?? 0
   }
 
   /// Checks the parameters, the index geometry, the tracks and the stop-hash cap against each other. The index's own
@@ -87,6 +87,7 @@ extension Catalog.Header {
     let hopSeconds = Double(parameters.hopSizeSamples) / Double(parameters.sampleRateHz)
     // Longest track: as many frames as a posting can address; beyond it a sample count would not fit a Double exactly.
     let maxSeconds = Double(axisLimit) * hopSeconds
+    let tracks = self.tracks ?? []
     var keys = Set<String>(minimumCapacity: tracks.count)
     var previousEnd: UInt64?
     for (i, t) in tracks.enumerated() {

@@ -49,7 +49,7 @@ enum CommandTable {
         ["catalog", "remove"], "removes items named by key, ISRC or source path", options: [catalogOption],
         arguments: "KEY|ISRC|PATH..."),
       CommandSpec(
-        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 or 2) as version 3",
+        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 to 3) as version 4",
         options: [catalogOption]),
     ])
 

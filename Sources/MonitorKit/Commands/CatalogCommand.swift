@@ -169,17 +169,20 @@ enum CatalogCommand {
     return 0
   }
 
-  /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.
   /// `catalog info`'s format line: the file's version, and for an older one what upgrading it gains.
   static func formatLine(_ info: Catalog.Info) -> String {
-    "format:       "
+    let upgrade = "; run `catalog upgrade`"
+    return "format:       "
       + (!info.hasTripletIndex
-        ? "version 1, without the triplet index: searching a large catalog is slow; run `catalog upgrade`"
-        : info.formatVersion < Catalog.formatVersion
-          ? "version \(info.formatVersion), with index directories twice the size; run `catalog upgrade`"
-          : "version \(info.formatVersion)")
+        ? "version 1, without the triplet index: searching a large catalog is slow" + upgrade
+        : info.formatVersion < 3
+          ? "version \(info.formatVersion), with index directories twice the size" + upgrade
+          : info.formatVersion < Catalog.formatVersion
+            ? "version \(info.formatVersion), with the tracks in JSON: twice as slow to load" + upgrade
+            : "version \(info.formatVersion)")
   }
 
+  /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.
   static func indexBytesLine(_ info: Catalog.Info) -> String {
     let perHour = info.hours > 0 ? Double(info.indexBytes) / info.hours / 1_000_000 : 0
     return "index bytes:  \(info.indexBytes) (" + String(format: "%.2f", perHour) + " MB per hour of audio)"

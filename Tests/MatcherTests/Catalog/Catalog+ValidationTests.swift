@@ -37,9 +37,9 @@ struct CatalogValidationTests {
   static let broadcast = Array(songs[1].render()[8000..<40000])
 
   /// A catalog file taken apart into its header (as JSON objects) and its index words, to change and put together
-  /// again with a checksum that matches, as format version 2 writes it: each directory a plain list of UInt32 offsets,
-  /// so that any value can be put in any slot (version 2 is still read, and its directories checked as they are before
-  /// they are made `SlotDirectory`s). Unchecked Sendable: the JSON objects are values, never shared mutably.
+  /// again with a checksum that matches, as format version 2 writes it: the tracks in the header, each directory a plain
+  /// list of UInt32 offsets, so that any value can be put in any slot (version 2 is still read, and its directories
+  /// checked as they are before they are made `SlotDirectory`s). Unchecked Sendable: the JSON objects are values, never shared mutably.
   struct Parts: @unchecked Sendable {
     var header: [String: Any]
     var directory: [UInt32]
@@ -48,10 +48,7 @@ struct CatalogValidationTests {
     var triplets: [UInt32]
 
     init(_ catalog: Catalog) throws {
-      let bytes = try catalog.encoded()
-      let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-      header = try #require(
-        try JSONSerialization.jsonObject(with: Data(bytes[16..<(16 + headerLength)])) as? [String: Any])
+      header = try CatalogTests.headerWithTracks(catalog)
       header["directoryBlockBits"] = nil
       var tripletGeometry = try #require(header["triplets"] as? [String: Any])
       tripletGeometry["directoryBlockBits"] = nil
@@ -270,8 +267,8 @@ struct CatalogValidationTests {
     }
   }
 
-  /// The file of `catalog` as this build writes it (`SlotDirectory`s), with its header changed by `header` and its
-  /// bytes after the header by `body` (given the offset where the pair index starts), sealed again.
+  /// The file of `catalog` as this build writes it (a track table, `SlotDirectory`s), with its header changed by
+  /// `header` and its bytes after the header by `body` (given the offset where the pair index starts), sealed again.
   static func current(
     _ catalog: Catalog, header change: (inout [String: Any]) -> Void = { _ in },
     body: (inout [UInt8], Int) -> Void = { _, _ in }
@@ -287,8 +284,9 @@ struct CatalogValidationTests {
     out.append(UInt32(json.count))
     out.append(bytes: json)
     out.align(to: 16)
-    let indexStart = out.bytes.count
-    out.append(bytes: bytes[((16 + headerLength + 15) / 16 * 16)..<(bytes.count - 8)])
+    let layout = CatalogTests.Layout(bytes, catalog: catalog)
+    let indexStart = out.bytes.count + layout.directory.lowerBound - layout.trackTable.lowerBound
+    out.append(bytes: bytes[layout.trackTable.lowerBound..<layout.trailer.lowerBound])
     var rest = out.bytes
     body(&rest, indexStart)
     rest += [UInt8](repeating: 0, count: 8)
@@ -329,7 +327,8 @@ struct CatalogValidationTests {
       try Self.expectRefused(
         try Self.current(catalog) { $0["directoryBlockBits"] = blockBits == 0 ? 1 : 0 }, "bytes", "other block bits")
       try Self.expectRefused(
-        try Self.current(catalog) { $0["directoryBlockBits"] = nil }, "does not match format version 3", "no bits")
+        try Self.current(catalog) { $0["directoryBlockBits"] = nil },
+        "does not match format version \(Catalog.formatVersion)", "no bits")
       // A block start past the postings.
       try Self.expectRefused(
         try Self.current(catalog) { _ in

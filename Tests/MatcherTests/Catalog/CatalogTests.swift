@@ -15,9 +15,10 @@ struct CatalogTests {
     catalog.index.entries().map { [$0.hash, $0.position] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
   }
 
-  /// Offsets of the parts of a catalog file: header (JSON), directory, postings, trailer (checksum).
+  /// Offsets of the parts of a catalog file: header (JSON), track table, directory, postings, trailer (checksum).
   struct Layout {
     var header: Range<Int>
+    var trackTable: Range<Int>
     var directory: Range<Int>
     var postings: Range<Int>
     var triplets: Range<Int>
@@ -26,7 +27,9 @@ struct CatalogTests {
     init(_ bytes: [UInt8], catalog: Catalog) {
       let headerLength = bytes[12..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
       header = 16..<(16 + headerLength)
-      let directoryStart = (header.upperBound + 15) / 16 * 16
+      let tableStart = (header.upperBound + 15) / 16 * 16
+      trackTable = tableStart..<(tableStart + CatalogTrackTable.encoded(catalog.tracks).count)
+      let directoryStart = (trackTable.upperBound + 15) / 16 * 16
       directory = directoryStart..<(directoryStart + catalog.index.directory.bytes)
       postings = directory.upperBound..<(directory.upperBound + 4 * catalog.index.postings.count)
       let tripletBytes = catalog.triplets.map { $0.bytes } ?? 0
@@ -126,7 +129,7 @@ struct CatalogTests {
 
   @Test("A newer format version, or version 0, is refused, naming the versions this build reads")
   func otherVersion() throws {
-    for version: UInt8 in [0, 4, 7] {
+    for version: UInt8 in [0, 5, 7] {
       var bytes = try Self.catalog().encoded()
       bytes[8] = version
       let folder = try TemporaryDirectory()
@@ -140,24 +143,33 @@ struct CatalogTests {
   }
 
   /// The bytes of `catalog` as format version 1 wrote them: no triplet index, a plain directory.
-  static func versionOne(_ catalog: Catalog) throws -> [UInt8] { try plainDirectories(catalog, version: 1) }
+  static func versionOne(_ catalog: Catalog) throws -> [UInt8] { try olderFormat(catalog, version: 1) }
 
-  /// The bytes of `catalog` as format version 2 (`version: 2`) or 1 wrote them: each index's directory a plain list of
-  /// UInt32 offsets, and in version 1 no triplet index.
-  static func plainDirectories(_ catalog: Catalog, version: UInt32) throws -> [UInt8] {
+  /// The header of `catalog`'s file as a JSON object, with the tracks in it, as format versions 1 to 3 wrote it.
+  static func headerWithTracks(_ catalog: Catalog) throws -> [String: Any] {
+    let bytes = try catalog.encoded()
+    var header = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes[Layout(bytes, catalog: catalog).header])) as? [String: Any])
+    header["trackTable"] = nil
+    header["tracks"] = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(catalog.tracks))
+    return header
+  }
+
+  /// The bytes of `catalog` as format version 3, 2 or 1 wrote them: the tracks in the JSON header; before version 3
+  /// each index's directory a plain list of UInt32 offsets, and in version 1 no triplet index.
+  static func olderFormat(_ catalog: Catalog, version: UInt32) throws -> [UInt8] {
     let bytes = try catalog.encoded()
     let layout = Layout(bytes, catalog: catalog)
-    var header = try #require(
-      try JSONSerialization.jsonObject(with: Data(bytes[layout.header])) as? [String: Any])
-    header["directoryBlockBits"] = nil
-    var indexes = [catalog.index]
-    if version == 1 {
-      header["triplets"] = nil
-    } else {
-      var triplets = try #require(header["triplets"] as? [String: Any])
-      triplets["directoryBlockBits"] = nil
-      header["triplets"] = triplets
-      indexes.append(try #require(catalog.triplets).index)
+    var header = try headerWithTracks(catalog)
+    if version < 3 {
+      header["directoryBlockBits"] = nil
+      if version == 1 {
+        header["triplets"] = nil
+      } else {
+        var triplets = try #require(header["triplets"] as? [String: Any])
+        triplets["directoryBlockBits"] = nil
+        header["triplets"] = triplets
+      }
     }
     let json = try JSONSerialization.data(withJSONObject: header)
     var out = BinaryWriter()
@@ -166,12 +178,33 @@ struct CatalogTests {
     out.append(UInt32(json.count))
     out.append(bytes: json)
     out.align(to: 16)
-    for index in indexes {
-      for word in index.directory { out.append(word) }
-      for word in index.postings { out.append(word) }
+    if version == 3 {
+      out.append(bytes: bytes[layout.directory.lowerBound..<layout.trailer.lowerBound])
+    } else {
+      for index in [catalog.index] + (version == 2 ? [try #require(catalog.triplets).index] : []) {
+        for word in index.directory { out.append(word) }
+        for word in index.postings { out.append(word) }
+      }
     }
     out.append(UInt64(0))
     return resealed(out.bytes)
+  }
+
+  @Test(
+    "A version 3 catalog, with its tracks in the JSON header, loads with the same tracks and index; upgraded, it is the file this build writes"
+  )
+  func versionThreeLoadsAndUpgrades() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v3.bmcat")
+    try Data(try Self.olderFormat(catalog, version: 3)).write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.info().formatVersion == 3)
+    #expect(loaded.tracks == catalog.tracks)
+    #expect(Self.entries(loaded) == Self.entries(catalog))
+    try loaded.write(to: url)
+    #expect(Array(try Data(contentsOf: url)) == (try catalog.encoded()))
+    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
   }
 
   @Test(
@@ -181,7 +214,7 @@ struct CatalogTests {
     let catalog = try Self.catalog()
     let folder = try TemporaryDirectory()
     let url = folder.file("v2.bmcat")
-    let old = try Self.plainDirectories(catalog, version: 2)
+    let old = try Self.olderFormat(catalog, version: 2)
     try Data(old).write(to: url)
     let loaded = try Catalog.load(from: url)
     #expect(loaded.info().formatVersion == 2)

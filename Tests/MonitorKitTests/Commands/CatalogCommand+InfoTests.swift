@@ -18,6 +18,10 @@ struct CatalogCommandInfoTests {
     var info = Catalog.Info(
       trackCount: 1, hours: 1, hashCount: 1, indexBytes: 1, fileBytes: nil, hasTripletIndex: true)
     #expect(CatalogCommand.formatLine(info) == "format:       version \(Catalog.formatVersion)")
+    info.formatVersion = 3
+    #expect(
+      CatalogCommand.formatLine(info)
+        == "format:       version 3, with the tracks in JSON: twice as slow to load; run `catalog upgrade`")
     info.formatVersion = 2
     #expect(
       CatalogCommand.formatLine(info)

@@ -96,22 +96,24 @@ struct CatalogCommandTests {
     return music
   }
 
-  /// A catalog file's JSON header with every `addedAt` time left out, and the bytes after it (the index; the
-  /// checksum, which covers the times, left out).
-  static func parts(of url: URL) throws -> (header: [String: Any], index: Data) {
+  /// A catalog file's JSON header, its tracks with every `addedAt` time set to the same, and the bytes after the track
+  /// table (the index; the checksum, which covers the times, left out).
+  static func parts(of url: URL) throws -> (header: [String: Any], tracks: [CatalogTrack], index: Data) {
     let bytes = try Data(contentsOf: url)
     let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
-    var header = try #require(
+    let header = try #require(
       try JSONSerialization.jsonObject(with: bytes.subdata(in: 16..<(16 + headerLength))) as? [String: Any])
-    let tracks = try #require(header["tracks"] as? [[String: Any]])
-    header["tracks"] = tracks.map { $0.filter { $0.key != "addedAt" } }
-    let indexOffset = (16 + headerLength + 15) / 16 * 16  // after the header's zero padding
-    return (header, bytes.subdata(in: indexOffset..<(bytes.count - 8)))
+    let tableBytes = try #require((header["trackTable"] as? [String: Any])?["bytes"] as? Int)
+    // After the header's and the track table's zero padding.
+    let indexOffset = (16 + headerLength + 15) / 16 * 16 + (tableBytes + 15) / 16 * 16
+    var tracks = try Catalog.load(from: url).tracks
+    for i in tracks.indices { tracks[i].addedAt = Date(timeIntervalSinceReferenceDate: 0) }
+    return (header, tracks, bytes.subdata(in: indexOffset..<(bytes.count - 8)))
   }
 
   static func sameParts(_ a: URL, _ b: URL) throws -> Bool {
     let (pa, pb) = (try parts(of: a), try parts(of: b))
-    return NSDictionary(dictionary: pa.header).isEqual(to: pb.header) && pa.index == pb.index
+    return NSDictionary(dictionary: pa.header).isEqual(to: pb.header) && pa.tracks == pb.tracks && pa.index == pb.index
   }
 
   @Test("catalog add makes the same catalog with --jobs 1 and --jobs 3: byte for byte, but for the addedAt times")
