@@ -28,7 +28,7 @@ final class CommonLookupHistory {
   }
 
   /// Records the current peak's common lookups (`targetFrame`), each under every one of its hypotheses.
-  func append(_ lookups: [CommonLookup], targetFrame: Int32) {
+  func append(_ lookups: some Collection<CommonLookup>, targetFrame: Int32) {
     entries.withUnsafeMutableBufferPointer { lists in
       for l in lookups {
         for h in l.hypotheses {

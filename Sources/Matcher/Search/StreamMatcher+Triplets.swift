@@ -69,7 +69,7 @@ extension StreamMatcher {
   /// the first hypothesis they share), with the bounds of their key's directory slot: asked for as each key is made
   /// (`cprefetch_read`), then read for every two in a loop of their own, so that their misses overlap.
   private func probingTriplets(_ triplets: TripletIndex) {
-    tripletProbes.removeAll(keepingCapacity: true)
+    tripletProbes.removeAll()
     orderLookupsByHypothesis()
     let directory = triplets.index.directory
     let directoryStart = directory.baseAddress!
@@ -106,7 +106,7 @@ extension StreamMatcher {
 
   /// The target frames under each probe's key: the postings of its slot that carry the key's residual bits.
   private func readingTripletHits(_ triplets: TripletIndex) {
-    tripletHits.removeAll(keepingCapacity: true)
+    tripletHits.removeAll()
     let index = triplets.index
     let residualBits = UInt32(index.residualBits)
     let residualMask: UInt32 = residualBits == 0 ? 0 : (1 << residualBits) - 1
@@ -147,7 +147,7 @@ extension StreamMatcher {
   /// another key has a posting of the other hash within a frame of where it places the anchor only by chance (a few
   /// hundred postings on an axis of 10^8 frames: about 10^-5). That search finds the other pair's postings anyway.
   private func confirmingTripletHits(targetFrame: Int32) {
-    tripletMatchKeys.removeAll(keepingCapacity: true)
+    tripletMatchKeys.removeAll()
     guard !tripletHits.isEmpty else { return }
     let index = catalog.index
     let frameMask = UInt32(1 << hasher.layout.frameBits) - 1
@@ -239,7 +239,7 @@ extension StreamMatcher {
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
     // The matches to search, with their diagonals and vote counters; those counters and the cell lists are asked for
     // in this loop (`cprefetch_read`), so that their misses overlap before the search below uses them.
-    tripletMatches.removeAll(keepingCapacity: true)
+    tripletMatches.removeAll()
     var previous: UInt64?
     for key in tripletMatchKeys where key >> 1 != previous {
       previous = key >> 1
@@ -270,11 +270,9 @@ extension StreamMatcher {
   private func sortingTripletMatchKeys() {
     let n = tripletMatchKeys.count
     if keySortScratch.count < n { keySortScratch = [UInt64](repeating: 0, count: max(n, 2 * keySortScratch.count)) }
-    tripletMatchKeys.withUnsafeMutableBufferPointer { keys in
-      keySortScratch.withUnsafeMutableBufferPointer { scratch in
-        RadixSort.sortWholeKeys(
-          keys.baseAddress!, count: n, scratch: scratch.baseAddress!, histograms: keySortHistogram)
-      }
+    keySortScratch.withUnsafeMutableBufferPointer { scratch in
+      RadixSort.sortWholeKeys(
+        tripletMatchKeys.base, count: n, scratch: scratch.baseAddress!, histograms: keySortHistogram)
     }
   }
 

@@ -75,7 +75,7 @@ public final class StreamMatcher {
   let agreement: TargetAgreement
   /// The current peak's lookups of common hashes, one per anchor and hash, to be searched in pairs in the catalog's
   /// triplet index.
-  var commonLookups: [CommonLookup] = []
+  var commonLookups: ScratchList<CommonLookup>
   /// The common lookups of the vote window, for verification to gather the matches on a line that did not vote.
   let commonHistory: CommonLookupHistory
   /// Indices of `commonLookups` by hypothesis (a lookup under each of its hypotheses), and where each hypothesis's run
@@ -87,24 +87,24 @@ public final class StreamMatcher {
   /// `guessMultiplier(axisFrames: catalogFrames)`, for `guess`.
   let guessMultiplier: UInt64
   /// The current peak's lookups, planned before any is looked up (`lookUpPlanned`).
-  var plannedLookups: [PlannedLookup] = []
+  var plannedLookups: ScratchList<PlannedLookup>
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
   /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
   /// hits, and the matches they give (`searchTriplets`), as keys that sort in the order of the matches
   /// (`tripletMatchKey`).
-  var tripletProbes: [TripletProbe] = []
+  var tripletProbes = ScratchList<TripletProbe>(capacity: 1024)
   /// Whether triplet hits are confirmed in the pair index before they are searched: as the catalog's size decides
   /// (`MatcherTuning.confirmsHits`), or as a test sets it, to run the other way on the same catalog.
   var confirmsTripletHits: Bool
-  var tripletHits: [TripletHit] = []
+  var tripletHits = ScratchList<TripletHit>(capacity: 1024)
   let lowerBounds = FencedLowerBounds()
   /// The searches of `forEachPosting(inRanges:)` in long posting lists, and where each of its ranges starts.
   let rangeBounds = FencedLowerBounds()
   var rangeStarts: [Int] = []
-  var tripletMatchKeys: [UInt64] = []
+  var tripletMatchKeys = ScratchList<UInt64>(capacity: 2048)
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
-  var tripletMatches: [TripletMatch] = []
+  var tripletMatches = ScratchList<TripletMatch>(capacity: 1024)
   /// Verification's bookkeeping, kept from call to call (`StreamMatcher+Verification`): the cells a batch verified, the
   /// vote slots a gathering walked, the count of its targets that two anchors agree on, the matches it holds, and the
   /// common lookups whose postings it searches.
@@ -157,20 +157,17 @@ public final class StreamMatcher {
     let lookupsPerPeak = parameters.queryFanOut * hypotheses.count * pairTimePasses
     agreement = TargetAgreement(
       capacity: MatcherTuning.agreementCapacity(lookupsPerPeak: lookupsPerPeak, stopHashCap: catalog.stopHashCap))
-    commonLookups.reserveCapacity(4 * lookupsPerPeak)
+    commonLookups = ScratchList(capacity: 4 * lookupsPerPeak)
     lookupsByHypothesis.reserveCapacity(4 * lookupsPerPeak)
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
     precondition(maxQueryPairFrames < 1 << 23 && hypotheses.count <= 256, "a triplet match key holds them")
     confirmsTripletHits = catalog.triplets.map(MatcherTuning.confirmsHits(of:)) ?? true
-    tripletProbes.reserveCapacity(1024)
-    tripletHits.reserveCapacity(1024)
-    tripletMatchKeys.reserveCapacity(2048)
     keySortScratch = [UInt64](repeating: 0, count: 2048)
     keySortHistogram = .allocate(capacity: RadixSort.byteHistogramCount)
     playWindows.reserveCapacity(16)
     catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
     guessMultiplier = Self.guessMultiplier(axisFrames: catalogFrames)
-    plannedLookups.reserveCapacity(4 * lookupsPerPeak)
+    plannedLookups = ScratchList(capacity: 4 * lookupsPerPeak)
     commonHistory = CommonLookupHistory(hypotheses: hypotheses.count)
     votes = VoteTable(slots: MatcherTuning.voteSlots(postings: catalog.index.postings.count))
     queue = MatchQueue(cells: MatcherTuning.queueCellLists(postings: catalog.index.postings.count))
@@ -189,6 +186,12 @@ public final class StreamMatcher {
   }
 
   deinit {
+    commonLookups.deallocate()
+    plannedLookups.deallocate()
+    tripletProbes.deallocate()
+    tripletHits.deallocate()
+    tripletMatchKeys.deallocate()
+    tripletMatches.deallocate()
     scaledFrames.deallocate()
     keySortHistogram.deallocate()
   }
@@ -265,8 +268,8 @@ public final class StreamMatcher {
       newestFrame = max(newestFrame, frame)
       while peakStart < peakFrames.count && frame - peakFrames[peakStart] > maxQueryPairFrames { peakStart += 1 }
       agreement.begin()
-      plannedLookups.removeAll(keepingCapacity: true)
-      commonLookups.removeAll(keepingCapacity: true)
+      plannedLookups.removeAll()
+      commonLookups.removeAll()
       var j = peakStart
       while j < peakFrames.count {
         let dtq = frame - peakFrames[j]
