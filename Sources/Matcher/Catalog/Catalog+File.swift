@@ -64,8 +64,9 @@ extension Catalog {
 
   /// Loads a catalog file. Damage (a flipped byte, truncation, or insides that do not hold together even under a
   /// valid checksum), another version, or another kind of file is a `FormatError` that says so, with `isCatalog` set.
-  /// Everything the matcher relies on is checked here (`Catalog+Validation`), in one pass over each index, so that no
-  /// file can crash or hang the code that uses the catalog.
+  /// Everything the matcher relies on is checked here (`Catalog+Validation`), so that no file can crash or hang the
+  /// code that uses the catalog: the postings in the checksum's pass over the file, the rest in one pass over each
+  /// directory.
   public static func load(from url: URL) throws(FormatError) -> Catalog {
     do {
       return try decode(path: url.path)
@@ -92,12 +93,72 @@ extension Catalog {
     }
     let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
     let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
-    guard Checksum64.of(body) == stored else {
-      throw FormatError(
-        path: path,
-        reason: "checksum mismatch: the catalog is damaged or truncated; restore a backup or rebuild it with "
-          + "`broadcast-monitor catalog add`")
+    let checksumMismatch = FormatError(
+      path: path,
+      reason: "checksum mismatch: the catalog is damaged or truncated; restore a backup or rebuild it with "
+        + "`broadcast-monitor catalog add`")
+    // The header, the track table and the indexes' places are read before the checksum is known, which is computed
+    // with the postings' frames in one pass (`checksumAndLastFrames`). Parts that do not hold together under a
+    // checksum that does not match are reported as the mismatch: a file damaged, not one written wrong.
+    let parts: (header: Header, index: CatalogIndex, triplets: CatalogIndex?)
+    do throws(FormatError) {
+      parts = try mapParts(raw: raw, body: body, version: version, file: file, path: path)
+    } catch {
+      guard Checksum64.of(body) == stored else { throw checksumMismatch }
+      throw error
     }
+    let (checksum, lastFrames) = checksumAndLastFrames(
+      of: body, indexes: [parts.index] + (parts.triplets.map { [$0] } ?? []))
+    guard checksum == stored else { throw checksumMismatch }
+    let axisEnd = parts.header.axisEnd
+    try parts.index.validate(path: path, name: "index", axisEnd: axisEnd, lastFrame: lastFrames[0])
+    try parts.triplets?.validate(path: path, name: "triplet index", axisEnd: axisEnd, lastFrame: lastFrames[1])
+    return Catalog(
+      parameters: parts.header.parameters, tracks: parts.header.tracks ?? [], index: parts.index,
+      stopHashCap: parts.header.stopHashCap ?? 0, triplets: parts.triplets.map { TripletIndex(index: $0) },
+      fileFormatVersion: version)
+  }
+
+  /// Bytes of the file read a chunk at a time for the checksum, each chunk's postings then read from the cache: 64 KB,
+  /// well within the level 2 cache.
+  private static let loadChunkBytes = 1 << 16
+
+  /// The checksum of `body` and, in the same pass, the highest frame of each of `indexes`' postings (which lie in
+  /// `body`, at offsets that are multiples of 4), so that the file is read from memory once: reading the postings
+  /// again after the checksum cost two thirds as much as the checksum (1,000 hours: 44 ms against 70 ms).
+  private static func checksumAndLastFrames(of body: UnsafeRawBufferPointer, indexes: [CatalogIndex]) -> (
+    UInt64, [UInt32]
+  ) {
+    var checksum = Checksum64.Stream()
+    var lastFrames = [UInt32](repeating: 0, count: indexes.count)
+    let postingBytes = indexes.map { index in
+      let start = index.postings.isEmpty ? 0 : UnsafeRawPointer(index.postings.baseAddress!) - body.baseAddress!
+      return start..<(start + 4 * index.postings.count)
+    }
+    var start = 0
+    while start < body.count {
+      let end = min(body.count, start + loadChunkBytes)
+      checksum.add(UnsafeRawBufferPointer(rebasing: body[start..<end]))
+      for (i, index) in indexes.enumerated() {
+        let bytes = postingBytes[i].clamped(to: start..<end)
+        guard !bytes.isEmpty else { continue }
+        let first = (bytes.lowerBound - postingBytes[i].lowerBound) / 4
+        let past = (bytes.upperBound - postingBytes[i].lowerBound) / 4
+        lastFrames[i] = max(
+          lastFrames[i],
+          CatalogIndex.lastFrame(
+            in: UnsafeBufferPointer(rebasing: index.postings[first..<past]), mask: index.positionMask))
+      }
+      start = end
+    }
+    return (checksum.value, lastFrames)
+  }
+
+  /// The header (with the tracks of the track table), and the indexes in place, their geometry checked against the
+  /// header and the file's size; their contents are checked after the checksum (`CatalogIndex.validate`).
+  private static func mapParts(
+    raw: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, version: UInt32, file: MappedFile, path: String
+  ) throws(FormatError) -> (header: Header, index: CatalogIndex, triplets: CatalogIndex?) {
     let headerLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
     guard headerLength <= body.count - 16 else { throw damaged(path, "the header runs past the end of the file") }
     var header: Header
@@ -177,13 +238,7 @@ extension Catalog {
     guard offset == body.count else {
       throw damaged(path, "\(body.count - offset) bytes after the indexes, where the header's sizes leave none")
     }
-    let index = try pairs()
-    let tripletIndex = try triplets.map { (read) throws(FormatError) in try read() }
-    try index.validate(path: path, name: "index", axisEnd: header.axisEnd)
-    try tripletIndex?.validate(path: path, name: "triplet index", axisEnd: header.axisEnd)
-    return Catalog(
-      parameters: header.parameters, tracks: header.tracks ?? [], index: index, stopHashCap: header.stopHashCap ?? 0,
-      triplets: tripletIndex.map { TripletIndex(index: $0) }, fileFormatVersion: version)
+    return (header, try pairs(), try triplets.map { (read) throws(FormatError) in try read() })
   }
 
   /// The file's bytes: version 4, with a triplet index derived now if this catalog was read from version 1.
@@ -194,8 +249,8 @@ extension Catalog {
   }
 
   /// Hands the file's bytes (`encoded()`) to `write` in order, a piece at a time: the header and the track table, each
-  /// index's arrays as they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no copy of it (5 GB
-  /// at 10,000 hours).
+  /// index's arrays as they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no
+  /// copy of it (5 GB at 10,000 hours).
   func encode(into write: (UnsafeRawBufferPointer) throws -> Void) throws {
     let triplets = self.triplets ?? TripletIndex.derive(from: index, tracks: tracks, layout: HashLayout(parameters))
     func geometry(_ i: CatalogIndex) -> IndexGeometry {

@@ -130,17 +130,22 @@ extension Catalog.Header {
 
 extension CatalogIndex {
   /// Checks the directory (starts at 0, never decreases, ends at the number of postings) and every posting's frame
-  /// (before `axisEnd`, the end of the tracks' frame axis). Linear: one pass over each.
-  func validate(path: String, name: String, axisEnd: UInt64) throws(FormatError) {
+  /// (before `axisEnd`, the end of the tracks' frame axis), given the highest of them (`lastFrame(in:mask:)`, which
+  /// loading finds in the checksum's pass). Linear: one pass over the directory.
+  func validate(path: String, name: String, axisEnd: UInt64, lastFrame last: UInt32) throws(FormatError) {
     try Self.validateDirectory(directory, postingCount: postings.count, path: path, name: name)
-    let mask = positionMask
-    var last: UInt32 = 0
-    for p in postings { last = Swift.max(last, p & mask) }
     if !postings.isEmpty && UInt64(last) >= axisEnd {
       throw Catalog.damaged(
         path,
         "a posting of the \(name) at frame \(last), beyond the tracks' frame axis (which ends at frame \(axisEnd))")
     }
+  }
+
+  /// The highest frame of `postings` (0 when there are none), their frames being their bits under `mask`.
+  static func lastFrame(in postings: UnsafeBufferPointer<UInt32>, mask: UInt32) -> UInt32 {
+    var last: UInt32 = 0
+    for p in postings { last = Swift.max(last, p & mask) }
+    return last
   }
 
   /// Checks a directory: it starts at 0, never decreases, and ends at `postingCount`.

@@ -2,8 +2,8 @@ import Common
 import Foundation
 
 /// A catalog file's tracks (format version 4 on), in binary after its JSON header: read without a JSON decoder, so
-/// that loading a catalog of 17,646 tracks (1,000 hours) takes milliseconds where decoding them from JSON took a quarter
-/// of a second, 6 % of a one-hour `scan`. Little-endian; for each track, in catalog order:
+/// that loading a catalog of 17,646 tracks (1,000 hours) takes milliseconds where decoding them from JSON took a
+/// quarter of a second, 6 % of a one-hour `scan`. Little-endian; for each track, in catalog order:
 ///
 ///     UInt32 globalStartFrame   UInt32 frameCount   Int64 hashCount
 ///     Float64 durationSeconds   Float64 audibleStartSeconds   Float64 audibleEndSeconds

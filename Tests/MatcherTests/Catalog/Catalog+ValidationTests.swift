@@ -267,6 +267,32 @@ struct CatalogValidationTests {
     }
   }
 
+  @Test("A posting past the tracks is found wherever it lies in a file that the checksum reads in many pieces")
+  func farPostingInAnyPiece() throws {
+    let songs = (41...62).map { SyntheticSong(seed: UInt64($0), seconds: 40) }
+    let catalog = try MatcherHarness.catalog(of: songs)
+    let bytes = try catalog.encoded()
+    let layout = CatalogTests.Layout(bytes, catalog: catalog)
+    let triplets = try #require(catalog.triplets).index
+    let tripletPostings = (layout.triplets.upperBound - 4 * triplets.postings.count)..<layout.triplets.upperBound
+    #expect(bytes.count > 3 * (1 << 16), "the file spans several of the checksum's pieces")
+    for (postings, name, mask) in [
+      (layout.postings, "index", catalog.index.positionMask), (tripletPostings, "triplet index", triplets.positionMask),
+    ] {
+      let count = postings.count / 4
+      for i in [0, count / 3, count / 2, count - 1] {
+        var damaged = bytes
+        let at = postings.lowerBound + 4 * i
+        let posting = damaged[at..<(at + 4)].enumerated().reduce(UInt32(0)) {
+          $0 | UInt32($1.element) << (8 * $1.offset)
+        }
+        withUnsafeBytes(of: (posting | mask).littleEndian) { damaged.replaceSubrange(at..<(at + 4), with: $0) }
+        try Self.expectRefused(
+          CatalogTests.resealed(damaged), "a posting of the \(name) at frame \(mask)", "\(name) posting \(i)")
+      }
+    }
+  }
+
   /// The file of `catalog` as this build writes it (a track table, `SlotDirectory`s), with its header changed by
   /// `header` and its bytes after the header by `body` (given the offset where the pair index starts), sealed again.
   static func current(
