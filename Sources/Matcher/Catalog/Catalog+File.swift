@@ -163,7 +163,11 @@ extension Catalog {
     guard headerLength <= body.count - 16 else { throw damaged(path, "the header runs past the end of the file") }
     var header: Header
     do {
-      header = try JSONDecoder().decode(Header.self, from: Data(raw[16..<(16 + headerLength)]))
+      // Read in place: a damaged length may name most of the file, which is not checksummed yet.
+      let json = Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress! + 16), count: headerLength,
+        deallocator: .none)
+      header = try JSONDecoder().decode(Header.self, from: json)
     } catch {
       throw damaged(path, "unreadable header (\(error))")
     }

@@ -260,6 +260,29 @@ struct CatalogTests {
     #expect(Array(upgraded.index.postings) == Array(catalog.index.postings))
   }
 
+  @Test(
+    "Damage to the sizes read before the checksum (the header's length, the track table's count) is reported as the checksum mismatch"
+  )
+  func sizesDamagedBeforeTheChecksum() throws {
+    let catalog = try Self.catalog()
+    let bytes = try catalog.encoded()
+    let layout = Layout(bytes, catalog: catalog)
+    let folder = try TemporaryDirectory()
+    let header = String(decoding: bytes[layout.header], as: UTF8.self)
+    let count = try #require(header.range(of: "\"count\":\(catalog.tracks.count)"))
+    var longHeader = bytes
+    longHeader.replaceSubrange(12..<16, with: withUnsafeBytes(of: UInt32(bytes.count - 40).littleEndian, Array.init))
+    var moreTracks = bytes
+    moreTracks[layout.header.lowerBound + header.utf8.distance(from: header.startIndex, to: count.upperBound) - 1] =
+      UInt8(ascii: "9")
+    for (name, damaged) in [("header length", longHeader), ("track count", moreTracks)] {
+      let url = folder.file("\(name).bmcat")
+      try Data(damaged).write(to: url)
+      let error = #expect(throws: FormatError.self, "\(name)") { try Catalog.load(from: url) }
+      #expect(error?.reason.contains("checksum mismatch") == true, "\(name): \(String(describing: error))")
+    }
+  }
+
   @Test("Files that are not catalogs are refused, naming the file")
   func notACatalog() throws {
     let folder = try TemporaryDirectory()
