@@ -17,9 +17,28 @@ enum MatcherTuning {
   static let maxTripletPostingsPerKeyUnconfirmed = 0.5
 
   /// Whether the search confirms the hits of `triplets` (`maxTripletPostingsPerKeyUnconfirmed`).
-  static func confirmsHits(of triplets: TripletIndex) -> Bool {
+  static func confirmsHits(of triplets: TripletIndex) -> Bool { isCrowded(triplets) }
+
+  /// Whether `triplets` has more than `maxTripletPostingsPerKeyUnconfirmed` postings per key, on average.
+  static func isCrowded(_ triplets: TripletIndex) -> Bool {
     Double(triplets.index.postings.count) > maxTripletPostingsPerKeyUnconfirmed * Double(1 << triplets.index.hashBits)
   }
+
+  /// In a crowded triplet index (`isCrowded`), a probe with more hits than this is a stop key, as a common word is to
+  /// a text search: its hits are dropped before they are confirmed or searched. Nearly all of them are other
+  /// recordings that share the two pairs by chance, and they are most of the search's work. One hour of `dev-radio-s1`
+  /// ch01 at 10,000 hours: 8.6 million probes with 75.8 million hits (8.8 a probe); the quarter of the probes with more
+  /// than 12 hold 63 % of them. Capped at 12, the hour took 9.4 s of CPU instead of 22.4 s (14: 10.3 s; 16: 11.9 s),
+  /// and its plays were as good or better (the one distractor play is gone) but later, since the dropped keys carry
+  /// true matches too: median latency on `radio` s1–s3 4.32 / 4.45 / 3.95 → 5.69 / 4.54 / 4.66 s (held out, s4 and s5:
+  /// 5.28 / 4.16 → 5.79 / 5.15 s), and `hard` s1 9.44 → 13.46 s (14: 5.69 / 4.54 / 4.59 s and 12.83 s). A sparse index
+  /// is left alone: at 1,000 hours (0.09 postings per key) one probe in 2,000 has more than 12 hits, with 0.9 % of
+  /// them, so a cap saves nothing there. In a crowded index, a recording that the catalog holds 13 times or more has
+  /// only stop keys and is not found (a catalog holds each recording once; the README says so). Hits.
+  static let maxTripletKeyHits = 12
+
+  /// The most hits a probe of `triplets` may have before it is a stop key (`maxTripletKeyHits`), or `Int.max`.
+  static func tripletKeyHitCap(of triplets: TripletIndex) -> Int { isCrowded(triplets) ? maxTripletKeyHits : .max }
 
   /// A play whose line has had no sustained matches for `maxGapSeconds` stays open this long (while its line is still
   /// inside the track and no other item has come on), so that an airing hidden by noise, a dropout or a voice-over

@@ -33,6 +33,12 @@ struct ScratchList<Element: BitwiseCopyable>: RandomAccessCollection {
   /// Empties the list, keeping its storage.
   mutating func removeAll() { count = 0 }
 
+  /// Drops every element from index `newCount` on, keeping the storage.
+  mutating func removeLast(from newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count, "a list keeps a prefix of itself")
+    count = newCount
+  }
+
   /// Frees the storage; the list is not used again.
   func deallocate() { base.deallocate() }
 

@@ -11,7 +11,8 @@ import CPrefetch
 /// index's directory, then its postings, then the pair index's postings) overlap across pairs instead of following
 /// one another: at 1,000 hours a peak has about 110 probes, and each miss costs more than the work around it.
 /// 1. `probingTriplets`: each two lookups' key, and the bounds of its directory slot in the triplet index.
-/// 2. `readingTripletHits`: the target frames stored under each key.
+/// 2. `readingTripletHits`: the target frames stored under each key, but for stop keys
+///    (`MatcherTuning.maxTripletKeyHits`).
 /// 3. `confirmingTripletHits`: each hit against the pairs' postings in the pair index (binary searches in lockstep,
 ///    `FencedLowerBounds`), or taken as it is, as matches of the peak.
 /// 4. `searchingTripletMatches`: each distinct match that no running play takes, to the search.
@@ -104,7 +105,8 @@ extension StreamMatcher {
 
   // MARK: Step 2
 
-  /// The target frames under each probe's key: the postings of its slot that carry the key's residual bits.
+  /// The target frames under each probe's key: the postings of its slot that carry the key's residual bits; none for a
+  /// stop key (more than `tripletKeyHitCap` of them).
   private func readingTripletHits(_ triplets: TripletIndex) {
     tripletHits.removeAll()
     let index = triplets.index
@@ -120,12 +122,14 @@ extension StreamMatcher {
     for p in tripletProbes.indices {
       let probe = tripletProbes[p]
       let residual = probe.key & residualMask
+      let probeStart = tripletHits.count
       for i in Int(probe.postingsStart)..<Int(probe.postingsEnd) {
         let posting = index.postings[i]
         if residualBits == 0 || posting >> shift == residual {
           tripletHits.append(TripletHit(probe: Int32(p), target: posting & positionMask))
         }
       }
+      if tripletHits.count - probeStart > tripletKeyHitCap { tripletHits.removeLast(from: probeStart) }
     }
   }
 

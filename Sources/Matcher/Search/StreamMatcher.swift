@@ -97,6 +97,9 @@ public final class StreamMatcher {
   /// Whether triplet hits are confirmed in the pair index before they are searched: as the catalog's size decides
   /// (`MatcherTuning.confirmsHits`), or as a test sets it, to run the other way on the same catalog.
   var confirmsTripletHits: Bool
+  /// The most hits a triplet probe may have before its key is a stop key (`MatcherTuning.tripletKeyHitCap`), or as a
+  /// test sets it.
+  var tripletKeyHitCap: Int
   var tripletHits = ScratchList<TripletHit>(capacity: 1024)
   let lowerBounds = FencedLowerBounds()
   /// The searches of `forEachPosting(inRanges:)` in long posting lists, and where each of its ranges starts.
@@ -162,6 +165,7 @@ public final class StreamMatcher {
     hypothesisRunStarts = [Int](repeating: 0, count: hypotheses.count + 1)
     precondition(maxQueryPairFrames < 1 << 23 && hypotheses.count <= 256, "a triplet match key holds them")
     confirmsTripletHits = catalog.triplets.map(MatcherTuning.confirmsHits(of:)) ?? true
+    tripletKeyHitCap = catalog.triplets.map(MatcherTuning.tripletKeyHitCap(of:)) ?? .max
     keySortScratch = [UInt64](repeating: 0, count: 2048)
     keySortHistogram = .allocate(capacity: RadixSort.byteHistogramCount)
     playWindows.reserveCapacity(16)

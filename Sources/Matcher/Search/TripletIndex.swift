@@ -8,7 +8,8 @@
 /// of the catalog that place their target within a frame of each other, from different anchors, with target pitches
 /// (anchor pitch plus interval, as their hashes quantize them) within the two quantization steps of each other, one
 /// posting under the key of their two hashes. A broadcast peak then costs one lookup per two of its anchors, whatever
-/// the catalog's size.
+/// the catalog's size, and reads what is stored under their keys: in a catalog of thousands of hours, common keys hold
+/// many chance postings, and the search drops the hits of a key with more than `MatcherTuning.maxTripletKeyHits`.
 ///
 /// The posting is the target frame implied by the pair of the smaller hash (its anchor's frame plus its distance).
 /// Keys are the top bits of a mix of the two hashes, so unrelated pairs share a key by chance: the search checks each

@@ -11,7 +11,7 @@ struct ScratchListTests {
   }
 
   @Test(
-    "Appends, changes in place and emptyings leave the elements an Array would hold, as the storage grows",
+    "Appends, changes in place, cuts and emptyings leave the elements an Array would hold, as the storage grows",
     arguments: [1, 2, 3] as [UInt64])
   func holdsWhatAnArrayHolds(seed: UInt64) {
     var generator = SeededGenerator(seed: seed)
@@ -32,6 +32,11 @@ struct ScratchListTests {
           let i = Int(generator.next() % UInt64(expected.count))
           list[i].small &+= 1
           expected[i].small &+= 1
+        }
+        if generator.next() % 64 == 0 {
+          let kept = Int(generator.next() % UInt64(expected.count + 1))
+          list.removeLast(from: kept)
+          expected.removeLast(expected.count - kept)
         }
       }
       #expect(list.count == expected.count)

@@ -37,13 +37,15 @@ struct StreamMatcherScaleTests {
     return try builder.build()
   }
 
-  /// The plays a matcher of `catalog` starts on `air` (8 kHz mono), with triplet hits confirmed or not.
+  /// The plays a matcher of `catalog` starts on `air` (8 kHz mono), with triplet hits confirmed or not, and the stop-key
+  /// cap of its triplet probes.
   static func startedPlays(
-    _ air: [Float], catalog: Catalog, confirmingTripletHits: Bool
+    _ air: [Float], catalog: Catalog, confirmingTripletHits: Bool, tripletKeyHitCap: Int = .max
   ) throws -> [MatchedPlay] {
     let sink = CollectingSink()
     let matcher = StreamMatcher(catalog: catalog, sink: sink)
     matcher.confirmsTripletHits = confirmingTripletHits
+    matcher.tripletKeyHitCap = tripletKeyHitCap
     try air.withUnsafeBufferPointer { all throws(AudioError) in
       var start = 0
       while start < all.count {
@@ -90,21 +92,52 @@ struct StreamMatcherScaleTests {
     if let play = started.first { #expect(abs(play.startSeconds - 10) < 0.5) }
   }
 
-  @Test("A catalog of thousands of random tracks has few triplet postings per key, so its hits go unconfirmed")
+  @Test("Thousands of random tracks have few triplet postings per key: hits go unconfirmed, no key is a stop key")
   func thousandsOfRandomTracksGoUnconfirmed() throws {
     let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
     let triplets = try #require(catalog.triplets)
     #expect(!MatcherTuning.confirmsHits(of: triplets))
-    #expect(!StreamMatcher(catalog: catalog, sink: nil).confirmsTripletHits)
+    let matcher = StreamMatcher(catalog: catalog, sink: nil)
+    #expect(!matcher.confirmsTripletHits)
+    #expect(matcher.tripletKeyHitCap == .max)
   }
 
-  @Test("Triplet hits are confirmed from more than half a posting per key on")
-  func tripletHitsAreConfirmedFromHalfAPostingPerKey() {
+  @Test("From more than half a posting per key on, hits are confirmed and a probe of more than 12 is a stop key")
+  func tripletHitsAreConfirmedAndCappedFromHalfAPostingPerKey() {
     func triplets(postings: Int) -> TripletIndex {
       TripletIndex(
         index: CatalogIndex.build(hashBits: 8, entries: (0..<postings).map { (UInt32($0 % 256), UInt32($0)) }))
     }
     #expect(!MatcherTuning.confirmsHits(of: triplets(postings: 128)))
+    #expect(MatcherTuning.tripletKeyHitCap(of: triplets(postings: 128)) == .max)
     #expect(MatcherTuning.confirmsHits(of: triplets(postings: 129)))
+    #expect(MatcherTuning.tripletKeyHitCap(of: triplets(postings: 129)) == 12)
+  }
+
+  @Test(
+    "A recording held more times than a probe may have hits is not found through the triplet index; held as many, it is",
+    arguments: [false, true])
+  func stopKeysAreNotSearched(confirmingTripletHits: Bool) throws {
+    let random = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 13)
+    let song = SyntheticSong(seed: 905, seconds: 60)
+    let signature = try MatcherHarness.referenceSignature(of: song.render())
+    // More copies than a hash may have postings and still vote alone: the song is found only through the triplet
+    // index, where each of its keys has one posting per copy.
+    let copies = MatcherTuning.maxPostingsSearchedAlone + 1
+    let builder = CatalogBuilder(editing: random)
+    for c in 0..<copies {
+      builder.add(
+        signature: signature, key: "song-\(c)", sourcePath: "song-\(c)", metadata: TrackMetadata(title: "Song"))
+    }
+    let catalog = try builder.build()
+    #expect(catalog.stopHashCap > copies + 4, "the song's hashes are kept")
+    let air = [Float](repeating: 0, count: 10 * 8000) + song.render()
+    let stopped = try Self.startedPlays(
+      air, catalog: catalog, confirmingTripletHits: confirmingTripletHits, tripletKeyHitCap: copies - 1)
+    #expect(stopped.count == 0)
+    let searched = try Self.startedPlays(
+      air, catalog: catalog, confirmingTripletHits: confirmingTripletHits, tripletKeyHitCap: copies)
+    #expect(!searched.isEmpty && searched.allSatisfy { $0.track.key.hasPrefix("song-") })
+    if let play = searched.first { #expect(abs(play.startSeconds - 10) < 0.5) }
   }
 }
