@@ -28,7 +28,7 @@ enum MatcherTuning {
   /// a text search: its hits are dropped before they are confirmed or searched. Nearly all of them are other
   /// recordings that share the two pairs by chance, and they are most of the search's work. One hour of `dev-radio-s1`
   /// ch01 at 10,000 hours: 8.6 million probes with 75.8 million hits (8.8 a probe); the quarter of the probes with more
-  /// than 12 hold 63 % of them. Capped at 12, the hour took 9.4 s of CPU instead of 22.4 s (14: 10.3 s; 16: 11.9 s),
+  /// than 12 hold 63 % of them. Capped at 12, the hour took 9.3 s of CPU instead of 22.3 s (14: 10.3 s; 16: 11.9 s),
   /// and its plays were as good or better (the one distractor play is gone) but later, since the dropped keys carry
   /// true matches too: median latency on `radio` s1–s3 4.32 / 4.45 / 3.95 → 5.69 / 4.54 / 4.66 s (held out, s4 and s5:
   /// 5.28 / 4.16 → 5.79 / 5.15 s), and `hard` s1 9.44 → 13.46 s (14: 5.69 / 4.54 / 4.59 s and 12.83 s). A sparse index
