@@ -37,6 +37,17 @@ struct StreamMatcherScaleTests {
     return try builder.build()
   }
 
+  /// 3,000 random tracks of a minute (`randomCatalog`, seed 13) and `copies` copies of `song`, keyed `song-0`, `song-1`…
+  static func randomCatalog(withCopiesOf song: SyntheticSong, copies: Int) throws -> Catalog {
+    let builder = CatalogBuilder(editing: try randomCatalog(tracks: 3000, seconds: 60, seed: 13))
+    let signature = try MatcherHarness.referenceSignature(of: song.render())
+    for c in 0..<copies {
+      builder.add(
+        signature: signature, key: "song-\(c)", sourcePath: "song-\(c)", metadata: TrackMetadata(title: "Song"))
+    }
+    return try builder.build()
+  }
+
   /// The plays a matcher of `catalog` starts on `air` (8 kHz mono), with triplet hits confirmed or not, and the stop-key
   /// cap of its triplet probes.
   static func startedPlays(
@@ -79,16 +90,11 @@ struct StreamMatcherScaleTests {
     "A catalog song among thousands of random tracks is found, with its start, with triplet hits confirmed or not",
     arguments: [false, true])
   func catalogSongAmongThousandsOfTracksIsFound(confirmingTripletHits: Bool) throws {
-    let random = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 13)
     let song = SyntheticSong(seed: 904, seconds: 60)
-    let builder = CatalogBuilder(editing: random)
-    builder.add(
-      signature: try MatcherHarness.referenceSignature(of: song.render()), key: "song", sourcePath: "song",
-      metadata: TrackMetadata(title: "Song"))
-    let catalog = try builder.build()
+    let catalog = try Self.randomCatalog(withCopiesOf: song, copies: 1)
     let air = [Float](repeating: 0, count: 10 * 8000) + song.render()
     let started = try Self.startedPlays(air, catalog: catalog, confirmingTripletHits: confirmingTripletHits)
-    #expect(started.map(\.track.key) == ["song"])
+    #expect(started.map(\.track.key) == ["song-0"])
     if let play = started.first { #expect(abs(play.startSeconds - 10) < 0.5) }
   }
 
@@ -118,18 +124,11 @@ struct StreamMatcherScaleTests {
     "A recording held more times than a probe may have hits is not found through the triplet index; held as many, it is",
     arguments: [false, true])
   func stopKeysAreNotSearched(confirmingTripletHits: Bool) throws {
-    let random = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 13)
     let song = SyntheticSong(seed: 905, seconds: 60)
-    let signature = try MatcherHarness.referenceSignature(of: song.render())
     // More copies than a hash may have postings and still vote alone: the song is found only through the triplet
     // index, where each of its keys has one posting per copy.
     let copies = MatcherTuning.maxPostingsSearchedAlone + 1
-    let builder = CatalogBuilder(editing: random)
-    for c in 0..<copies {
-      builder.add(
-        signature: signature, key: "song-\(c)", sourcePath: "song-\(c)", metadata: TrackMetadata(title: "Song"))
-    }
-    let catalog = try builder.build()
+    let catalog = try Self.randomCatalog(withCopiesOf: song, copies: copies)
     #expect(catalog.stopHashCap > copies + 4, "the song's hashes are kept")
     let air = [Float](repeating: 0, count: 10 * 8000) + song.render()
     let stopped = try Self.startedPlays(
