@@ -14,7 +14,7 @@ public final class CatalogBuilder {
   /// Each track's place in `tracks`, by key.
   private var positions: [String: Int] = [:]
   /// The hashes of every track not in `base`, 4 bytes each (`PackedReferenceHashes`).
-  private var hashes: [String: PackedReferenceHashes] = [:]
+  private(set) var hashes: [String: PackedReferenceHashes] = [:]
   /// The catalog being edited while its tracks are all still there, unchanged but for metadata: they are
   /// `tracks[..<base.tracks.count]`, where the catalog has them on its frame axis. Nil for a new catalog, and once one
   /// of its tracks was removed or replaced.

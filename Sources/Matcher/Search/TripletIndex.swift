@@ -91,7 +91,7 @@ struct TripletIndex: @unchecked Sendable {
   ///
   /// Every pair is placed at its target frame, the pairs are sorted by it (`RadixSort`), and each is joined with those
   /// within a frame before it. Linear but for the sort; 16 bytes a pair while it runs, besides the result.
-  private static func join(
+  static func join(
     count n: Int, layout: HashLayout, _ forEachPair: ((UInt32, UInt32) -> Void) -> Void
   ) -> (entries: [(hash: UInt32, position: UInt32)], largestTarget: UInt32) {
     let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))

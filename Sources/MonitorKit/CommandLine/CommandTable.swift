@@ -24,6 +24,9 @@ enum CommandTable {
             "a CSV with a path column and any of title, artist, album, isrc, label, kind; without PATH, its paths "
               + "are added"),
           .value("jobs", "N", "files read at once, 1…256 (default: one per core)"),
+          .flag(
+            "allow-duplicates",
+            "add a file even when its recording is already in the catalog (every airing is then logged once per copy)"),
           .value(
             "from-unknown", "CLUSTER",
             "instead of PATH: the recording of a cluster of unknown music (report unknown), from its longest clip; "
@@ -36,6 +39,10 @@ enum CommandTable {
         ],
         arguments: "[PATH...]",
         details: """
+          A file whose recording the catalog already holds, under another file or earlier in the same run (a FLAC
+          and its MP3, an album track and its compilation copy, a radio edit inside the album version), is not
+          added: every airing would be logged once per copy. The output names the track it repeats.
+
           With --from-unknown CLUSTER, --title, --artist and --db (no PATH): the cluster's longest, most confident
           clip that is still on disk becomes the item's reference, and each airing of the cluster is logged once as a
           play with status late. Exit 64 for a cluster the play log does not have, 66 when none of its clips is left,

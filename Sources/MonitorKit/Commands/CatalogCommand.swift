@@ -104,7 +104,7 @@ enum CatalogCommand {
     let cpuBefore = cpuSecondsWithChildren()
     let progress = ImportProgress()
     var audioSeconds = 0.0
-    var added = 0
+    var addedKeys: [String] = []
     var unchanged = 0
     var failed = 0
     let reading = CatalogImport(
@@ -115,7 +115,7 @@ enum CatalogCommand {
         case .fingerprinted(let signature, let key, let metadata) where !builder.contains(key: key):
           builder.add(signature: signature, key: key, sourcePath: files[index].path, metadata: metadata)
           audioSeconds += signature.durationSeconds
-          added += 1
+          addedKeys.append(key)
         case .fingerprinted(_, let key, let metadata), .present(let key, let metadata):
           // A copy of a file met earlier in this run is present by now too.
           builder.updateMetadata(key: key, metadata: metadata)
@@ -126,12 +126,21 @@ enum CatalogCommand {
         }
       }, progress: progress.show)
     progress.finish()
-    let catalog = try builder.build()
+    var catalog = try builder.build()
+    let shared = builder.sharedRecordings(in: catalog, ofKeys: addedKeys)
+    for s in shared { progress.message(sharedRecordingLine(s, in: catalog, skipped: !a.has("allow-duplicates"))) }
+    if !shared.isEmpty && !a.has("allow-duplicates") {
+      for s in shared { builder.remove(key: catalog.tracks[s.trackIndex].key) }
+      catalog = try builder.build()
+    }
+    let duplicates = a.has("allow-duplicates") ? 0 : shared.count
+    let added = addedKeys.count - duplicates
     try catalog.write(to: catalogURL)
     let elapsed = Date().timeIntervalSince(started)
     let cpu = cpuSecondsWithChildren() - cpuBefore
     print(
-      "catalog \(catalogURL.path): added \(added), already present \(unchanged), failed \(failed); "
+      "catalog \(catalogURL.path): added \(added), already present \(unchanged), "
+        + (duplicates > 0 ? "recordings already present \(duplicates), " : "") + "failed \(failed); "
         + "now \(catalog.tracks.count) tracks"
         + String(
           format:
@@ -139,6 +148,24 @@ enum CatalogCommand {
           audioSeconds / 60, elapsed, jobs, jobs == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0, cpu,
           cpu > 0 ? audioSeconds / cpu : 0))
     return failed == 0 ? 0 : 2
+  }
+
+  /// One line for a track that repeats the recording of an earlier one: skipped (`skipped`), or added anyway
+  /// (`--allow-duplicates`).
+  static func sharedRecordingLine(_ s: SharedRecording, in catalog: Catalog, skipped: Bool) -> String {
+    let track = catalog.tracks[s.trackIndex]
+    let earlier = catalog.tracks[s.earlierTrackIndex]
+    func name(_ t: CatalogTrack) -> String {
+      t.metadata.artist.isEmpty ? "\"\(t.metadata.title)\"" : "\"\(t.metadata.title)\" by \(t.metadata.artist)"
+    }
+    let what = String(
+      format: "%.0f s of it are in %@ (%@), shifted by %+.1f s (%d of its %d indexed pairs agree)", s.sharedSeconds,
+      name(earlier), earlier.sourcePath, s.offsetSeconds, s.sharedPairs, s.indexedPairs)
+    return skipped
+      ? "skipped: \(track.sourcePath): the catalog holds this recording already: \(what); each airing would be "
+        + "logged twice. Add it anyway with --allow-duplicates, or remove the other with catalog remove"
+      : "warning: \(track.sourcePath) repeats a recording of the catalog: \(what); each airing is logged once per "
+        + "copy"
   }
 
   /// The options that only `--from-unknown` takes.

@@ -86,6 +86,31 @@ struct CatalogCommandTests {
     #expect(try listRows().map { $0[5] } == ["Armygeddon", "Chaos God", "Internal Degeneration"])
   }
 
+  @Test(
+    "catalog add skips a file whose recording the catalog holds already (an MP3 of a song added as Ogg), naming both; --allow-duplicates adds it with a warning"
+  )
+  func recordingAlreadyPresent() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let mp3 = folder.file("armygeddon.mp3")
+    let encoded = try Subprocess.run(
+      "ffmpeg", ["-loglevel", "error", "-i", Fixtures.music("catalog-a.ogg").path, "-b:a", "128k", mp3.path])
+    try #require(encoded.status == 0, "\(encoded)")
+    let original = Fixtures.music("catalog-a.ogg").path
+
+    let skipped = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, mp3.path])
+    #expect(skipped.status == 0, "\(skipped)")
+    #expect(skipped.stdout.contains("added 0, already present 0, recordings already present 1, failed 0; now 3 tracks"))
+    let line = try #require(CLI.lines(skipped.stderr).first { $0.hasPrefix("skipped: \(mp3.path): ") }, "\(skipped)")
+    #expect(line.contains("\"Armygeddon\" by Muldjord (\(original))"), "\(line)")
+    #expect(line.contains("--allow-duplicates"))
+    #expect(try listRows().count == 3)
+
+    let allowed = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--allow-duplicates", mp3.path])
+    #expect(allowed.status == 0, "\(allowed)")
+    #expect(allowed.stdout.contains("added 1, already present 0, failed 0; now 4 tracks"))
+    #expect(CLI.lines(allowed.stderr).contains { $0.hasPrefix("warning: \(mp3.path) repeats a recording") })
+  }
+
   /// A folder with copies of the fixtures: the three catalog songs, the unknown song, and two bad files.
   func musicFolder() throws -> URL {
     let music = folder.file("music")
