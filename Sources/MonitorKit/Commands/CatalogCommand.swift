@@ -158,9 +158,10 @@ enum CatalogCommand {
     func name(_ t: CatalogTrack) -> String {
       t.metadata.artist.isEmpty ? "\"\(t.metadata.title)\"" : "\"\(t.metadata.title)\" by \(t.metadata.artist)"
     }
+    // Rounded as printed, and + 0 turns a negative zero into 0, so that no copy is "shifted by -0.0 s".
     let what = String(
       format: "%.0f s of it are in %@ (%@), shifted by %+.1f s (%d of its %d indexed pairs agree)", s.sharedSeconds,
-      name(earlier), earlier.sourcePath, s.offsetSeconds, s.sharedPairs, s.indexedPairs)
+      name(earlier), earlier.sourcePath, (s.offsetSeconds * 10).rounded() / 10 + 0, s.sharedPairs, s.indexedPairs)
     return skipped
       ? "skipped: \(track.sourcePath): the catalog holds this recording already: \(what); each airing would be "
         + "logged twice. Add it anyway with --allow-duplicates, or remove the other with catalog remove"
