@@ -24,6 +24,26 @@ extension CatalogBuilder {
     return found
   }
 
+  /// Every track of `catalog` that holds audio of an earlier one, as `sharedRecordings(in:ofKeys:)` finds them for
+  /// tracks added one by one: for a catalog built before `catalog add` looked for them. `progress` gets the tracks
+  /// checked so far.
+  package static func sharedRecordings(in catalog: Catalog, progress: (Int) -> Void = { _ in }) -> [SharedRecording] {
+    guard let triplets = catalog.triplets else { return [] }
+    let lists = recoveredHashes(of: catalog)
+    var reported = Set<Int>()
+    var found: [SharedRecording] = []
+    for t in catalog.tracks.indices {
+      if let shared = sharedRecording(
+        ofTrack: t, hashes: lists[t], in: catalog, triplets: triplets, excluding: reported)
+      {
+        found.append(shared)
+        reported.insert(t)
+      }
+      progress(t + 1)
+    }
+    return found
+  }
+
   /// Track `t`'s best agreement with an earlier track not in `excluded`, when it is a `SharedRecording`.
   static func sharedRecording(
     ofTrack t: Int, hashes list: PackedReferenceHashes, in catalog: Catalog, triplets: TripletIndex,

@@ -82,14 +82,20 @@ public final class CatalogBuilder {
   /// Stops building on `catalog`'s index: recovers its tracks' hashes from it, in the index's order, for a full
   /// layout.
   private func recoverHashes(of catalog: Catalog) {
+    let perTrack = Self.recoveredHashes(of: catalog)
+    for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
+    base = nil
+  }
+
+  /// Each track's hashes, in `catalog.tracks`' order, recovered from its index (but for the stop hashes it dropped).
+  static func recoveredHashes(of catalog: Catalog) -> [PackedReferenceHashes] {
     var perTrack = [PackedReferenceHashes](
-      repeating: PackedReferenceHashes(hashBits: hashBits), count: catalog.tracks.count)
+      repeating: PackedReferenceHashes(hashBits: HashLayout(catalog.parameters).totalBits), count: catalog.tracks.count)
     catalog.index.forEachEntry { hash, position in
       guard let t = catalog.trackIndex(containing: position) else { return }
       perTrack[t].append(hash: hash, frame: position - catalog.tracks[t].globalStartFrame)
     }
-    for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
-    base = nil
+    return perTrack
   }
 
   private var hashBits: Int { HashLayout(parameters).totalBits }

@@ -56,6 +56,15 @@ enum CommandTable {
         ["catalog", "remove"], "removes items named by key, ISRC or source path", options: [catalogOption],
         arguments: "KEY|ISRC|PATH..."),
       CommandSpec(
+        ["catalog", "duplicates"],
+        "lists the items whose recording an earlier item holds: exit 0 when there is none, 1 with the list",
+        options: [catalogOption],
+        details: """
+          For a catalog built before catalog add skipped such files: each airing of a recording held twice is logged
+          twice. Each line names the item, the earlier one, how much they share and how far apart it lies; remove
+          the later ones with catalog remove KEY.
+          """),
+      CommandSpec(
         ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 to 3) as version 4",
         options: [catalogOption]),
     ])

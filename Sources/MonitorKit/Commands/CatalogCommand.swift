@@ -1,7 +1,7 @@
 import Foundation
 import Matcher
 
-/// `broadcast-monitor catalog add|list|info|remove|upgrade --catalog FILE …`
+/// `broadcast-monitor catalog add|list|info|remove|duplicates|upgrade --catalog FILE …`
 enum CatalogCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let spec = CommandTable.catalog
@@ -13,6 +13,7 @@ enum CatalogCommand {
     case "list": return try list(a)
     case "info": return try info(a)
     case "remove": return try remove(a)
+    case "duplicates": return try duplicates(a)
     default: return try upgrade(a)
     }
   }
@@ -153,20 +154,26 @@ enum CatalogCommand {
   /// One line for a track that repeats the recording of an earlier one: skipped (`skipped`), or added anyway
   /// (`--allow-duplicates`).
   static func sharedRecordingLine(_ s: SharedRecording, in catalog: Catalog, skipped: Bool) -> String {
-    let track = catalog.tracks[s.trackIndex]
+    let path = catalog.tracks[s.trackIndex].sourcePath
+    return DisplayWidth.printable(
+      skipped
+        ? "skipped: \(path): the catalog holds this recording already: \(sharedAudio(s, in: catalog)); each airing "
+          + "would be logged twice. Add it anyway with --allow-duplicates, or remove the other with catalog remove"
+        : "warning: \(path) repeats a recording of the catalog: \(sharedAudio(s, in: catalog)); each airing is "
+          + "logged once per copy")
+  }
+
+  /// What a track shares with the earlier track: how long, which track, and how far apart.
+  static func sharedAudio(_ s: SharedRecording, in catalog: Catalog) -> String {
     let earlier = catalog.tracks[s.earlierTrackIndex]
-    func name(_ t: CatalogTrack) -> String {
-      t.metadata.artist.isEmpty ? "\"\(t.metadata.title)\"" : "\"\(t.metadata.title)\" by \(t.metadata.artist)"
-    }
+    let name =
+      earlier.metadata.artist.isEmpty
+      ? "\"\(earlier.metadata.title)\"" : "\"\(earlier.metadata.title)\" by \(earlier.metadata.artist)"
     // Rounded as printed, and + 0 turns a negative zero into 0, so that no copy is "shifted by -0.0 s".
-    let what = String(
-      format: "%.0f s of it are in %@ (%@), shifted by %+.1f s (%d of its %d indexed pairs agree)", s.sharedSeconds,
-      name(earlier), earlier.sourcePath, (s.offsetSeconds * 10).rounded() / 10 + 0, s.sharedPairs, s.indexedPairs)
-    return skipped
-      ? "skipped: \(track.sourcePath): the catalog holds this recording already: \(what); each airing would be "
-        + "logged twice. Add it anyway with --allow-duplicates, or remove the other with catalog remove"
-      : "warning: \(track.sourcePath) repeats a recording of the catalog: \(what); each airing is logged once per "
-        + "copy"
+    return String(
+      format: "%.0f s of it are in %@ (key %@, %@), shifted by %+.1f s (%d of its %d indexed pairs agree)",
+      s.sharedSeconds, name, earlier.key, earlier.sourcePath, (s.offsetSeconds * 10).rounded() / 10 + 0,
+      s.sharedPairs, s.indexedPairs)
   }
 
   /// The options that only `--from-unknown` takes.
@@ -259,6 +266,29 @@ enum CatalogCommand {
     try builder.build().write(to: url)
     for m in missing { printError("not in the catalog: \(m)") }
     return missing.isEmpty ? 0 : 1
+  }
+
+  /// Lists the tracks whose recording an earlier track holds (`SharedRecording`); exit 1 when there are any.
+  static func duplicates(_ a: CommandLineArguments) throws -> Int32 {
+    let url = URL(fileURLWithPath: try a.required("catalog"))
+    guard a.positionals.isEmpty else { throw UsageError("catalog duplicates: takes no paths, only --catalog FILE") }
+    let catalog = try Catalog.load(from: url)
+    let reporter = ProgressReporter()
+    let total = catalog.tracks.count
+    let shared = CatalogBuilder.sharedRecordings(in: catalog) { done in
+      reporter.update("catalog duplicates: \(done)/\(total) tracks checked", force: done == total)
+    }
+    reporter.finish()
+    for s in shared {
+      let track = catalog.tracks[s.trackIndex]
+      print(DisplayWidth.printable("\(track.key) \(track.sourcePath): \(sharedAudio(s, in: catalog))"))
+    }
+    print(
+      shared.isEmpty
+        ? "\(url.path): no item repeats the recording of another (\(total) items)"
+        : "\(url.path): \(shared.count) of \(total) items repeat the recording of an earlier one; each airing of "
+          + "them is logged twice: remove them with catalog remove KEY")
+    return shared.isEmpty ? 0 : 1
   }
 
   /// Rewrites a catalog of an older format version in the current one, from its own index (no audio needed).

@@ -61,6 +61,24 @@ struct CatalogBuilderSharedRecordingsTests {
     #expect(shared.map { catalog.tracks[$0.earlierTrackIndex].key } == ["a", "a"])
   }
 
+  @Test("A whole catalog checked at once gives what its tracks gave as they were added, from its index alone")
+  func wholeCatalog() throws {
+    let builder = CatalogBuilder()
+    let whole = Self.excerpt(from: 0)
+    try Self.add(Self.others[0].render(), key: "other", to: builder)
+    try Self.add(Array(whole.prefix(10 * 8000)), key: "first-half", to: builder)
+    try Self.add(whole, key: "whole", to: builder)
+    try Self.add(Self.excerpt(from: 4), key: "late-start", to: builder)
+    try Self.add(Array(whole.dropFirst(10 * 8000)), key: "second-half", to: builder)
+    let catalog = try builder.build()
+    let added = builder.sharedRecordings(in: catalog, ofKeys: catalog.tracks.map(\.key))
+    #expect(added.map { catalog.tracks[$0.trackIndex].key } == ["whole", "late-start"])
+    let folder = try TemporaryDirectory(prefix: "shared-recordings")
+    try catalog.write(to: folder.file("whole.bmcat"))
+    let loaded = try Catalog.load(from: folder.file("whole.bmcat"))
+    #expect(CatalogBuilder.sharedRecordings(in: loaded) == added)
+  }
+
   @Test("A track whose audio only a reported track holds is not reported: the reported track is left out")
   func reportedTracksAreLeftOut() throws {
     let builder = CatalogBuilder()

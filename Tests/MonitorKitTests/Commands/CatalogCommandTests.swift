@@ -91,17 +91,15 @@ struct CatalogCommandTests {
   )
   func recordingAlreadyPresent() throws {
     try CLI.makeCatalog(at: catalogURL)
-    let mp3 = folder.file("armygeddon.mp3")
-    let encoded = try Subprocess.run(
-      "ffmpeg", ["-loglevel", "error", "-i", Fixtures.music("catalog-a.ogg").path, "-b:a", "128k", mp3.path])
-    try #require(encoded.status == 0, "\(encoded)")
+    let mp3 = try mp3OfArmygeddon()
     let original = Fixtures.music("catalog-a.ogg").path
 
     let skipped = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, mp3.path])
     #expect(skipped.status == 0, "\(skipped)")
     #expect(skipped.stdout.contains("added 0, already present 0, recordings already present 1, failed 0; now 3 tracks"))
     let line = try #require(CLI.lines(skipped.stderr).first { $0.hasPrefix("skipped: \(mp3.path): ") }, "\(skipped)")
-    #expect(line.contains("\"Armygeddon\" by Muldjord (\(original))"), "\(line)")
+    let originalKey = try ReferenceFingerprinter.key(ofFileAt: original)
+    #expect(line.contains("\"Armygeddon\" by Muldjord (key \(originalKey), \(original))"), "\(line)")
     #expect(line.contains("--allow-duplicates"))
     #expect(try listRows().count == 3)
 
@@ -109,6 +107,41 @@ struct CatalogCommandTests {
     #expect(allowed.status == 0, "\(allowed)")
     #expect(allowed.stdout.contains("added 1, already present 0, failed 0; now 4 tracks"))
     #expect(CLI.lines(allowed.stderr).contains { $0.hasPrefix("warning: \(mp3.path) repeats a recording") })
+  }
+
+  /// The first catalog song encoded again, as MP3 at 128 kbit/s: the same recording under another file.
+  func mp3OfArmygeddon() throws -> URL {
+    let mp3 = folder.file("armygeddon.mp3")
+    let encoded = try Subprocess.run(
+      "ffmpeg", ["-loglevel", "error", "-i", Fixtures.music("catalog-a.ogg").path, "-b:a", "128k", mp3.path])
+    try #require(encoded.status == 0, "\(encoded)")
+    return mp3
+  }
+
+  @Test("catalog duplicates lists an item whose recording an earlier one holds (exit 1); once it is removed, exit 0")
+  func duplicatesCommand() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let mp3 = try mp3OfArmygeddon()
+    let added = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--allow-duplicates", mp3.path])
+    try #require(added.status == 0, "\(added)")
+    let key = try ReferenceFingerprinter.key(ofFileAt: mp3.path)
+    let earlierKey = try ReferenceFingerprinter.key(ofFileAt: Fixtures.music("catalog-a.ogg").path)
+
+    let found = try CLI.run(["catalog", "duplicates", "--catalog", catalogURL.path])
+    #expect(found.status == 1, "\(found)")
+    let lines = CLI.lines(found.stdout)
+    #expect(lines.count == 2, "\(found.stdout)")
+    #expect(lines.first?.hasPrefix("\(key) \(mp3.path): ") == true, "\(found.stdout)")
+    #expect(lines.first?.contains("\"Armygeddon\" by Muldjord (key \(earlierKey), ") == true, "\(found.stdout)")
+    #expect(
+      lines.last == "\(catalogURL.path): 1 of 4 items repeat the recording of an earlier one; each airing of "
+        + "them is logged twice: remove them with catalog remove KEY")
+
+    let removed = try CLI.run(["catalog", "remove", "--catalog", catalogURL.path, key])
+    try #require(removed.status == 0, "\(removed)")
+    let none = try CLI.run(["catalog", "duplicates", "--catalog", catalogURL.path])
+    #expect(none.status == 0, "\(none)")
+    #expect(CLI.lines(none.stdout) == ["\(catalogURL.path): no item repeats the recording of another (3 items)"])
   }
 
   /// A folder with copies of the fixtures: the three catalog songs, the unknown song, and two bad files.
