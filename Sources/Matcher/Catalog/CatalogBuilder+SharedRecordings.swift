@@ -5,14 +5,18 @@ extension CatalogBuilder {
   ///
   /// Each track's agreeing pairs are made from its hashes as `TripletIndex` makes them, and looked up in the
   /// catalog's triplet index: a lookup costs a few postings whatever the catalog's size (0.09 of other keys per key
-  /// at 1,000 hours), so checking costs in proportion to the tracks checked, not to the catalog.
-  package func sharedRecordings(in catalog: Catalog, ofKeys keys: [String]) -> [SharedRecording] {
+  /// at 1,000 hours), so checking costs in proportion to the tracks checked, not to the catalog. `progress` gets the
+  /// tracks checked so far.
+  package func sharedRecordings(
+    in catalog: Catalog, ofKeys keys: [String], progress: (Int) -> Void = { _ in }
+  ) -> [SharedRecording] {
     guard let triplets = catalog.triplets else { return [] }
     var positionOfKey: [String: Int] = [:]
     for (i, t) in catalog.tracks.enumerated() { positionOfKey[t.key] = i }
     var reported = Set<Int>()
     var found: [SharedRecording] = []
-    for key in keys {
+    for (done, key) in keys.enumerated() {
+      progress(done)
       guard let t = positionOfKey[key], let list = hashes[key] else { continue }
       if let shared = Self.sharedRecording(
         ofTrack: t, hashes: list, in: catalog, triplets: triplets, excluding: reported)
@@ -21,6 +25,7 @@ extension CatalogBuilder {
         reported.insert(t)
       }
     }
+    progress(keys.count)
     return found
   }
 

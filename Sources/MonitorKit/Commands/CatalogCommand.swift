@@ -128,7 +128,17 @@ enum CatalogCommand {
       }, progress: progress.show)
     progress.finish()
     var catalog = try builder.build()
-    let shared = builder.sharedRecordings(in: catalog, ofKeys: addedKeys)
+    // The check takes milliseconds a track: shown only when it runs longer than a second (a first import of
+    // thousands of tracks).
+    let checking = ProgressReporter()
+    let checkStarted = Date()
+    let shared = builder.sharedRecordings(in: catalog, ofKeys: addedKeys) { done in
+      guard Date().timeIntervalSince(checkStarted) > 1 else { return }
+      checking.update(
+        "catalog add: checking \(done)/\(addedKeys.count) new tracks for recordings already present",
+        force: done == addedKeys.count)
+    }
+    checking.finish()
     for s in shared { progress.message(sharedRecordingLine(s, in: catalog, skipped: !a.has("allow-duplicates"))) }
     if !shared.isEmpty && !a.has("allow-duplicates") {
       for s in shared { builder.remove(key: catalog.tracks[s.trackIndex].key) }
