@@ -10,42 +10,40 @@ extension CatalogBuilder {
   package func sharedRecordings(
     in catalog: Catalog, ofKeys keys: [String], progress: (Int) -> Void = { _ in }
   ) -> [SharedRecording] {
-    guard let triplets = catalog.triplets else { return [] }
-    var positionOfKey: [String: Int] = [:]
-    for (i, t) in catalog.tracks.enumerated() { positionOfKey[t.key] = i }
-    var reported = Set<Int>()
-    var found: [SharedRecording] = []
-    for (done, key) in keys.enumerated() {
-      progress(done)
-      guard let t = positionOfKey[key], let list = hashes[key] else { continue }
-      if let shared = Self.sharedRecording(
-        ofTrack: t, hashes: list, in: catalog, triplets: triplets, excluding: reported)
-      {
-        found.append(shared)
-        reported.insert(t)
-      }
+    let tracks = keys.compactMap { key -> (index: Int, hashes: PackedReferenceHashes)? in
+      guard let t = positions[key], let list = hashes[key] else { return nil }
+      precondition(catalog.tracks[t].key == key, "a catalog that this builder did not build last")
+      return (t, list)
     }
-    progress(keys.count)
-    return found
+    return Self.sharedRecordings(of: tracks, in: catalog, progress: progress)
   }
 
   /// Every track of `catalog` that holds audio of an earlier one, as `sharedRecordings(in:ofKeys:)` finds them for
   /// tracks added one by one: for a catalog built before `catalog add` looked for them. `progress` gets the tracks
   /// checked so far.
   package static func sharedRecordings(in catalog: Catalog, progress: (Int) -> Void = { _ in }) -> [SharedRecording] {
+    let tracks = recoveredHashes(of: catalog).enumerated().map { (index: $0.offset, hashes: $0.element) }
+    return sharedRecordings(of: tracks, in: catalog, progress: progress)
+  }
+
+  /// The `tracks` (indices in `catalog.tracks`, with their hashes), in order, that hold audio of an earlier track of
+  /// `catalog` that is not itself reported.
+  private static func sharedRecordings(
+    of tracks: [(index: Int, hashes: PackedReferenceHashes)], in catalog: Catalog, progress: (Int) -> Void
+  ) -> [SharedRecording] {
     guard let triplets = catalog.triplets else { return [] }
-    let lists = recoveredHashes(of: catalog)
     var reported = Set<Int>()
     var found: [SharedRecording] = []
-    for t in catalog.tracks.indices {
+    for (done, track) in tracks.enumerated() {
+      progress(done)
       if let shared = sharedRecording(
-        ofTrack: t, hashes: lists[t], in: catalog, triplets: triplets, excluding: reported)
+        ofTrack: track.index, hashes: track.hashes, in: catalog, triplets: triplets, excluding: reported)
       {
         found.append(shared)
-        reported.insert(t)
+        reported.insert(track.index)
       }
-      progress(t + 1)
     }
+    progress(tracks.count)
     return found
   }
 

@@ -12,7 +12,7 @@ public final class CatalogBuilder {
   private let hasher: PairHasher
   private var tracks: [CatalogTrack] = []
   /// Each track's place in `tracks`, by key.
-  private var positions: [String: Int] = [:]
+  private(set) var positions: [String: Int] = [:]
   /// The hashes of every track not in `base`, 4 bytes each (`PackedReferenceHashes`).
   private(set) var hashes: [String: PackedReferenceHashes] = [:]
   /// The catalog being edited while its tracks are all still there, unchanged but for metadata: they are

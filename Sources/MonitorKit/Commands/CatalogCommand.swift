@@ -139,12 +139,13 @@ enum CatalogCommand {
         force: done == addedKeys.count)
     }
     checking.finish()
-    for s in shared { progress.message(sharedRecordingLine(s, in: catalog, skipped: !a.has("allow-duplicates"))) }
-    if !shared.isEmpty && !a.has("allow-duplicates") {
+    let allowDuplicates = a.has("allow-duplicates")
+    for s in shared { progress.message(sharedRecordingLine(s, in: catalog, skipped: !allowDuplicates)) }
+    if !shared.isEmpty && !allowDuplicates {
       for s in shared { builder.remove(key: catalog.tracks[s.trackIndex].key) }
       catalog = try builder.build()
     }
-    let duplicates = a.has("allow-duplicates") ? 0 : shared.count
+    let duplicates = allowDuplicates ? 0 : shared.count
     let added = addedKeys.count - duplicates
     try catalog.write(to: catalogURL)
     let elapsed = Date().timeIntervalSince(started)
