@@ -169,9 +169,8 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       let samples = UnsafeBufferPointer(rebasing: buffer[0..<chunk.frames])
       feed(&lane, samples, chunk)
-      let peak = Self.peakDB(samples)
-      level = max(level, peak)
-      levels.add(peakDB: peak, at: chunk.startTime)
+      // The input's level, before any resampling.
+      level = max(level, levels.add(samples, sampleRate: chunk.sampleRate, at: chunk.startTime))
       if var old = retiring {
         feed(&old, samples, chunk)
         retiring = old.sink.hasOpenPlays ? old : nil
@@ -179,13 +178,6 @@ final class ChannelPipeline: @unchecked Sendable {
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
     }
     return chunks
-  }
-
-  /// The peak of `samples` in dBFS (−∞ for digital silence): the input's level, before any resampling.
-  private static func peakDB(_ samples: UnsafeBufferPointer<Float>) -> Float {
-    var peak: Float = 0
-    for sample in samples { peak = max(peak, abs(sample)) }
-    return peak > 0 ? 20 * log10(peak) : -.infinity
   }
 
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread

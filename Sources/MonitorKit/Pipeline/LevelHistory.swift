@@ -1,3 +1,5 @@
+import Foundation
+
 /// A channel's level over the last couple of minutes, second by second of audio: the peak of each whole wall-clock
 /// second the channel heard, in dBFS (−∞ for digital silence, NaN for a second without audio). The alerts read it
 /// (`AlertEvaluator`'s silence), so that a silence is timed by the audio itself, to the second, however rarely
@@ -23,7 +25,37 @@ struct LevelHistory: Sendable, Equatable {
     return index >= 0 && index < peaksDB.count ? peaksDB[Int(index)] : nil
   }
 
-  /// Notes audio whose peak is `peakDB` at `time` (seconds since 1970, the chunk's start).
+  /// Notes the audio `samples` (at `sampleRate`), whose first sample is at `time` (seconds since 1970): each part of
+  /// it counts for the wall-clock second it lies in, so that a chunk that crosses a second's boundary lends its level
+  /// to neither side's other part, and a second's peak is that of its own audio. Returns the peak of all of
+  /// `samples`, in dBFS (−∞ for digital silence).
+  @discardableResult
+  mutating func add(_ samples: UnsafeBufferPointer<Float>, sampleRate: Double, at time: Double) -> Float {
+    guard time.isFinite, sampleRate > 0 else { return Self.peakDB(samples[...]) }
+    var chunkPeak: Float = -.infinity
+    var start = 0
+    while start < samples.count {
+      let startTime = time + Double(start) / sampleRate
+      let second = startTime.rounded(.down)
+      // The first sample at or after the next second (at least one further sample, whatever the rounding).
+      let next = Int(((second + 1 - time) * sampleRate).rounded(.up))
+      let end = min(samples.count, max(start + 1, next))
+      let peak = Self.peakDB(samples[start..<end])
+      add(peakDB: peak, at: startTime)
+      chunkPeak = max(chunkPeak, peak)
+      start = end
+    }
+    return chunkPeak
+  }
+
+  /// The peak of `samples` in dBFS (−∞ for digital silence).
+  private static func peakDB(_ samples: Slice<UnsafeBufferPointer<Float>>) -> Float {
+    var peak: Float = 0
+    for sample in samples { peak = max(peak, abs(sample)) }
+    return peak > 0 ? 20 * log10(peak) : -.infinity
+  }
+
+  /// Notes audio whose peak is `peakDB` at `time` (seconds since 1970), all of it in `time`'s second.
   mutating func add(peakDB: Float, at time: Double) {
     guard time.isFinite else { return }
     let second = Int64(time.rounded(.down))

@@ -68,6 +68,7 @@ struct AlertWatcherTests {
     let opened = try waitFor(.alertOpened, alert: .silence, in: log)
     #expect(monitor.statuses[0].alerts.map(\.kind) == [.silence], "the console and the API see it")
     let closed = try waitFor(.alertClosed, alert: .silence, in: log)
+    let levels = monitor.statuses[0].levelSeconds
     monitor.stop()
 
     guard case .time(let start)? = opened.field("start"), case .time(let end)? = closed.field("end") else {
@@ -77,7 +78,10 @@ struct AlertWatcherTests {
     // The file's audio starts when ffmpeg delivers it, a moment after the start.
     let silenceStart = start.timeIntervalSince(started)
     #expect(silenceStart > 4 && silenceStart < 7.5, "\(silenceStart)")
-    #expect(abs(end.timeIntervalSince(start) - 8) <= 1.01, "\(end.timeIntervalSince(start))")
+    #expect(
+      abs(end.timeIntervalSince(start) - 8) <= 1.01,
+      "\(end.timeIntervalSince(start)) s from \(start.timeIntervalSince1970); peaks by second from \(levels.firstSecond): \(levels.peaksDB)"
+    )
     #expect(opened.time.timeIntervalSince(start) >= 3, "opened once it had held for 3 s")
     let rows = try alertRows()
     #expect(rows.count == 1, "\(rows)")
