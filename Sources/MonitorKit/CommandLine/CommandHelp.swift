@@ -50,7 +50,9 @@ enum CommandHelp {
         lines += ["", "\(kind.name) options:"] + table(kind.options.map { ($0.form, $0.help) })
       }
     }
-    if !spec.details.isEmpty { lines += [""] + spec.details.split(separator: "\n").map(String.init) }
+    if !spec.details.isEmpty {
+      lines += [""] + spec.details.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
     if !spec.subcommands.isEmpty {
       let word = spec.subcommandsAreKinds ? "KIND" : "COMMAND"
       lines += ["", "`\(CommandTable.program) help \(spec.fullName) \(word)` describes one."]

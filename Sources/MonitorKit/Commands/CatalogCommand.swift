@@ -156,7 +156,7 @@ enum CatalogCommand {
         + "now \(catalog.tracks.count) tracks"
         + String(
           format:
-            " (%.1f min of audio in %.1f s with %d job%@: %.0f× real time; %.1f s of CPU with ffmpeg's, %.0f× real time per core)",
+            " (%.1f min of audio read in %.1f s with %d job%@: %.0f× real time; %.1f s of CPU with ffmpeg's, %.0f× real time per core)",
           audioSeconds / 60, elapsed, jobs, jobs == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0, cpu,
           cpu > 0 ? audioSeconds / cpu : 0))
     return failed == 0 ? 0 : 2
