@@ -19,10 +19,7 @@ public final class BackgroundProcess {
   /// The exit status (or 128 + the signal that killed it), once the process has been reaped.
   public private(set) var exitStatus: Int32?
 
-  /// The environment variables of systemd's notify protocol (`sd_notify(3)`, `sd_watchdog_enabled(3)`).
-  static let notifyVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-
-  /// Starts `executable` (a path) with `arguments` and this process's environment (less `notifyVariables`) plus
+  /// Starts `executable` (a path) with `arguments` and this process's environment (`Subprocess.inheritedEnvironment`) plus
   /// `environment`, standard input from /dev/null and standard output and standard error to `outputPath` (created or
   /// truncated).
   public init(
@@ -46,10 +43,7 @@ public final class BackgroundProcess {
     posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&files, 1, 2)
 
-    // systemd's notify variables are passed only when given: a test of this process may set them for a moment (the
-    // in-process watchdog test), and a monitor started meanwhile would notify that test's socket.
-    let inherited = ProcessInfo.processInfo.environment.filter { !Self.notifyVariables.contains($0.key) }
-    let merged = inherited.merging(environment) { _, new in new }
+    let merged = Subprocess.inheritedEnvironment.merging(environment) { _, new in new }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
