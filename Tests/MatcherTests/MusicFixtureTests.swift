@@ -148,6 +148,26 @@ struct MusicFixtureTests {
     }
   }
 
+  @Test(
+    "A catalog that holds b twice, as it is and 3 % faster, logs one play of each airing of either, never two",
+    arguments: [1.0, 1.03])
+  func recordingHeldTwiceAtTwoSpeeds(airSpeed: Double) throws {
+    let b = try Self.decode("catalog-b.ogg")
+    let builder = CatalogBuilder(parameters: FingerprintParameters())
+    for (key, samples) in [("b", b), ("b-fast", SpeedChange.resample(b, speed: 1.03))] {
+      let generator = SignatureGenerator(parameters: builder.parameters, purpose: .reference)
+      try generator.append(samples, channels: 1, sampleRate: 8000)
+      builder.add(
+        signature: generator.signature(), key: key, sourcePath: key, metadata: TrackMetadata(title: key, artist: "a"))
+    }
+    let catalog = try builder.build()
+    let air = SpeedChange.resample(Self.excerpt(b, from: 2, seconds: 25), speed: airSpeed)
+    let run = try MatcherHarness.run(air, catalog: catalog)
+    #expect(
+      run.sink.ended.count == 1,
+      "plays: \(run.sink.ended.map { "\($0.track.key) \($0.startSeconds)–\($0.endSeconds) s at \($0.speed)" })")
+  }
+
   @Test("A clip of music that is not in the catalog (unknown.ogg) gives no play")
   func unknownClip() throws {
     let clip = Self.excerpt(try Self.decode("unknown.ogg"), from: 4, seconds: 14)

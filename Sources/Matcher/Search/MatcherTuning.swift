@@ -137,6 +137,14 @@ enum MatcherTuning {
       ? minAgreeingTargetsOfDenseLine : minAgreeingTargetsOfLine
   }
 
+  /// A new line of one track whose broadcast pairs (anchor and target peak) a running play of another track has
+  /// matched already, at least this share of them, is that play's audio heard through a second catalog copy
+  /// (`PlayedPairs`). A dev song and its copy 3 % faster, both in a catalog, shared 52–58 % of the copy's line's
+  /// pairs as it was confirmed over the song's airing on `radio` s1; the 121 new lines confirmed while another
+  /// track's play ran (crossfades, songs after talk) on the six `radio` and `hard` dev simulations shared at most 9 %.
+  /// Fraction of the line's matches.
+  static let minSharedPairShare = 0.25
+
   /// A cell that failed verification is verified again after this many more votes, so that a cluster that grows
   /// slowly (a sparse or quiet intro, a voice over it) is reported as soon as it passes. Every 6 votes left such a
   /// cluster unreported for up to 5 more matches (median latency on `hard` 0.1–0.8 s later); every vote gave the same

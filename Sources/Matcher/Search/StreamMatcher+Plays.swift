@@ -38,6 +38,7 @@ extension StreamMatcher {
   }
 
   func end(_ play: RunningPlay) {
+    playedPairs.forget(playID: play.id)
     let dominated = (active + recentlyEnded).contains { isDominated(play, by: $0) }
     let final = snapshot(of: play, final: true)
     sink?.receive(dominated ? .playRetracted(final) : .playEnded(final))

@@ -327,7 +327,7 @@ extension StreamMatcher {
       active[i].refit()
       return
     }
-    if isSharedMaterial(line) { return }
+    if isSharedMaterial(line) || isHeardByAnotherPlay(line) { return }
     if let i = playLockedOntoRepeat(of: line, lineAtMiddle: lineAtMiddle) {
       var play = active[i].realigned(alpha: alpha, beta: beta, firstFrame: first)
       claim(claimed, of: c, into: &play)
@@ -369,6 +369,20 @@ extension StreamMatcher {
       let rival = p.matchCount(from: line.firstFrame, to: line.lastFrame)
       return p.trackIndex == line.trackIndex
         ? rival >= line.votedCount : rival >= MatcherTuning.crossfadeStrengthRatio * line.votedCount
+    }
+  }
+
+  /// Whether a running play of another track has matched most of the line's broadcast pairs already
+  /// (`MatcherTuning.minSharedPairShare`): the line is that play's audio, held by the catalog a second time (at
+  /// another speed, which `catalog add` does not catch), and a play of it would log the airing twice.
+  private func isHeardByAnotherPlay(_ line: ConfirmedLine) -> Bool {
+    guard active.contains(where: { $0.trackIndex != line.trackIndex }) else { return false }
+    let c = line.cluster
+    let keys = c.inliers.map { PlayedPairs.key(anchorFrame: Int32(c.xs[$0]), targetFrame: c.targets[$0]) }
+    return active.contains { p in
+      guard p.trackIndex != line.trackIndex else { return false }
+      return Double(playedPairs.matchedCount(of: keys, byPlay: p.id)) >= MatcherTuning.minSharedPairShare
+        * Double(keys.count)
     }
   }
 
@@ -414,10 +428,12 @@ extension StreamMatcher {
       guard index != Self.notQueued else {
         play.add(
           anchorFrame: Int32(cluster.xs[i]), targetFrame: cluster.targets[i], reference: UInt32(cluster.ys[i]))
+        playedPairs.record(playID: play.id, anchorFrame: Int32(cluster.xs[i]), targetFrame: cluster.targets[i])
         continue
       }
       let m = queue[index]
       play.add(anchorFrame: m.anchorFrame, targetFrame: m.targetFrame, reference: m.reference)
+      playedPairs.record(playID: play.id, anchorFrame: m.anchorFrame, targetFrame: m.targetFrame)
       queue[index].claimed = true
       unvote(m)
     }

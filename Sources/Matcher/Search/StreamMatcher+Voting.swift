@@ -31,6 +31,7 @@ extension StreamMatcher {
         let supportedUntil = active[i].lastFrame + RunningPlay.bucketFrames
         let contested = active.contains { $0.trackIndex != track && $0.lastFrame > supportedUntil }
         active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested)
+        playedPairs.record(playID: active[i].id, anchorFrame: anchorFrame, targetFrame: targetFrame)
         return true
       }
     }

@@ -112,6 +112,9 @@ public final class StreamMatcher {
   /// vote slots a gathering walked, the count of its targets that two anchors agree on, the matches it holds, and the
   /// common lookups whose postings it searches.
   let verifiedCells = ScratchKeySet()
+  /// The broadcast pairs each running play matched lately, to tell a second catalog copy of its audio from another
+  /// item over it (`PlayedPairs`).
+  let playedPairs = PlayedPairs()
   var gatheredSlots: [Int] = []
   let agreeingTargetCounter = AgreeingTargetCounter()
   let gatheredMatches = ScratchKeySet()
@@ -253,6 +256,7 @@ public final class StreamMatcher {
     commonHistory.removeAll()
     candidates.removeAll()
     active.removeAll()
+    playedPairs.removeAll()
     recentlyEnded.removeAll()
     newestFrame = -1
     state = .idle

@@ -1,0 +1,94 @@
+/// The broadcast pairs (anchor and target peak) that each running play matched lately: what tells a second catalog
+/// copy of the recording on the air from another item heard over it.
+///
+/// A catalog that holds one recording twice at different speeds (a master and its sped-up radio edit) is not caught
+/// when the copy is added (`SharedRecording` compares pairs at one speed), and both copies match every airing, each
+/// on its own speed hypothesis: the same broadcast peaks matched twice. A jingle over a song, or the next song in a
+/// crossfade, is matched from peaks of its own. So a new line whose broadcast pairs a running play of another track
+/// has mostly matched already is that play's audio (`MatcherTuning.minSharedPairShare`), not a second play.
+///
+/// Each play keeps its last `capacity` pairs in a ring (about 40 s of a dense song at 4,096), taken from a pool made
+/// in `init` and grown only when more plays run at once than it holds. One thread: the matcher's.
+final class PlayedPairs {
+  /// Pairs remembered per play: more than a vote window's (8 s) worth of matches of a dense song.
+  static let capacity = 4096
+
+  private struct Ring {
+    var playID: Int
+    var keys: [UInt64]
+    var next: Int
+    var count: Int
+  }
+
+  private var rings: [Ring]
+  /// Rings not in use: their indices in `rings`.
+  private var free: [Int]
+  /// The ring of the play recorded last, checked first: a stretch of matches mostly goes to one play.
+  private var lastRing = -1
+
+  init(plays: Int = 8) {
+    rings = (0..<plays).map { _ in
+      Ring(playID: -1, keys: [UInt64](repeating: 0, count: Self.capacity), next: 0, count: 0)
+    }
+    free = Array((0..<plays).reversed())
+  }
+
+  @inline(__always)
+  static func key(anchorFrame: Int32, targetFrame: Int32) -> UInt64 {
+    UInt64(UInt32(bitPattern: anchorFrame)) << 32 | UInt64(UInt32(bitPattern: targetFrame))
+  }
+
+  /// Remembers that play `playID` matched the broadcast pair from `anchorFrame` to `targetFrame`.
+  @inline(__always)
+  func record(playID: Int, anchorFrame: Int32, targetFrame: Int32) {
+    let r = ring(of: playID) ?? newRing(for: playID)
+    let k = Self.key(anchorFrame: anchorFrame, targetFrame: targetFrame)
+    rings[r].keys[rings[r].next] = k
+    rings[r].next = (rings[r].next + 1) & (Self.capacity - 1)
+    rings[r].count = min(rings[r].count + 1, Self.capacity)
+  }
+
+  /// How many of `keys` (`key(anchorFrame:targetFrame:)`) play `playID` matched among its remembered pairs.
+  func matchedCount(of keys: [UInt64], byPlay playID: Int) -> Int {
+    guard let r = ring(of: playID) else { return 0 }
+    let ring = rings[r]
+    var n = 0
+    for k in keys where ring.keys[0..<ring.count].contains(k) { n += 1 }
+    return n
+  }
+
+  /// Forgets play `playID` (it ended): its ring goes back to the pool.
+  func forget(playID: Int) {
+    guard let r = ring(of: playID) else { return }
+    rings[r].playID = -1
+    rings[r].count = 0
+    rings[r].next = 0
+    free.append(r)
+    lastRing = -1
+  }
+
+  func removeAll() {
+    for r in rings.indices where rings[r].playID != -1 { forget(playID: rings[r].playID) }
+  }
+
+  @inline(__always)
+  private func ring(of playID: Int) -> Int? {
+    if lastRing >= 0 && rings[lastRing].playID == playID { return lastRing }
+    guard let r = rings.firstIndex(where: { $0.playID == playID }) else { return nil }
+    lastRing = r
+    return r
+  }
+
+  private func newRing(for playID: Int) -> Int {
+    let r: Int
+    if let f = free.popLast() {
+      r = f
+    } else {
+      r = rings.count
+      rings.append(Ring(playID: -1, keys: [UInt64](repeating: 0, count: Self.capacity), next: 0, count: 0))
+    }
+    rings[r].playID = playID
+    lastRing = r
+    return r
+  }
+}
