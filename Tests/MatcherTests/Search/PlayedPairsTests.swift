@@ -11,13 +11,9 @@ struct PlayedPairsTests {
   func countsAsItsLastPairs(seed: UInt64) {
     var generator = SeededGenerator(seed: seed)
     let pairs = PlayedPairs(plays: 2)
-    // The model: every pair recorded per play, in order; a forgotten play starts empty.
+    // The model: every pair recorded per play, in order; a forgotten play starts empty. Each step records a pair of
+    // its own (anchor frame = step), so a pair is remembered exactly when it is among its play's last 4,096.
     var recorded: [Int: [UInt64]] = [:]
-    func randomKey() -> (Int32, Int32) {
-      // Few distinct frames, so that plays share pairs and a play repeats its own.
-      let anchor = Int32(generator.next() % 3000)
-      return (anchor, anchor + Int32(1 + generator.next() % 40))
-    }
     for step in 0..<60_000 {
       let play = Int(generator.next() % 5)
       if generator.next() % 5000 == 0 {
@@ -25,17 +21,24 @@ struct PlayedPairsTests {
         recorded[play] = nil
         continue
       }
-      let (anchor, target) = randomKey()
-      pairs.record(playID: play, anchorFrame: anchor, targetFrame: target)
-      recorded[play, default: []].append(PlayedPairs.key(anchorFrame: anchor, targetFrame: target))
-      if step % 997 == 0 {
-        let asked = (0..<200).map { _ in
-          let (a, t) = randomKey()
-          return PlayedPairs.key(anchorFrame: a, targetFrame: t)
-        }
+      let target = Int32(step) + Int32(1 + generator.next() % 40)
+      pairs.record(playID: play, anchorFrame: Int32(step), targetFrame: target)
+      recorded[play, default: []].append(PlayedPairs.key(anchorFrame: Int32(step), targetFrame: target))
+      if step % 2999 == 0 {
         for p in 0..<6 {
-          let remembered = Set((recorded[p] ?? []).suffix(PlayedPairs.capacity))
-          #expect(pairs.matchedCount(of: asked, byPlay: p) == asked.count { remembered.contains($0) }, "play \(p)")
+          let all = recorded[p] ?? []
+          let remembered = all.suffix(PlayedPairs.capacity)
+          // The newest, the oldest remembered, 64 anywhere between, those just forgotten, and another play's.
+          let forgotten = all.dropLast(PlayedPairs.capacity).suffix(8)
+          let anywhere =
+            remembered.isEmpty
+            ? []
+            : (0..<64).map { _ in remembered[remembered.startIndex + Int(generator.next() % UInt64(remembered.count))] }
+          let asked =
+            Array(remembered.suffix(8) + remembered.prefix(8) + forgotten + (recorded[(p + 1) % 6] ?? []).suffix(8))
+            + anywhere
+          let expected = Set(remembered)
+          #expect(pairs.matchedCount(of: asked, byPlay: p) == asked.count { expected.contains($0) }, "play \(p)")
         }
       }
     }
