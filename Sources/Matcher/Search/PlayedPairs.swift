@@ -4,13 +4,16 @@
 /// A catalog that holds one recording twice at different speeds (a master and its sped-up radio edit) is not caught
 /// when the copy is added (`SharedRecording` compares pairs at one speed), and both copies match every airing, each
 /// on its own speed hypothesis: the same broadcast peaks matched twice. A jingle over a song, or the next song in a
-/// crossfade, is matched from peaks of its own. So a new line whose broadcast pairs a running play of another track
-/// has mostly matched already is that play's audio (`MatcherTuning.minSharedPairShare`), not a second play.
+/// crossfade, is matched from peaks of its own. So a new line a share of whose broadcast pairs a running play of
+/// another track has matched already (`MatcherTuning.minSharedPairShare`) is that play's audio, not a second play.
 ///
-/// Each play keeps its last `capacity` pairs in a ring (about 40 s of a dense song at 4,096), taken from a pool made
-/// in `init` and grown only when more plays run at once than it holds. One thread: the matcher's.
+/// Each play keeps its last `capacity` pairs in a ring, taken from a pool made in `init` and grown only when more plays
+/// run at once than it holds. One thread: the matcher's.
 final class PlayedPairs {
-  /// Pairs remembered per play: more than a vote window's (8 s) worth of matches of a dense song.
+  /// Pairs remembered per play. A new line's matches lie in the vote window (the last 8 s); a play that matched more
+  /// than this many pairs in that time would have forgotten some of them, and a copy's line over it would be
+  /// checked against part of its pairs only: a copy might then go unrecognised (its airing logged twice, as without
+  /// this check), never a play be dropped. Pairs.
   static let capacity = 4096
 
   private struct Ring {
