@@ -17,10 +17,10 @@ final class PlayedPairs {
   static let capacity = 4096
 
   private struct Ring {
-    var playID: Int
-    var keys: [UInt64]
-    var next: Int
-    var count: Int
+    var playID = -1
+    var keys = [UInt64](repeating: 0, count: PlayedPairs.capacity)
+    var next = 0
+    var count = 0
   }
 
   private var rings: [Ring]
@@ -30,9 +30,7 @@ final class PlayedPairs {
   private var lastRing = -1
 
   init(plays: Int = 8) {
-    rings = (0..<plays).map { _ in
-      Ring(playID: -1, keys: [UInt64](repeating: 0, count: Self.capacity), next: 0, count: 0)
-    }
+    rings = (0..<plays).map { _ in Ring() }
     free = Array((0..<plays).reversed())
   }
 
@@ -88,7 +86,7 @@ final class PlayedPairs {
       r = f
     } else {
       r = rings.count
-      rings.append(Ring(playID: -1, keys: [UInt64](repeating: 0, count: Self.capacity), next: 0, count: 0))
+      rings.append(Ring())
     }
     rings[r].playID = playID
     lastRing = r
