@@ -28,10 +28,15 @@ final class PlayedPairs {
   private var free: [Int]
   /// The ring of the play recorded last, checked first: a stretch of matches mostly goes to one play.
   private var lastRing = -1
+  /// `matchedCount`'s scratch: the keys asked for, sorted, and which of them the ring holds.
+  private var sortedKeys: [UInt64] = []
+  private var found: [Bool] = []
 
   init(plays: Int = 8) {
     rings = (0..<plays).map { _ in Ring() }
     free = Array((0..<plays).reversed())
+    sortedKeys.reserveCapacity(1024)
+    found.reserveCapacity(1024)
   }
 
   @inline(__always)
@@ -50,12 +55,38 @@ final class PlayedPairs {
   }
 
   /// How many of `keys` (`key(anchorFrame:targetFrame:)`) play `playID` matched among its remembered pairs.
+  ///
+  /// One pass over the ring, each of its pairs looked up in `keys` sorted: a ring's pairs times the logarithm of a
+  /// line's, where asking for each key in the ring would take their product (a line has tens to hundreds).
   func matchedCount(of keys: [UInt64], byPlay playID: Int) -> Int {
-    guard let r = ring(of: playID) else { return 0 }
-    let ring = rings[r]
-    var n = 0
-    for k in keys where ring.keys[0..<ring.count].contains(k) { n += 1 }
-    return n
+    guard let r = ring(of: playID), !keys.isEmpty else { return 0 }
+    sortedKeys.removeAll(keepingCapacity: true)
+    sortedKeys.append(contentsOf: keys)
+    sortedKeys.sort()
+    found.removeAll(keepingCapacity: true)
+    found.append(contentsOf: repeatElement(false, count: keys.count))
+    let count = rings[r].count
+    rings[r].keys.withUnsafeBufferPointer { ring in
+      sortedKeys.withUnsafeBufferPointer { sorted in
+        found.withUnsafeMutableBufferPointer { found in
+          for i in 0..<count {
+            let k = ring[i]
+            // The first sorted key not below k, then every copy of it: `keys` may repeat a pair.
+            var lo = 0
+            var hi = sorted.count
+            while lo < hi {
+              let mid = (lo + hi) / 2
+              if sorted[mid] < k { lo = mid + 1 } else { hi = mid }
+            }
+            while lo < sorted.count && sorted[lo] == k && !found[lo] {
+              found[lo] = true
+              lo += 1
+            }
+          }
+        }
+      }
+    }
+    return found.count { $0 }
   }
 
   /// Forgets play `playID` (it ended): its ring goes back to the pool.
