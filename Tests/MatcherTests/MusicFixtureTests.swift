@@ -149,12 +149,13 @@ struct MusicFixtureTests {
   }
 
   @Test(
-    "A catalog that holds b twice, as it is and 3 % faster, logs one play of each airing of either, never two",
-    arguments: [1.0, 1.03])
-  func recordingHeldTwiceAtTwoSpeeds(airSpeed: Double) throws {
+    "A catalog that holds b twice, as it is and again as it is or 3 % faster, logs one play of each airing, never two",
+    arguments: [(copySpeed: 1.0, airSpeed: 1.0), (1.03, 1.0), (1.03, 1.03)])
+  func recordingHeldTwice(copySpeed: Double, airSpeed: Double) throws {
     let b = try Self.decode("catalog-b.ogg")
+    let copy = copySpeed == 1 ? b : SpeedChange.resample(b, speed: copySpeed)
     let builder = CatalogBuilder(parameters: FingerprintParameters())
-    for (key, samples) in [("b", b), ("b-fast", SpeedChange.resample(b, speed: 1.03))] {
+    for (key, samples) in [("b", b), ("b-copy", copy)] {
       let generator = SignatureGenerator(parameters: builder.parameters, purpose: .reference)
       try generator.append(samples, channels: 1, sampleRate: 8000)
       builder.add(

@@ -1,6 +1,7 @@
 /// A track of a catalog that holds audio another track already holds: the same recording under another file (an
 /// album track and its compilation copy, a FLAC and its MP3), or one contained in it (a radio edit in the album
-/// version). Both would be matched at every airing, so one airing would be logged twice, once per track.
+/// version). Both match every airing: the matcher logs it once (`PlayedPairs`), but under whichever copy it confirms
+/// first, so the recording's plays are split between two items.
 ///
 /// Found by `CatalogBuilder.sharedRecordings(in:ofKeys:)` in the catalog's triplet index: the track's agreeing pairs
 /// (`TripletIndex`) that the other track holds too, at one offset.

@@ -26,7 +26,8 @@ enum CommandTable {
           .value("jobs", "N", "files read at once, 1…256 (default: one per core)"),
           .flag(
             "allow-duplicates",
-            "add a file even when its recording is already in the catalog (every airing is then logged once per copy)"),
+            "add a file even when its recording is already in the catalog (each airing is then logged under either "
+              + "copy)"),
           .value(
             "from-unknown", "CLUSTER",
             "instead of PATH: the recording of a cluster of unknown music (report unknown), from its longest clip; "
@@ -41,7 +42,8 @@ enum CommandTable {
         details: """
           A file whose recording the catalog already holds, under another file or earlier in the same run (a FLAC
           and its MP3, an album track and its compilation copy, a radio edit inside the album version), is not
-          added: every airing would be logged once per copy. The output names the track it repeats.
+          added: each airing would be logged once, under whichever copy is matched first, so the recording's plays
+          would be split between two items. The output names the track it repeats.
 
           With --from-unknown CLUSTER, --title, --artist and --db (no PATH): the cluster's longest, most confident
           clip that is still on disk becomes the item's reference, and each airing of the cluster is logged once as a

@@ -169,9 +169,10 @@ enum CatalogCommand {
     return DisplayWidth.printable(
       skipped
         ? "skipped: \(path): the catalog holds this recording already: \(sharedAudio(s, in: catalog)); each airing "
-          + "would be logged twice. Add it anyway with --allow-duplicates, or remove the other with catalog remove"
+          + "would be logged under whichever copy is matched first. Add it anyway with --allow-duplicates, or remove "
+          + "the other with catalog remove"
         : "warning: \(path) repeats a recording of the catalog: \(sharedAudio(s, in: catalog)); each airing is "
-          + "logged once per copy")
+          + "logged once, under whichever copy is matched first")
   }
 
   /// What a track shares with the earlier track: how long, which track, and how far apart.
@@ -298,7 +299,7 @@ enum CatalogCommand {
       shared.isEmpty
         ? "\(url.path): no item repeats the recording of another (\(total) items)"
         : "\(url.path): \(shared.count) of \(total) items repeat the recording of an earlier one; each airing of "
-          + "them is logged twice: remove them with catalog remove KEY")
+          + "them is logged under whichever copy is matched first: remove them with catalog remove KEY")
     return shared.isEmpty ? 0 : 1
   }
 

@@ -135,7 +135,7 @@ struct CatalogCommandTests {
     #expect(lines.first?.contains("\"Armygeddon\" by Muldjord (key \(earlierKey), ") == true, "\(found.stdout)")
     #expect(
       lines.last == "\(catalogURL.path): 1 of 4 items repeat the recording of an earlier one; each airing of "
-        + "them is logged twice: remove them with catalog remove KEY")
+        + "them is logged under whichever copy is matched first: remove them with catalog remove KEY")
 
     let removed = try CLI.run(["catalog", "remove", "--catalog", catalogURL.path, key])
     try #require(removed.status == 0, "\(removed)")
