@@ -37,9 +37,15 @@ struct StreamMatcherScaleTests {
     return try builder.build()
   }
 
-  /// 3,000 random tracks of a minute (`randomCatalog`, seed 13) and `copies` copies of `song`, keyed `song-0`, `song-1`…
+  /// 3,000 random tracks of a minute, seeds 12 and 13: built once and shared by the tests (read only), as each build
+  /// was most of this suite's time in a debug build.
+  static let threeThousandTracks = Result { try randomCatalog(tracks: 3000, seconds: 60, seed: 12) }
+  static let threeThousandOtherTracks = Result { try randomCatalog(tracks: 3000, seconds: 60, seed: 13) }
+
+  /// 3,000 random tracks of a minute (`threeThousandOtherTracks`) and `copies` copies of `song`, keyed `song-0`,
+  /// `song-1`…
   static func randomCatalog(withCopiesOf song: SyntheticSong, copies: Int) throws -> Catalog {
-    let builder = CatalogBuilder(editing: try randomCatalog(tracks: 3000, seconds: 60, seed: 13))
+    let builder = CatalogBuilder(editing: try threeThousandOtherTracks.get())
     let signature = try MatcherHarness.referenceSignature(of: song.render())
     for c in 0..<copies {
       builder.add(
@@ -73,7 +79,7 @@ struct StreamMatcherScaleTests {
     "Random audio against a catalog of thousands of random tracks logs no play, with triplet hits confirmed or not",
     arguments: [false, true])
   func randomAudioAgainstThousandsOfTracksLogsNothing(confirmingTripletHits: Bool) throws {
-    let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
+    let catalog = try Self.threeThousandTracks.get()
     let postingsPerHash = Double(catalog.index.postings.count) / Double(1 << HashLayout(catalog.parameters).totalBits)
     // Common hashes have more postings than a match may vote with alone: the filter in front of the search is used.
     #expect(Double(catalog.stopHashCap) > Double(MatcherTuning.maxPostingsSearchedAlone))
@@ -100,7 +106,7 @@ struct StreamMatcherScaleTests {
 
   @Test("Thousands of random tracks have few triplet postings per key: hits go unconfirmed, no key is a stop key")
   func thousandsOfRandomTracksGoUnconfirmed() throws {
-    let catalog = try Self.randomCatalog(tracks: 3000, seconds: 60, seed: 12)
+    let catalog = try Self.threeThousandTracks.get()
     let triplets = try #require(catalog.triplets)
     #expect(!MatcherTuning.confirmsHits(of: triplets))
     let matcher = StreamMatcher(catalog: catalog, sink: nil)
