@@ -4,9 +4,9 @@
 /// A catalog that holds one recording twice at different speeds (a master and its sped-up radio edit) is not caught
 /// when the copy is added (`SharedRecording` compares pairs at one speed), and both copies match every airing, each
 /// on its own speed hypothesis: the same broadcast peaks matched twice. So do two copies at one speed that were
-/// added with `--allow-duplicates`. A jingle over a song, or the next song in a
-/// crossfade, is matched from peaks of its own. So a new line a share of whose broadcast pairs a running play of
-/// another track has matched already (`MatcherTuning.minSharedPairShare`) is that play's audio, not a second play.
+/// added with `--allow-duplicates`. A jingle over a song, or the next song in a crossfade, is matched from peaks of
+/// its own. So a new line a share of whose broadcast pairs a running play of another track has matched already
+/// (`MatcherTuning.minSharedPairShare`) is that play's audio, not a second play.
 ///
 /// Each play keeps its last `capacity` pairs in a ring, taken from a pool made in `init` and grown only when more plays
 /// run at once than it holds. One thread: the matcher's.

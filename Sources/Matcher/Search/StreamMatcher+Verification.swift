@@ -373,8 +373,9 @@ extension StreamMatcher {
   }
 
   /// Whether a running play of another track has matched at least `MatcherTuning.minSharedPairShare` of the line's
-  /// broadcast pairs already: the line is that play's audio, held by the catalog a second time (at
-  /// another speed, which `catalog add` does not catch), and a play of it would log the airing twice.
+  /// broadcast pairs already: the line is that play's audio, held by the catalog a second time (at another speed,
+  /// which `catalog add` does not catch, or at the same one, added with `--allow-duplicates`), and a play of it
+  /// would log the airing twice.
   private func isHeardByAnotherPlay(_ line: ConfirmedLine) -> Bool {
     guard active.contains(where: { $0.trackIndex != line.trackIndex }) else { return false }
     let c = line.cluster
