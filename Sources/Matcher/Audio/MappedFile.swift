@@ -12,8 +12,13 @@ final class MappedFile: @unchecked Sendable {
 
   /// Maps the regular file at `path`. A folder, a FIFO, a socket or a device is refused without waiting on it (a FIFO
   /// would block the open until a writer came).
-  /// - Parameter naming: what the caller wants there, for the message when `path` is a folder ("the catalog file").
-  init(path: String, naming wanted: String = "a file") throws(FormatError) {
+  /// - Parameters:
+  ///   - naming: what the caller wants there, for the message when `path` is a folder ("the catalog file").
+  ///   - hugePages: ask the kernel to back the map with huge pages (`MADV_HUGEPAGE`), for a file read at random, such
+  ///     as a catalog's index. Where the file system caches files in large folios (ext4 since Linux 6.16, XFS), the
+  ///     pages read after this are read in folios of 2 MB and mapped as such; pages already cached stay as they
+  ///     were cached (`Catalog.writeChunkBytes`). Elsewhere the hint does nothing.
+  init(path: String, naming wanted: String = "a file", hugePages: Bool = false) throws(FormatError) {
     self.path = path
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw FormatError(path: path, reason: "cannot open (\(String(cString: strerror(errno))))") }
@@ -32,6 +37,7 @@ final class MappedFile: @unchecked Sendable {
     guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
       throw FormatError(path: path, reason: "cannot map (\(String(cString: strerror(errno))))")
     }
+    if hugePages { _ = madvise(base, size, MADV_HUGEPAGE) }  // a kernel without huge pages refuses it: no matter
     bytes = UnsafeRawBufferPointer(start: base, count: size)
   }
 
