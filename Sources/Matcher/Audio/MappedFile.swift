@@ -37,7 +37,9 @@ final class MappedFile: @unchecked Sendable {
     guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
       throw FormatError(path: path, reason: "cannot map (\(String(cString: strerror(errno))))")
     }
-    if hugePages { _ = madvise(base, size, MADV_HUGEPAGE) }  // a kernel without huge pages refuses it: no matter
+    #if os(Linux)
+      if hugePages { _ = madvise(base, size, MADV_HUGEPAGE) }  // a kernel without huge pages refuses it: no matter
+    #endif
     bytes = UnsafeRawBufferPointer(start: base, count: size)
   }
 
