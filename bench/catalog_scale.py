@@ -37,7 +37,8 @@ needs about 1 GB); then for each size: `catalog info` (index
 bytes), cold and warm load (cold: the page cache is dropped with /proc/sys/vm/drop_caches where permitted, else the
 catalog's pages are evicted with posix_fadvise; load = `catalog info`, which maps the file, checks its checksum over
 every byte and decodes the header), and a `scan` of each channel of each simulation (the first --max-minutes of it),
-timed with the scan process's rusage (its children, such as an ffmpeg decoder, included), scored with
+timed with the scan process's rusage (its children, such as an ffmpeg decoder, included; with --runs N, the median of
+N scans of the channel, one after another, each of which must log the same plays as the first), scored with
 ../shared/eval/from_scan.py and score.py as bench/yardstick.sh does. A play of a distractor (any track not in the dev
 catalog) is a false play; they are also counted on their own.
 
@@ -392,10 +393,29 @@ def scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, run_dir, max_minutes):
     csvs = []
     timed_out = False
     cut = None
+    cpu_runs = []
     for ch in channels:
         wav, seconds = trimmed_input(sim, ch, max_minutes, Path(a.out) / "clips")
         cut = seconds
-        r = timed_scan(bin_path, cat, ch, wav, run_dir / ("%s.csv" % ch), run_dir / ("%s.log" % ch), a.scan_timeout)
+        csv_path = run_dir / ("%s.csv" % ch)
+        r = timed_scan(bin_path, cat, ch, wav, csv_path, run_dir / ("%s.log" % ch), a.scan_timeout)
+        runs = [r]
+        # Later runs (--runs) time the same scan again; their plays must be the first run's, byte for byte.
+        while len(runs) < a.runs and not r["timed_out"]:
+            again = run_dir / ("%s.run%d.csv" % (ch, len(runs) + 1))
+            r = timed_scan(bin_path, cat, ch, wav, again, run_dir / ("%s.run%d.log" % (ch, len(runs) + 1)),
+                           a.scan_timeout)
+            if not r["timed_out"]:
+                if again.read_bytes() != csv_path.read_bytes():
+                    sys.exit("%s %s: run %d logged other plays than run 1 (%s against %s): the scan is not "
+                             "deterministic" % (sim.name, ch, len(runs) + 1, again, csv_path))
+                again.unlink()
+            runs.append(r)
+        if not r["timed_out"]:
+            r = dict(runs[0], cpu_s=statistics.median(x["cpu_s"] for x in runs),
+                     wall_s=statistics.median(x["wall_s"] for x in runs),
+                     max_rss_mb=max(x["max_rss_mb"] for x in runs))
+        cpu_runs.append([x["cpu_s"] for x in runs])
         cpu += r["cpu_s"]
         wall += r["wall_s"]
         rss = max(rss, r["max_rss_mb"])
@@ -409,7 +429,7 @@ def scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, run_dir, max_minutes):
             csvs.append(run_dir / ("%s.csv" % ch))
     res = {"sim": sim.name, "audio_s": audio, "cpu_s": cpu, "wall_s": wall, "max_rss_mb": rss,
            "load_average_1min": os.getloadavg()[0],
-           "x_rt_per_core": audio / cpu if cpu > 0 else None, "timed_out": timed_out,
+           "x_rt_per_core": audio / cpu if cpu > 0 else None, "timed_out": timed_out, "cpu_runs_s": cpu_runs,
            "scanned_minutes_per_channel": cut / 60 if cut else None}
     if timed_out:
         return res
@@ -477,10 +497,12 @@ def tables(results):
     for name, reason in results["skipped_sizes"].items():
         lines.append("%s: %s" % (name, reason))
     lines.append("cold load: page cache dropped by %s; load = `catalog info` (map, checksum every byte, decode the "
-                 "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children; scan max "
+                 "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children (%s); scan max "
                  "RSS includes the memory-mapped WAV (about 10.6 MB per minute of 44.1 kHz stereo); a scan stopped "
                  "by --scan-timeout reports its speed from its last progress line (whole seconds of audio)" %
-                 results.get("cold_method", "n/a"))
+                 (results.get("cold_method", "n/a"),
+                  "the median of %d runs of each channel, one after another" % results.get("runs", 1)
+                  if results.get("runs", 1) > 1 else "one run of each channel"))
     loads = [r["load_average_1min"] for s in results["sizes"] for r in s["scans"] if "load_average_1min" in r]
     if loads:
         lines.append("machine load average (1 min) after the scans: %.1f to %.1f on %d cores" % (
@@ -586,6 +608,8 @@ def main():
     ap.add_argument("--rescan", action="store_true", help="scan again even where --out has a scan already measured")
     ap.add_argument("--no-build", action="store_true", help="do not run swift build (use the binaries as they are)")
     ap.add_argument("--warm-runs", type=int, default=3, help="warm loads per size (median)")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="scans of each channel (the CPU is their median; every run must log the same plays)")
     ap.add_argument("--cache", default=os.environ.get("BM_SCALE_CACHE", str(home / ".cache/bmon-scale")))
     ap.add_argument("--eval-dir", default=os.environ.get("EVAL_DIR", str(ROOT.parent / "shared/eval")))
     ap.add_argument("--eval-cache", default=os.environ.get("EVAL_CACHE", str(home / ".cache/bmon-eval")))
@@ -601,6 +625,8 @@ def main():
         ensure_matplotlib()
         plot(results, Path(a.out) / "catalog_scale.png")
         return
+    if a.runs < 1:
+        sys.exit("--runs %d: give 1 or more" % a.runs)
     sizes = parse_sizes(a.sizes)
     a.minutes_by_size = parse_minutes(a.max_minutes, sizes)
     cache = Path(a.cache).resolve()
@@ -638,7 +664,8 @@ def main():
     key = cache_key(dev_csv, music_files, a.audio_hours)
     cache_dir = cache / "catalogs" / key
     results = {"binary": str(bin_path), "cache": str(cache_dir), "skipped_sizes": {}, "sizes": [],
-               "max_minutes": {size_name(k): v for k, v in a.minutes_by_size.items()}, "audio_hours": a.audio_hours, "started": time.strftime("%F %T")}
+               "max_minutes": {size_name(k): v for k, v in a.minutes_by_size.items()}, "audio_hours": a.audio_hours, "started": time.strftime("%F %T"),
+               "runs": a.runs}
     reports = build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results)
 
     # Scans already measured in --out with the same binary, catalog and clip length are kept (--rescan: measure
@@ -675,8 +702,8 @@ def main():
         run_name = size_name(s).replace(" ", "")
         scans = []
         for sim in sims:
-            scan_key = "%s %d %d %s %s" % (bin_path, bin_stat.st_size, bin_stat.st_mtime, cat.stat().st_mtime,
-                                           a.minutes_by_size[s])
+            scan_key = "%s %d %d %s %s %d" % (bin_path, bin_stat.st_size, bin_stat.st_mtime, cat.stat().st_mtime,
+                                              a.minutes_by_size[s], a.runs)
             kept = previous.get((str(cat), sim.name, scan_key))
             if kept:
                 log("%s: keeping the scan of %s measured before (--rescan measures it again)" % (size_name(s),
