@@ -38,7 +38,7 @@ bytes), cold and warm load (cold: the page cache is dropped with /proc/sys/vm/dr
 catalog's pages are evicted with posix_fadvise; load = `catalog info`, which maps the file, checks its checksum over
 every byte and decodes the header), and a `scan` of each channel of each simulation (the first --max-minutes of it),
 timed with the scan process's rusage (its children, such as an ffmpeg decoder, included; with --runs N, the median of
-N scans of the channel, one after another, each of which must log the same plays as the first), scored with
+N scans of the channel, one after another, default 3, each of which must log the same plays as the first), scored with
 ../shared/eval/from_scan.py and score.py as bench/yardstick.sh does. A play of a distractor (any track not in the dev
 catalog) is a false play; they are also counted on their own.
 
@@ -608,7 +608,7 @@ def main():
     ap.add_argument("--rescan", action="store_true", help="scan again even where --out has a scan already measured")
     ap.add_argument("--no-build", action="store_true", help="do not run swift build (use the binaries as they are)")
     ap.add_argument("--warm-runs", type=int, default=3, help="warm loads per size (median)")
-    ap.add_argument("--runs", type=int, default=1,
+    ap.add_argument("--runs", type=int, default=3,
                     help="scans of each channel (the CPU is their median; every run must log the same plays)")
     ap.add_argument("--cache", default=os.environ.get("BM_SCALE_CACHE", str(home / ".cache/bmon-scale")))
     ap.add_argument("--eval-dir", default=os.environ.get("EVAL_DIR", str(ROOT.parent / "shared/eval")))
