@@ -254,17 +254,67 @@ extension Catalog {
 
   /// Hands the file's bytes (`encoded()`) to `write` in order, a piece at a time: the header and the track table, each
   /// index's arrays as they lie in memory, and the checksum, computed on the way, so that writing a catalog takes no
-  /// copy of it (5 GB at 10,000 hours).
-  func encode(into write: (UnsafeRawBufferPointer) throws -> Void) throws {
+  /// copy of it (5 GB at 10,000 hours). `fileBytes` gets the file's size before the first piece.
+  func encode(fileBytes: (Int) -> Void = { _ in }, into write: (UnsafeRawBufferPointer) throws -> Void) throws {
     let triplets = self.triplets ?? TripletIndex.derive(from: index, tracks: tracks, layout: HashLayout(parameters))
-    func geometry(_ i: CatalogIndex) -> IndexGeometry {
-      IndexGeometry(
-        hashBits: i.hashBits, directoryBits: i.directoryBits, positionBits: i.positionBits,
-        directoryCount: i.directory.count, postingCount: i.postings.count, directoryBlockBits: i.directory.blockBits)
+    try Self.encode(
+      parameters: parameters, tracks: tracks, stopHashCap: stopHashCap, pairs: EncodedIndex(index),
+      triplets: EncodedIndex(triplets.index), fileBytes: fileBytes, into: write)
+  }
+
+  /// An index as the file holds it: its geometry and directory, and its postings handed over in runs, in order (from
+  /// memory, or made as they are written: `IndexMerge`).
+  struct EncodedIndex {
+    var hashBits: Int
+    var directoryBits: Int
+    var positionBits: Int
+    var directory: SlotDirectory
+    var postingCount: Int
+    var forEachRun: ((UnsafeBufferPointer<UInt32>) throws -> Void) throws -> Void
+
+    init(_ index: CatalogIndex) {
+      owner = nil
+      hashBits = index.hashBits
+      directoryBits = index.directoryBits
+      positionBits = index.positionBits
+      directory = index.directory
+      postingCount = index.postings.count
+      forEachRun = { try $0(index.postings) }
     }
+
+    /// The merged index, its directory made now.
+    init(_ merge: IndexMerge) {
+      let storage = merge.directory()
+      hashBits = merge.hashBits
+      directoryBits = merge.directoryBits
+      positionBits = merge.positionBits
+      directory = storage.directory
+      postingCount = merge.postingCount
+      forEachRun = { try merge.forEachRun($0) }
+      owner = storage
+    }
+
+    /// Keeps the memory of `directory` alive.
+    private var owner: AnyObject?
+
+    var geometry: IndexGeometry {
+      IndexGeometry(
+        hashBits: hashBits, directoryBits: directoryBits, positionBits: positionBits,
+        directoryCount: directory.count, postingCount: postingCount, directoryBlockBits: directory.blockBits)
+    }
+
+    /// Bytes in the file: the directory, padded to 4, and the postings.
+    var bytes: Int { directory.bytes + 4 * postingCount }
+  }
+
+  /// The file of a catalog of `tracks` whose indexes are `pairs` and `triplets`, a piece at a time (`encode(into:)`).
+  static func encode(
+    parameters: FingerprintParameters, tracks: [CatalogTrack], stopHashCap: Int, pairs: EncodedIndex,
+    triplets: EncodedIndex, fileBytes: (Int) -> Void, into write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
     var head = BinaryWriter()
-    head.append(bytes: Self.magic)
-    head.append(Self.formatVersion)
+    head.append(bytes: magic)
+    head.append(formatVersion)
     // Keys sorted, so that the same catalog is always the same bytes (JSONEncoder's order otherwise changes from one
     // process to the next).
     let encoder = JSONEncoder()
@@ -273,14 +323,15 @@ extension Catalog {
     let header = try encoder.encode(
       Header(
         parameters: parameters, tracks: nil, trackTable: TrackTableGeometry(count: tracks.count, bytes: table.count),
-        hashBits: index.hashBits, directoryBits: index.directoryBits,
-        positionBits: index.positionBits, directoryCount: index.directory.count, postingCount: index.postings.count,
-        stopHashCap: stopHashCap, triplets: geometry(triplets.index), directoryBlockBits: index.directory.blockBits))
+        hashBits: pairs.hashBits, directoryBits: pairs.directoryBits,
+        positionBits: pairs.positionBits, directoryCount: pairs.directory.count, postingCount: pairs.postingCount,
+        stopHashCap: stopHashCap, triplets: triplets.geometry, directoryBlockBits: pairs.directory.blockBits))
     head.append(UInt32(header.count))
     head.append(bytes: header)
     head.align(to: 16)
     head.append(bytes: table)
     head.align(to: 16)
+    fileBytes(head.bytes.count + pairs.bytes + triplets.bytes + 8)
     var checksum = Checksum64.Stream()
     func emit(_ raw: UnsafeRawBufferPointer) throws {
       checksum.add(raw)
@@ -298,11 +349,13 @@ extension Catalog {
     }
     try head.bytes.withUnsafeBytes { try emit($0) }
     let padding = [UInt8](repeating: 0, count: 4)
-    for i in [index, triplets.index] {
-      try emit(i.directory.blockStarts)
-      try emit(i.directory.offsets)
-      try padding.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<(2 * i.directory.count % 4)])) }
-      try emit(i.postings)
+    for i in [pairs, triplets] {
+      try withExtendedLifetime(i) {
+        try emit(i.directory.blockStarts)
+        try emit(i.directory.offsets)
+        try padding.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<(2 * i.directory.count % 4)])) }
+        try i.forEachRun { try emit($0) }
+      }
     }
     try withUnsafeBytes(of: checksum.value.littleEndian) { try write($0) }
   }
@@ -317,8 +370,20 @@ extension Catalog {
 
   /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`
   /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched). Through a symbolic
-  /// link, the file the link names is replaced, and the link stays.
-  public func write(to given: URL) throws {
+  /// link, the file the link names is replaced, and the link stays. `progress` gets the bytes written and the file's
+  /// size after each write.
+  public func write(to given: URL, progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws {
+    try Self.writeFile(to: given, progress: progress) { fileBytes, write in
+      try encode(fileBytes: fileBytes, into: write)
+    }
+  }
+
+  /// Writes the file whose bytes `encode` hands over (after their total, to `fileBytes`) atomically, as `write(to:)`
+  /// describes, in writes of `writeChunkBytes`.
+  static func writeFile(
+    to given: URL, progress: (_ written: Int, _ total: Int) -> Void,
+    encode: (_ fileBytes: (Int) -> Void, _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
     guard !OutputFile.isSpecial(given.path) else {
       throw FormatError(path: given.path, reason: "not a regular file: a catalog is written to a file of its own")
     }
@@ -331,13 +396,20 @@ extension Catalog {
     do {
       let handle = try FileHandle(forWritingTo: temp)
       defer { try? handle.close() }
-      var writer = AlignedChunkWriter(chunkBytes: Self.writeChunkBytes) { chunk in
-        try handle.write(
-          contentsOf: Data(
-            bytesNoCopy: UnsafeMutableRawPointer(mutating: chunk.baseAddress!), count: chunk.count, deallocator: .none))
+      try withoutActuallyEscaping(progress) { progress in
+        var total = 0
+        var written = 0
+        var writer = AlignedChunkWriter(chunkBytes: writeChunkBytes) { chunk in
+          try handle.write(
+            contentsOf: Data(
+              bytesNoCopy: UnsafeMutableRawPointer(mutating: chunk.baseAddress!), count: chunk.count, deallocator: .none
+            ))
+          written += chunk.count
+          progress(written, total)
+        }
+        try encode({ total = $0 }) { try writer.append($0) }
+        try writer.flush()
       }
-      try encode { try writer.append($0) }
-      try writer.flush()
       try handle.synchronize()
     } catch {
       try? FileManager.default.removeItem(at: temp)

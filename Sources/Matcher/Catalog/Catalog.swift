@@ -42,6 +42,12 @@ public final class Catalog: Sendable {
 
   /// The track holding global frame `position`, or nil in a gap.
   func trackIndex(containing position: UInt32) -> Int? {
+    Self.trackIndex(containing: position, tracks: tracks, starts: starts)
+  }
+
+  /// The track of `tracks` (laid in frame order, starting at `starts`) holding global frame `position`, or nil in a
+  /// gap.
+  static func trackIndex(containing position: UInt32, tracks: [CatalogTrack], starts: [UInt32]) -> Int? {
     var lo = 0
     var hi = starts.count
     while lo < hi {

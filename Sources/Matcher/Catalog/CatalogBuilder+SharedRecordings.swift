@@ -18,6 +18,30 @@ extension CatalogBuilder {
     return Self.sharedRecordings(of: tracks, in: catalog, progress: progress)
   }
 
+  /// `sharedRecordings(in:ofKeys:)` in the catalog as the builder holds it now (`prepared`): where it only grows the
+  /// edited catalog, in the edited catalog's triplet index and the added tracks' agreeing pairs, without making the
+  /// grown catalog in memory.
+  package func sharedRecordings(ofKeys keys: [String], progress: (Int) -> Void = { _ in }) throws(FormatError)
+    -> [SharedRecording]
+  {
+    let grown: CatalogAppend
+    switch try prepared() {
+    case .built(let catalog): return sharedRecordings(in: catalog, ofKeys: keys, progress: progress)
+    case .grown(let g): grown = g
+    }
+    guard grown.addedTriplets != nil else { return sharedRecordings(in: try build(), ofKeys: keys, progress: progress) }
+    let addedByKey = grown.addedTripletsByKey()
+    let search = Self.SharedRecordingSearch(
+      parameters: parameters, tracks: grown.tracks, keyBits: grown.base.triplets!.index.hashBits,
+      lookUp: { grown.forEachTriplet(of: $0, addedByKey: addedByKey, $1) },
+      trackIndex: { grown.trackIndex(containing: $0) })
+    let checked = keys.compactMap { key -> (index: Int, hashes: PackedReferenceHashes)? in
+      guard let t = positions[key], let list = hashes[key] else { return nil }
+      return (t, list)
+    }
+    return Self.sharedRecordings(of: checked, in: search, progress: progress)
+  }
+
   /// Every track of `catalog` that holds audio of an earlier one, as `sharedRecordings(in:ofKeys:)` finds them for
   /// tracks added one by one: for a catalog built before `catalog add` looked for them. `progress` gets the tracks
   /// checked so far.
@@ -26,19 +50,52 @@ extension CatalogBuilder {
     return sharedRecordings(of: tracks, in: catalog, progress: progress)
   }
 
+  /// What the check reads: the tracks laid on the frame axis, and the postings of a triplet key (of `keyBits`).
+  struct SharedRecordingSearch {
+    let parameters: FingerprintParameters
+    let tracks: [CatalogTrack]
+    let keyBits: Int
+    let lookUp: (UInt32, (UInt32) -> Void) -> Void
+    let trackIndex: (UInt32) -> Int?
+
+    init(
+      parameters: FingerprintParameters, tracks: [CatalogTrack], keyBits: Int,
+      lookUp: @escaping (UInt32, (UInt32) -> Void) -> Void, trackIndex: @escaping (UInt32) -> Int?
+    ) {
+      self.parameters = parameters
+      self.tracks = tracks
+      self.keyBits = keyBits
+      self.lookUp = lookUp
+      self.trackIndex = trackIndex
+    }
+
+    /// A catalog's tracks and triplet index; nil without one (format version 1).
+    init?(_ catalog: Catalog) {
+      guard let triplets = catalog.triplets else { return nil }
+      self.init(
+        parameters: catalog.parameters, tracks: catalog.tracks, keyBits: triplets.index.hashBits,
+        lookUp: { triplets.index.forEachPosting(of: $0, $1) }, trackIndex: { catalog.trackIndex(containing: $0) })
+    }
+  }
+
   /// The `tracks` (indices in `catalog.tracks`, with their hashes), in order, that hold audio of an earlier track of
   /// `catalog` that is not itself reported.
   private static func sharedRecordings(
     of tracks: [(index: Int, hashes: PackedReferenceHashes)], in catalog: Catalog, progress: (Int) -> Void
   ) -> [SharedRecording] {
-    guard let triplets = catalog.triplets else { return [] }
+    guard let search = SharedRecordingSearch(catalog) else { return [] }
+    return sharedRecordings(of: tracks, in: search, progress: progress)
+  }
+
+  private static func sharedRecordings(
+    of tracks: [(index: Int, hashes: PackedReferenceHashes)], in search: SharedRecordingSearch,
+    progress: (Int) -> Void
+  ) -> [SharedRecording] {
     var reported = Set<Int>()
     var found: [SharedRecording] = []
     for (done, track) in tracks.enumerated() {
       progress(done)
-      if let shared = sharedRecording(
-        ofTrack: track.index, hashes: track.hashes, in: catalog, triplets: triplets, excluding: reported)
-      {
+      if let shared = sharedRecording(ofTrack: track.index, hashes: track.hashes, in: search, excluding: reported) {
         found.append(shared)
         reported.insert(track.index)
       }
@@ -49,27 +106,27 @@ extension CatalogBuilder {
 
   /// Track `t`'s best agreement with an earlier track not in `excluded`, when it is a `SharedRecording`.
   static func sharedRecording(
-    ofTrack t: Int, hashes list: PackedReferenceHashes, in catalog: Catalog, triplets: TripletIndex,
-    excluding excluded: Set<Int>
+    ofTrack t: Int, hashes list: PackedReferenceHashes, in search: SharedRecordingSearch, excluding excluded: Set<Int>
   ) -> SharedRecording? {
-    let start = catalog.tracks[t].globalStartFrame
-    let (pairs, _) = TripletIndex.join(count: list.count, layout: HashLayout(catalog.parameters)) { emit in
+    let tracks = search.tracks
+    let start = tracks[t].globalStartFrame
+    let (pairs, _) = TripletIndex.join(count: list.count, layout: HashLayout(search.parameters)) { emit in
       list.forEachHash { hash, frame in emit(hash, start + frame) }
     }
     // Each pair held by an earlier track: that track above its offset (biased to be positive), and where the pair
     // lies in this track.
     var agreements: [(trackAndOffset: UInt64, frame: UInt32)] = []
     var indexed = 0
-    let shift = UInt32(32 - triplets.index.hashBits)
+    let shift = UInt32(32 - search.keyBits)
     for (key, target) in pairs {
       var own = false
-      triplets.index.forEachPosting(of: key >> shift) { position in
+      search.lookUp(key >> shift) { position in
         if position == target {
           own = true
           return
         }
-        guard let u = catalog.trackIndex(containing: position), u < t, !excluded.contains(u) else { return }
-        let offset = Int64(position - catalog.tracks[u].globalStartFrame) - Int64(target - start)
+        guard let u = search.trackIndex(position), u < t, !excluded.contains(u) else { return }
+        let offset = Int64(position - tracks[u].globalStartFrame) - Int64(target - start)
         agreements.append((UInt64(u) << 32 | UInt64(offset + (1 << 31)), target - start))
       }
       if own { indexed += 1 }
@@ -90,7 +147,7 @@ extension CatalogBuilder {
     let u = Int(window.first!.trackAndOffset >> 32)
     let offsets = window.map { Double(Int64($0.trackAndOffset & 0xFFFF_FFFF) - (1 << 31)) }
     let frames = window.map(\.frame)
-    let seconds = 1 / catalog.parameters.framesPerSecond
+    let seconds = 1 / search.parameters.framesPerSecond
     return SharedRecording(
       trackIndex: t, earlierTrackIndex: u, sharedPairs: best.count, indexedPairs: indexed,
       offsetSeconds: offsets.reduce(0, +) / Double(offsets.count) * seconds,

@@ -53,6 +53,7 @@ public final class CatalogBuilder {
       audibleStartSeconds: signature.audibleStartSeconds, audibleEndSeconds: signature.audibleEndSeconds,
       globalStartFrame: 0, frameCount: UInt32(signature.frameCount), hashCount: h.count, addedAt: Date())
     remove(key: key)
+    current = nil
     positions[key] = tracks.count
     tracks.append(track)
     hashes[key] = PackedReferenceHashes(h, hashBits: hashBits)
@@ -64,6 +65,7 @@ public final class CatalogBuilder {
   public func updateMetadata(key: String, metadata: TrackMetadata) -> Bool {
     guard let i = positions[key] else { return false }
     tracks[i].metadata = metadata
+    current = nil
     return true
   }
 
@@ -71,6 +73,7 @@ public final class CatalogBuilder {
   @discardableResult
   public func remove(key: String) -> CatalogTrack? {
     guard let i = positions[key] else { return nil }
+    current = nil
     if let base, i < base.tracks.count { recoverHashes(of: base) }
     hashes[key] = nil
     let removed = tracks.remove(at: i)
@@ -101,14 +104,57 @@ public final class CatalogBuilder {
   private var hashBits: Int { HashLayout(parameters).totalBits }
 
   /// Lays the tracks out on the global frame axis and builds the index: the catalog being edited keeps its layout and
-  /// index, with the tracks added after it.
+  /// index, with the tracks added after it (`CatalogAppend`).
+  public func build() throws(FormatError) -> Catalog {
+    switch try prepared() {
+    case .built(let catalog): return catalog
+    case .grown(let grown):
+      let catalog = grown.catalog()
+      current = .built(catalog)
+      return catalog
+    }
+  }
+
+  /// The catalog `build` makes: built (a new catalog, or one whose tracks were removed or replaced), or one that only
+  /// grows the edited catalog, to be written without being made in memory (`CatalogAppend`).
+  enum Prepared {
+    case built(Catalog)
+    case grown(CatalogAppend)
+  }
+
+  /// The catalog as the builder holds it now, made once for every use until the next edit (`build`, `write`,
+  /// `sharedRecordings(ofKeys:)`).
+  private var current: Prepared?
+
+  /// The catalog as the builder holds it now (`current`), made if it is not.
+  func prepared() throws(FormatError) -> Prepared {
+    if let current { return current }
+    let made: Prepared
+    if let base { made = .grown(try appending(to: base)) } else { made = .built(try fullBuild()) }
+    current = made
+    return made
+  }
+
+  /// Writes the catalog to `url` (`Catalog.write(to:progress:)`): a catalog that only grows the edited one is merged
+  /// into the file as it is written, without being made in memory.
+  public func write(to url: URL, progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws {
+    switch try prepared() {
+    case .built(let catalog): try catalog.write(to: url, progress: progress)
+    case .grown(let grown): try grown.write(to: url, progress: progress)
+    }
+  }
+
+  /// The tracks in the catalog's order (the indices of `SharedRecording`), with their keys, paths and metadata; their
+  /// frames are laid out in the catalog that `build` makes.
+  public var orderedTracks: [CatalogTrack] { tracks }
+
+  /// A new catalog, or one whose tracks were removed or replaced: every track laid out anew and indexed.
   ///
   /// The index is built in place from the tracks' packed hashes, in two passes over them (`CatalogIndex.build`), and
   /// the triplet index a run of tracks at a time (`TripletIndex.derive(from:tracks:layout:)`): the build needs little
   /// memory besides the hashes and the two indexes themselves (8.9 GB at 10,000 hours, 15 bytes per posting, where a
   /// list of entries, its filtered copy and the triplet index's sort took 37 to 49 bytes per posting).
-  public func build() throws(FormatError) -> Catalog {
-    if let base { return try appending(to: base) }
+  private func fullBuild() throws(FormatError) -> Catalog {
     var laid = tracks
     var next: UInt64 = 0
     for i in laid.indices {
@@ -149,7 +195,7 @@ public final class CatalogBuilder {
 
   /// The catalog `base` with the tracks after its own laid after its last one, and their postings merged into its
   /// index. The stop-hash rule is applied to the counts of the whole: the same catalog as a full build.
-  private func appending(to base: Catalog) throws(FormatError) -> Catalog {
+  private func appending(to base: Catalog) throws(FormatError) -> CatalogAppend {
     var laid = tracks
     // A loaded catalog's axis ends, gap included, inside 32 bits (`Catalog+Validation`); what is added may not fit.
     var next = base.tracks.last.map { $0.globalStartFrame + $0.frameCount + Catalog.gapFrames } ?? 0
@@ -169,13 +215,9 @@ public final class CatalogBuilder {
     var dropped = Set<UInt32>()
     for (hash, count) in counts.enumerated() where count > UInt32(cap) { dropped.insert(UInt32(hash)) }
     if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
-    let index = base.index.merging(entries, dropping: dropped)
-    try checkFrameAxis(end: next, postingCount: index.postings.count)
-    let layout = HashLayout(parameters)
-    let triplets =
-      base.triplets.map { TripletIndex.appending(entries, to: $0, pairs: index, layout: layout) }
-      ?? TripletIndex.derive(from: index, tracks: laid, layout: layout)
-    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap, triplets: triplets)
+    let grown = CatalogAppend(base: base, tracks: laid, entries: entries, dropping: dropped, stopHashCap: cap)
+    try checkFrameAxis(end: next, postingCount: grown.pairs.postingCount)
+    return grown
   }
 
   /// Throws when the frame axis, ending at `end`, does not fit the index's position bits.

@@ -59,13 +59,14 @@ struct TripletIndex: @unchecked Sendable {
     return TripletIndex(index: CatalogIndex.build(hashBits: keyBits, entries: shortened(entries, to: keyBits)))
   }
 
-  /// `base` with the agreeing pairs of `added` (the pairs of tracks appended after every track of `base`'s catalog),
-  /// in time proportional to the added pairs while the frame axis fits beside the keys; else derived again from
-  /// `pairs`, the whole new pair index. A pair that an edit dropped (a hash grown common enough to be a stop hash)
-  /// leaves its agreeing pairs here: the search never looks them up, as it never looks the dropped hash up.
-  static func appending(
-    _ added: [(hash: UInt32, position: UInt32)], to base: TripletIndex, pairs: CatalogIndex, layout: HashLayout
-  ) -> TripletIndex {
+  /// The agreeing pairs of `added` (the pairs of tracks appended after every track of `base`'s catalog), as `base`'s
+  /// postings, in time proportional to the added pairs: what appending the tracks adds to `base` (`IndexMerge`). Nil
+  /// when their targets outgrow `base`'s position bits: then the triplet index must be derived again from the whole
+  /// pair index. A pair that an edit dropped (a hash grown common enough to be a stop hash) leaves its agreeing pairs
+  /// in `base`: the search never looks them up, as it never looks the dropped hash up.
+  static func appendedEntries(
+    _ added: [(hash: UInt32, position: UInt32)], to base: TripletIndex, layout: HashLayout
+  ) -> [(hash: UInt32, position: UInt32)]? {
     let (entries, largestTarget) = join(count: added.count, layout: layout) { emit in
       for e in added { emit(e.hash, e.position) }
     }
@@ -73,10 +74,8 @@ struct TripletIndex: @unchecked Sendable {
     let directoryBits = CatalogIndex.directoryBits(
       hashBits: keyBits, postingCount: base.index.postings.count + entries.count)
     let positionBits = 32 - (keyBits - directoryBits)
-    guard positionBits >= 32 || UInt64(largestTarget) < UInt64(1) << UInt64(positionBits) else {
-      return derive(from: pairs, layout: layout)
-    }
-    return TripletIndex(index: base.index.merging(shortened(entries, to: keyBits), dropping: []))
+    guard positionBits >= 32 || UInt64(largestTarget) < UInt64(1) << UInt64(positionBits) else { return nil }
+    return shortened(entries, to: keyBits)
   }
 
   private static func shortened(_ entries: [(hash: UInt32, position: UInt32)], to keyBits: Int) -> [(

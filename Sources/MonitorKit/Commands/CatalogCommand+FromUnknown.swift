@@ -71,13 +71,12 @@ extension CatalogCommand {
       builder.add(
         signature: signature, key: reference.key, sourcePath: reference.segment.clipPath ?? "", metadata: metadata)
     }
-    let catalog = try builder.build()
-    try catalog.write(to: catalogURL)
+    try writing("catalog add", to: catalogURL) { try builder.write(to: catalogURL, progress: $0) }
     print(
       DisplayWidth.printable(
         "catalog \(catalogURL.path): \(present ? "already present" : "added") \(reference.key) "
           + "\(metadata.artist) – \(metadata.title), from cluster \(cluster)'s clip \(reference.segment.clipPath ?? "")"
-          + String(format: " (%.1f s); now %d tracks", reference.durationSeconds, catalog.tracks.count)))
+          + String(format: " (%.1f s); now %d tracks", reference.durationSeconds, builder.trackCount)))
 
     let plays = segments.filter { $0.playID == nil }.map {
       LatePlay(

@@ -127,12 +127,11 @@ enum CatalogCommand {
         }
       }, progress: progress.show)
     progress.finish()
-    var catalog = try builder.build()
     // The check takes milliseconds a track: shown only when it runs longer than a second (a first import of
     // thousands of tracks).
     let checking = ProgressReporter()
     let checkStarted = Date()
-    let shared = builder.sharedRecordings(in: catalog, ofKeys: addedKeys) { done in
+    let shared = try builder.sharedRecordings(ofKeys: addedKeys) { done in
       guard Date().timeIntervalSince(checkStarted) > 1 else { return }
       checking.update(
         "catalog add: checking \(done)/\(addedKeys.count) new tracks for recordings already present",
@@ -140,20 +139,20 @@ enum CatalogCommand {
     }
     checking.finish()
     let allowDuplicates = a.has("allow-duplicates")
-    for s in shared { progress.message(sharedRecordingLine(s, in: catalog, skipped: !allowDuplicates)) }
+    let tracks = builder.orderedTracks
+    for s in shared { progress.message(sharedRecordingLine(s, in: tracks, skipped: !allowDuplicates)) }
     if !shared.isEmpty && !allowDuplicates {
-      for s in shared { builder.remove(key: catalog.tracks[s.trackIndex].key) }
-      catalog = try builder.build()
+      for s in shared { builder.remove(key: tracks[s.trackIndex].key) }
     }
     let duplicates = allowDuplicates ? 0 : shared.count
     let added = addedKeys.count - duplicates
-    try catalog.write(to: catalogURL)
+    try writing("catalog add", to: catalogURL) { try builder.write(to: catalogURL, progress: $0) }
     let elapsed = Date().timeIntervalSince(started)
     let cpu = cpuSecondsWithChildren() - cpuBefore
     print(
       "catalog \(catalogURL.path): added \(added), already present \(unchanged), "
         + (duplicates > 0 ? "recordings already present \(duplicates), " : "") + "failed \(failed); "
-        + "now \(catalog.tracks.count) tracks"
+        + "now \(builder.trackCount) tracks"
         + String(
           format:
             " (%.1f min of audio read in %.1f s with %d job%@: %.0f× real time; %.1f s of CPU with ffmpeg's, %.0f× real time per core)",
@@ -162,22 +161,41 @@ enum CatalogCommand {
     return failed == 0 ? 0 : 2
   }
 
+  /// Runs `write`, which writes a catalog to `url` and reports the bytes written of the file's size, with a progress
+  /// line once it has taken a second (a catalog of thousands of hours is gigabytes).
+  static func writing(
+    _ command: String, to url: URL, _ write: (_ progress: (_ written: Int, _ total: Int) -> Void) throws -> Void
+  ) throws {
+    let reporter = ProgressReporter()
+    let started = Date()
+    try write { written, total in
+      guard Date().timeIntervalSince(started) > 1 else { return }
+      reporter.update(
+        String(
+          format: "%@: writing %@: %.0f %% of %.1f GB", command, url.path,
+          100 * Double(written) / Double(max(1, total)),
+          Double(total) / 1e9),
+        force: written == total)
+    }
+    reporter.finish()
+  }
+
   /// One line for a track that repeats the recording of an earlier one: skipped (`skipped`), or added anyway
   /// (`--allow-duplicates`).
-  static func sharedRecordingLine(_ s: SharedRecording, in catalog: Catalog, skipped: Bool) -> String {
-    let path = catalog.tracks[s.trackIndex].sourcePath
+  static func sharedRecordingLine(_ s: SharedRecording, in tracks: [CatalogTrack], skipped: Bool) -> String {
+    let path = tracks[s.trackIndex].sourcePath
     return DisplayWidth.printable(
       skipped
-        ? "skipped: \(path): the catalog holds this recording already: \(sharedAudio(s, in: catalog)); each airing "
+        ? "skipped: \(path): the catalog holds this recording already: \(sharedAudio(s, in: tracks)); each airing "
           + "would be logged under whichever copy is matched first. Add it anyway with --allow-duplicates, or remove "
           + "the other with catalog remove"
-        : "warning: \(path) repeats a recording of the catalog: \(sharedAudio(s, in: catalog)); each airing is "
+        : "warning: \(path) repeats a recording of the catalog: \(sharedAudio(s, in: tracks)); each airing is "
           + "logged once, under whichever copy is matched first")
   }
 
   /// What a track shares with the earlier track: how long, which track, and how far apart.
-  static func sharedAudio(_ s: SharedRecording, in catalog: Catalog) -> String {
-    let earlier = catalog.tracks[s.earlierTrackIndex]
+  static func sharedAudio(_ s: SharedRecording, in tracks: [CatalogTrack]) -> String {
+    let earlier = tracks[s.earlierTrackIndex]
     let name =
       earlier.metadata.artist.isEmpty
       ? "\"\(earlier.metadata.title)\"" : "\"\(earlier.metadata.title)\" by \(earlier.metadata.artist)"
@@ -275,7 +293,7 @@ enum CatalogCommand {
         print(DisplayWidth.printable("removed \(t.key) \(t.metadata.artist) – \(t.metadata.title)"))
       }
     }
-    try builder.build().write(to: url)
+    try writing("catalog remove", to: url) { try builder.write(to: url, progress: $0) }
     for m in missing { printError("not in the catalog: \(m)") }
     return missing.isEmpty ? 0 : 1
   }
@@ -293,7 +311,7 @@ enum CatalogCommand {
     reporter.finish()
     for s in shared {
       let track = catalog.tracks[s.trackIndex]
-      print(DisplayWidth.printable("\(track.key) \(track.sourcePath): \(sharedAudio(s, in: catalog))"))
+      print(DisplayWidth.printable("\(track.key) \(track.sourcePath): \(sharedAudio(s, in: catalog.tracks))"))
     }
     print(
       shared.isEmpty
@@ -313,7 +331,7 @@ enum CatalogCommand {
       return 0
     }
     let started = Date()
-    try catalog.write(to: url)
+    try writing("catalog upgrade", to: url) { try catalog.write(to: url, progress: $0) }
     print(
       String(
         format: "%@: upgraded to format version %d in %.1f s", url.path, Int(Catalog.formatVersion),

@@ -1,0 +1,81 @@
+import TestSupport
+import Testing
+
+@testable import Matcher
+
+@Suite("IndexMerge")
+struct IndexMergeTests {
+  typealias Entry = (hash: UInt32, position: UInt32)
+
+  /// Seeded entries in position order from `firstPosition`, over `distinct` hashes of `hashBits` bits.
+  static func entries(
+    count: Int, distinct: Int, hashBits: Int, from firstPosition: UInt32, using generator: inout SeededGenerator
+  )
+    -> [Entry]
+  {
+    let hashes = (0..<max(1, distinct)).map { _ in UInt32.random(in: 0..<(1 << UInt32(hashBits)), using: &generator) }
+    return (0..<count).map { i in (hashes.randomElement(using: &generator)!, firstPosition + UInt32(i / 3)) }
+  }
+
+  /// The merged postings as `forEachRun` hands them over, run after run.
+  static func streamed(_ merge: IndexMerge) -> (postings: [UInt32], runs: [Int]) {
+    var postings: [UInt32] = []
+    var runs: [Int] = []
+    merge.forEachRun {
+      postings.append(contentsOf: $0)
+      runs.append($0.count)
+    }
+    return (postings, runs)
+  }
+
+  @Test(
+    "Merged a run at a time, an index is the one build makes of its entries and the added ones, less the dropped, whether its directory keeps its size, grows or shrinks",
+    arguments: 1...24)
+  func sameAsBuild(seed: UInt64) {
+    var generator = SeededGenerator(seed: seed)
+    let hashBits = [13, 19, 22].randomElement(using: &generator)!
+    let baseCount = Int.random(in: 0...60_000, using: &generator)
+    let addedCount = [0, 50, Int.random(in: 0...150_000, using: &generator)].randomElement(using: &generator)!
+    let old = Self.entries(
+      count: baseCount, distinct: baseCount / Int.random(in: 1...8, using: &generator), hashBits: hashBits, from: 0,
+      using: &generator)
+    let base = CatalogIndex.build(hashBits: hashBits, entries: old)
+    // None, a few, or most of the old hashes dropped (most: the directory shrinks).
+    let oldHashes = Array(Set(old.map(\.hash)))
+    let share = [0.0, 0.01, 0.9].randomElement(using: &generator)!
+    let dropped = Set(oldHashes.filter { _ in Double.random(in: 0..<1, using: &generator) < share })
+    let added = Self.entries(
+      count: addedCount, distinct: addedCount / 4 + 1, hashBits: hashBits, from: UInt32(baseCount) + 1_000,
+      using: &generator
+    ).filter { !dropped.contains($0.hash) }
+    // The base's entries as it holds them (slot by slot), as `build` would be given them to make it again.
+    let built = CatalogIndex.build(
+      hashBits: hashBits, entries: base.entries().filter { !dropped.contains($0.hash) } + added)
+
+    let merge = IndexMerge(base: base, adding: added, dropping: dropped)
+    #expect(
+      [merge.hashBits, merge.directoryBits, merge.positionBits] == [
+        built.hashBits, built.directoryBits, built.positionBits,
+      ])
+    #expect(merge.postingCount == built.postings.count)
+    let directory = merge.directory()
+    withExtendedLifetime(directory) { #expect(Array(directory.directory) == Array(built.directory)) }
+    let (postings, runs) = Self.streamed(merge)
+    #expect(postings == Array(built.postings))
+    #expect(runs.allSatisfy { $0 > 0 && $0 <= IndexMerge.stagedPostings })
+    let materialized = merge.materialized()
+    #expect(Array(materialized.postings) == Array(built.postings))
+    #expect(Array(materialized.directory) == Array(built.directory))
+  }
+
+  @Test("An index merged with nothing added or dropped goes out as it is")
+  func nothingAdded() {
+    var generator = SeededGenerator(seed: 99)
+    let old = Self.entries(count: 200_000, distinct: 40_000, hashBits: 22, from: 0, using: &generator)
+    let base = CatalogIndex.build(hashBits: 22, entries: old)
+    let merge = IndexMerge(base: base, adding: [], dropping: [])
+    let (postings, runs) = Self.streamed(merge)
+    #expect(postings == Array(base.postings))
+    #expect(runs.count == (200_000 + IndexMerge.stagedPostings - 1) / IndexMerge.stagedPostings)
+  }
+}
