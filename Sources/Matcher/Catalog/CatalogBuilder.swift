@@ -22,6 +22,21 @@ public final class CatalogBuilder {
   /// The stop-hash cap of the catalog being edited: never lowered.
   private var previousStopHashCap = 0
 
+  /// The long steps of laying a catalog out anew (a new catalog, or one whose tracks were removed or replaced): a
+  /// minute or more at 1,000 hours.
+  public enum Step: Sendable {
+    /// The edited catalog's hashes, read back from its index (`remove`).
+    case readingIndex
+    /// The pair index, built from every track's hashes.
+    case pairIndex
+    /// The triplet index, derived from the pair index.
+    case tripletIndex
+  }
+
+  /// Called on the builder's thread with each step and the share of it done (0 to 1), at most every million postings
+  /// or so.
+  public var progress: ((Step, Double) -> Void)?
+
   public init(parameters: FingerprintParameters = FingerprintParameters()) {
     self.parameters = parameters
     hasher = PairHasher(parameters: parameters)
@@ -85,21 +100,30 @@ public final class CatalogBuilder {
   /// Stops building on `catalog`'s index: recovers its tracks' hashes from it, in the index's order, for a full
   /// layout.
   private func recoverHashes(of catalog: Catalog) {
-    let perTrack = Self.recoveredHashes(of: catalog)
+    let perTrack = Self.recoveredHashes(of: catalog) { progress?(.readingIndex, $0) }
     for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
     base = nil
   }
 
   /// Each track's hashes, in `catalog.tracks`' order, recovered from its index (but for the stop hashes it dropped).
-  static func recoveredHashes(of catalog: Catalog) -> [PackedReferenceHashes] {
+  static func recoveredHashes(of catalog: Catalog, progress: (Double) -> Void = { _ in }) -> [PackedReferenceHashes] {
     var perTrack = [PackedReferenceHashes](
       repeating: PackedReferenceHashes(hashBits: HashLayout(catalog.parameters).totalBits), count: catalog.tracks.count)
+    let total = Double(max(1, catalog.index.postings.count))
+    var done = 0
     catalog.index.forEachEntry { hash, position in
+      done += 1
+      if done & Self.progressPostingsMask == 0 { progress(Double(done) / total) }
       guard let t = catalog.trackIndex(containing: position) else { return }
       perTrack[t].append(hash: hash, frame: position - catalog.tracks[t].globalStartFrame)
     }
+    progress(1)
     return perTrack
   }
+
+  /// Progress is reported once per 2^20 postings (about a million): often enough for a line that moves, rarely enough
+  /// to cost nothing.
+  static let progressPostingsMask = (1 << 20) - 1
 
   private var hashBits: Int { HashLayout(parameters).totalBits }
 
@@ -125,6 +149,10 @@ public final class CatalogBuilder {
   /// The catalog as the builder holds it now, made once for every use until the next edit (`build`, `write`,
   /// `sharedRecordings(ofKeys:)`).
   private var current: Prepared?
+
+  /// Makes the catalog as the builder holds it now (`prepared`), so that its long steps run, and report `progress`,
+  /// before its next use.
+  package func prepare() throws(FormatError) { _ = try prepared() }
 
   /// The catalog as the builder holds it now (`current`), made if it is not.
   func prepared() throws(FormatError) -> Prepared {
@@ -178,19 +206,28 @@ public final class CatalogBuilder {
     let cap = counts.withUnsafeBufferPointer { Self.stopHashCap(counts: $0, minimumCap: previousStopHashCap) }
     let kept = counts.reduce(0) { $0 + ($1 <= UInt32(cap) ? Int($1) : 0) }
     try checkFrameAxis(end: UInt32(next), postingCount: kept)
+    // `build` reads the entries twice: the first pass is the step's first half.
+    var pass = 0
     let index = counts.withUnsafeBufferPointer { c in
       CatalogIndex.build(hashBits: hashBits, postingCount: kept) { emit in
+        var done = 0
         for (t, list) in zip(laid, lists) {
           let start = t.globalStartFrame
           list?.forEachHash { hash, frame in
             if c[Int(hash)] <= UInt32(cap) { emit(hash, start + frame) }
           }
+          let before = done
+          done += list?.count ?? 0
+          if before >> 20 != done >> 20 { progress?(.pairIndex, (Double(pass) + Double(done) / Double(total)) / 2) }
         }
+        pass += 1
       }
     }
-    return Catalog(
-      parameters: parameters, tracks: laid, index: index, stopHashCap: cap,
-      triplets: TripletIndex.derive(from: index, tracks: laid, layout: HashLayout(parameters)))
+    progress?(.pairIndex, 1)
+    let triplets = TripletIndex.derive(from: index, tracks: laid, layout: HashLayout(parameters)) {
+      progress?(.tripletIndex, $0)
+    }
+    return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap, triplets: triplets)
   }
 
   /// The catalog `base` with the tracks after its own laid after its last one, and their postings merged into its

@@ -19,13 +19,21 @@ extension TripletIndex {
   ///
   /// - Parameter tracks: the catalog's tracks, laid on the frame axis of `pairs`, in frame order.
   /// - Parameter runPairs: about how many pairs to sort at once (`TripletIndex.runPairs`).
+  /// - Parameter progress: the share done (0 to 1), after each run of each of the three passes.
   static func derive(
-    from pairs: CatalogIndex, tracks: [CatalogTrack], layout: HashLayout, runPairs: Int = runPairs
+    from pairs: CatalogIndex, tracks: [CatalogTrack], layout: HashLayout, runPairs: Int = runPairs,
+    progress: (Double) -> Void = { _ in }
   ) -> TripletIndex {
     let ends = runEnds(of: pairs, tracks: tracks, layout: layout, runPairs: runPairs)
+    var runsDone = 0
+    let runsInAll = Double(3 * ends.count)
+    func ranRun() {
+      runsDone += 1
+      progress(Double(runsDone) / runsInAll)
+    }
     var count = 0
     var largestTarget: UInt32 = 0
-    forEachAgreeingPair(in: pairs, runEnds: ends, layout: layout) { _, _ in
+    forEachAgreeingPair(in: pairs, runEnds: ends, layout: layout, ranRun: ranRun) { _, _ in
       count += 1
     } largest: {
       largestTarget = max(largestTarget, $0)
@@ -37,7 +45,9 @@ extension TripletIndex {
     let shift = UInt32(32 - keyBits)
     return TripletIndex(
       index: CatalogIndex.build(hashBits: keyBits, postingCount: count) { emit in
-        forEachAgreeingPair(in: pairs, runEnds: ends, layout: layout) { key, target in emit(key >> shift, target) }
+        forEachAgreeingPair(in: pairs, runEnds: ends, layout: layout, ranRun: ranRun) { key, target in
+          emit(key >> shift, target)
+        }
       })
   }
 
@@ -74,11 +84,11 @@ extension TripletIndex {
     return true
   }
 
-  /// Calls `body(32-bit key, target frame)` for every agreeing pair of `pairs`, in `derive`'s order, and `largest`
-  /// with the largest target frame of each run's pairs.
+  /// Calls `body(32-bit key, target frame)` for every agreeing pair of `pairs`, in `derive`'s order, `largest` with
+  /// the largest target frame of each run's pairs, and `ranRun` after each run.
   private static func forEachAgreeingPair(
-    in pairs: CatalogIndex, runEnds: [UInt64], layout: HashLayout, _ body: (UInt32, UInt32) -> Void,
-    largest: (UInt32) -> Void = { _ in }
+    in pairs: CatalogIndex, runEnds: [UInt64], layout: HashLayout, ranRun: () -> Void,
+    _ body: (UInt32, UInt32) -> Void, largest: (UInt32) -> Void = { _ in }
   ) {
     let slots = pairs.directory.count - 1
     var cursors = (0..<slots).map { Int(pairs.directory[$0]) }
@@ -125,6 +135,7 @@ extension TripletIndex {
       RadixSort.sort(keys, count: n, byFieldAt: 32, scratch: scratch, histograms: histograms)
       if n > 0 { largest(UInt32(truncatingIfNeeded: keys[n - 1] >> 32)) }
       agreeingPairs(sorted: keys, count: n, layout: layout, body)
+      ranRun()
     }
   }
 }

@@ -127,6 +127,8 @@ enum CatalogCommand {
         }
       }, progress: progress.show)
     progress.finish()
+    // A new catalog is laid out and indexed before the check: a minute or more at 1,000 hours.
+    try showingSteps(of: builder, "catalog add") { try builder.prepare() }
     // The check takes milliseconds a track: shown only when it runs longer than a second (a first import of
     // thousands of tracks).
     let checking = ProgressReporter()
@@ -159,6 +161,27 @@ enum CatalogCommand {
           audioSeconds / 60, elapsed, jobs, jobs == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0, cpu,
           cpu > 0 ? audioSeconds / cpu : 0))
     return failed == 0 ? 0 : 2
+  }
+
+  /// Runs `body` with `builder`'s long steps (`CatalogBuilder.Step`) on a progress line, once they have taken a second.
+  static func showingSteps(of builder: CatalogBuilder, _ command: String, _ body: () throws -> Void) rethrows {
+    let reporter = ProgressReporter()
+    let started = Date()
+    builder.progress = { step, done in
+      guard Date().timeIntervalSince(started) > 1 else { return }
+      let what =
+        switch step {
+        case .readingIndex: "reading the catalog's hashes back from its index"
+        case .pairIndex: "building the index"
+        case .tripletIndex: "building the triplet index"
+        }
+      reporter.update(String(format: "%@: %@: %.0f %%", command, what, 100 * done), force: done >= 1)
+    }
+    defer {
+      builder.progress = nil
+      reporter.finish()
+    }
+    try body()
   }
 
   /// Runs `write`, which writes a catalog to `url` and reports the bytes written of the file's size, with a progress
@@ -289,10 +312,11 @@ enum CatalogCommand {
       }
       if hits.isEmpty { missing.append(word) }
       for t in hits {
-        builder.remove(key: t.key)
+        showingSteps(of: builder, "catalog remove") { builder.remove(key: t.key) }
         print(DisplayWidth.printable("removed \(t.key) \(t.metadata.artist) – \(t.metadata.title)"))
       }
     }
+    try showingSteps(of: builder, "catalog remove") { try builder.prepare() }
     try writing("catalog remove", to: url) { try builder.write(to: url, progress: $0) }
     for m in missing { printError("not in the catalog: \(m)") }
     return missing.isEmpty ? 0 : 1

@@ -355,3 +355,30 @@ struct CatalogBuilderTests {
     #expect(run.sink.started.isEmpty)
   }
 }
+
+@Suite("CatalogBuilder progress")
+struct CatalogBuilderProgressTests {
+  @Test("Laying a catalog out anew reports each long step in order, its share never falling, each ending at 1")
+  func stepsInOrder() throws {
+    let builder = CatalogBuilder()
+    for song in CatalogBuilderTests.songs { try CatalogBuilderTests.add(song, to: builder) }
+    let editor = CatalogBuilder(editing: try builder.build())
+    var reports: [(CatalogBuilder.Step, Double)] = []
+    editor.progress = { reports.append(($0, $1)) }
+    editor.remove(key: MatcherHarness.key(of: CatalogBuilderTests.songs[1]))
+    try editor.prepare()
+    let steps = reports.map(\.0)
+    #expect(steps.first == .readingIndex)
+    #expect(steps.last == .tripletIndex)
+    #expect(Set(steps) == [.readingIndex, .pairIndex, .tripletIndex])
+    // Each step's reports are contiguous, in order, and the share within a step never falls.
+    var order: [CatalogBuilder.Step] = []
+    for s in steps where order.last != s { order.append(s) }
+    #expect(order == [.readingIndex, .pairIndex, .tripletIndex])
+    for step in order {
+      let shares = reports.filter { $0.0 == step }.map(\.1)
+      #expect(shares == shares.sorted())
+      #expect(shares.last == 1)
+    }
+  }
+}
