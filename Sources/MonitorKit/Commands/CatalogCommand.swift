@@ -145,6 +145,7 @@ enum CatalogCommand {
     for s in shared { progress.message(sharedRecordingLine(s, in: tracks, skipped: !allowDuplicates)) }
     if !shared.isEmpty && !allowDuplicates {
       for s in shared { builder.remove(key: tracks[s.trackIndex].key) }
+      try showingSteps(of: builder, "catalog add") { try builder.prepare() }
     }
     let duplicates = allowDuplicates ? 0 : shared.count
     let added = addedKeys.count - duplicates
