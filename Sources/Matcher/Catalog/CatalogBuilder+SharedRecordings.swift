@@ -10,10 +10,10 @@ extension CatalogBuilder {
   package func sharedRecordings(
     in catalog: Catalog, ofKeys keys: [String], progress: (Int) -> Void = { _ in }
   ) -> [SharedRecording] {
-    let tracks = keys.compactMap { key -> (index: Int, hashes: PackedReferenceHashes)? in
-      guard let t = positions[key], let list = hashes[key] else { return nil }
-      precondition(catalog.tracks[t].key == key, "a catalog that this builder did not build last")
-      return (t, list)
+    let tracks = checkedTracks(ofKeys: keys)
+    for t in tracks {
+      precondition(
+        catalog.tracks[t.index].key == orderedTracks[t.index].key, "a catalog that this builder did not build last")
     }
     return Self.sharedRecordings(of: tracks, in: catalog, progress: progress)
   }
@@ -35,11 +35,16 @@ extension CatalogBuilder {
       parameters: parameters, tracks: grown.tracks, keyBits: grown.base.triplets!.index.hashBits,
       lookUp: { grown.forEachTriplet(of: $0, addedByKey: addedByKey, $1) },
       trackIndex: { grown.trackIndex(containing: $0) })
-    let checked = keys.compactMap { key -> (index: Int, hashes: PackedReferenceHashes)? in
+    return Self.sharedRecordings(of: checkedTracks(ofKeys: keys), in: search, progress: progress)
+  }
+
+  /// The tracks of `keys` that the builder holds the hashes of (tracks added since it was made or opened), in that
+  /// order: their indices in the catalog's order (`orderedTracks`), with their hashes.
+  private func checkedTracks(ofKeys keys: [String]) -> [(index: Int, hashes: PackedReferenceHashes)] {
+    keys.compactMap { key in
       guard let t = positions[key], let list = hashes[key] else { return nil }
       return (t, list)
     }
-    return Self.sharedRecordings(of: checked, in: search, progress: progress)
   }
 
   /// Every track of `catalog` that holds audio of an earlier one, as `sharedRecordings(in:ofKeys:)` finds them for

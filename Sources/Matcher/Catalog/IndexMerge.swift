@@ -55,6 +55,13 @@ struct IndexMerge {
   func directory() -> SlotDirectoryStorage {
     let count = (1 << directoryBits) + 1
     let flat = calloc(count, 4)!.bindMemory(to: UInt32.self, capacity: count)
+    countDirectory(into: flat)
+    return SlotDirectoryStorage(takingOver: flat, count: count)
+  }
+
+  /// Fills `flat`, `2^directoryBits + 1` zeroed entries, with the new directory's plain offsets.
+  private func countDirectory(into flat: UnsafeMutablePointer<UInt32>) {
+    let count = (1 << directoryBits) + 1
     let slotShift = UInt32(residualBits)
     if copiesSlots {
       for slot in 0..<(count - 1) { flat[slot + 1] = base.directory[slot + 1] - base.directory[slot] }
@@ -67,7 +74,6 @@ struct IndexMerge {
     }
     for e in added { flat[Int(e.hash >> slotShift) + 1] += 1 }
     for i in 1..<count { flat[i] += flat[i - 1] }
-    return SlotDirectoryStorage(takingOver: flat, count: count)
   }
 
   /// Postings staged before they are handed on: 256 KB, within the level 2 cache.
@@ -154,23 +160,14 @@ struct IndexMerge {
 
   /// The merged index, in memory.
   func materialized() -> CatalogIndex {
-    let slots = directory()
-    let postings = PostingStorage(count: postingCount)
+    let owner = IndexArrays(directoryCount: (1 << directoryBits) + 1, postingCount: postingCount)
+    countDirectory(into: owner.flatDirectory.baseAddress!)
     var at = 0
     forEachRun { run in
-      _ = UnsafeMutableBufferPointer(rebasing: postings.postings[at..<(at + run.count)]).initialize(fromContentsOf: run)
+      _ = UnsafeMutableBufferPointer(rebasing: owner.postings[at..<(at + run.count)]).update(fromContentsOf: run)
       at += run.count
     }
     precondition(at == postingCount, "\(at) postings merged where \(postingCount) were counted")
-    return CatalogIndex(
-      hashBits: hashBits, directoryBits: directoryBits, positionBits: positionBits, directory: slots.directory,
-      postings: UnsafeBufferPointer(postings.postings), storage: [slots, postings])
+    return owner.finished(hashBits: hashBits, directoryBits: directoryBits, positionBits: positionBits)
   }
-}
-
-/// Owns postings allocated in memory.
-private final class PostingStorage {
-  let postings: UnsafeMutableBufferPointer<UInt32>
-  init(count: Int) { postings = .allocate(capacity: count) }
-  deinit { postings.deallocate() }
 }
