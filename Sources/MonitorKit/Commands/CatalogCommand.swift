@@ -131,10 +131,8 @@ enum CatalogCommand {
     try showingSteps(of: builder, "catalog add") { try builder.prepare() }
     // The check takes milliseconds a track: shown only when it runs longer than a second (a first import of
     // thousands of tracks).
-    let checking = ProgressReporter()
-    let checkStarted = Date()
+    let checking = ProgressReporter(quietSeconds: 1)
     let shared = try builder.sharedRecordings(ofKeys: addedKeys) { done in
-      guard Date().timeIntervalSince(checkStarted) > 1 else { return }
       checking.update(
         "catalog add: checking \(done)/\(addedKeys.count) new tracks for recordings already present",
         force: done == addedKeys.count)
@@ -166,10 +164,8 @@ enum CatalogCommand {
 
   /// Runs `body` with `builder`'s long steps (`CatalogBuilder.Step`) on a progress line, once they have taken a second.
   static func showingSteps(of builder: CatalogBuilder, _ command: String, _ body: () throws -> Void) rethrows {
-    let reporter = ProgressReporter()
-    let started = Date()
+    let reporter = ProgressReporter(quietSeconds: 1)
     builder.progress = { step, done in
-      guard Date().timeIntervalSince(started) > 1 else { return }
       let what =
         switch step {
         case .readingIndex: "reading the catalog's hashes back from its index"
@@ -190,10 +186,8 @@ enum CatalogCommand {
   static func writing(
     _ command: String, to url: URL, _ write: (_ progress: (_ written: Int, _ total: Int) -> Void) throws -> Void
   ) throws {
-    let reporter = ProgressReporter()
-    let started = Date()
+    let reporter = ProgressReporter(quietSeconds: 1)
     try write { written, total in
-      guard Date().timeIntervalSince(started) > 1 else { return }
       reporter.update(
         String(
           format: "%@: writing %@: %.0f %% of %.1f GB", command, url.path,

@@ -7,14 +7,21 @@ final class ProgressReporter {
   private var lastPrint = Date.distantPast
   private var lastLength = 0
   private let interval: TimeInterval
+  /// Nothing is shown before this: work that ends sooner needs no progress line.
+  private let quietUntil: Date
 
-  init() { interval = isatty(STDERR_FILENO) != 0 ? 0.2 : 5 }
+  /// - Parameter quietSeconds: how long after now nothing is shown, not even a forced update.
+  init(quietSeconds: TimeInterval = 0) {
+    interval = isatty(STDERR_FILENO) != 0 ? 0.2 : 5
+    quietUntil = Date(timeIntervalSinceNow: quietSeconds)
+  }
 
-  /// Shows `message` unless the last one was shown less than an interval ago (or `force`). The message is made only
-  /// when it is shown: callers report once per buffer, and formatting it each time cost a scan 7 % of its CPU.
+  /// Shows `message` unless the last one was shown less than an interval ago (or `force`), or it is still quiet. The
+  /// message is made only when it is shown: callers report once per buffer, and formatting it each time cost a scan
+  /// 7 % of its CPU.
   func update(_ message: @autoclosure () -> String, force: Bool = false) {
     let now = Date()
-    guard force || now.timeIntervalSince(lastPrint) >= interval else { return }
+    guard now > quietUntil, force || now.timeIntervalSince(lastPrint) >= interval else { return }
     lastPrint = now
     let message = message()
     if isTerminal {
