@@ -18,23 +18,23 @@ extension CatalogBuilder {
     return Self.sharedRecordings(of: tracks, in: catalog, progress: progress)
   }
 
-  /// `sharedRecordings(in:ofKeys:)` in the catalog as the builder holds it now (`prepared`): where it only grows the
-  /// edited catalog, in the edited catalog's triplet index and the added tracks' agreeing pairs, without making the
-  /// grown catalog in memory.
+  /// `sharedRecordings(in:ofKeys:)` in the catalog as the builder holds it now (`prepared`): where it edits an
+  /// existing catalog, in that catalog's triplet index (less the tracks removed) and the added tracks' agreeing pairs,
+  /// without making the edited catalog in memory.
   package func sharedRecordings(ofKeys keys: [String], progress: (Int) -> Void = { _ in }) throws(FormatError)
     -> [SharedRecording]
   {
-    let grown: CatalogAppend
+    let edit: CatalogEdit
     switch try prepared() {
     case .built(let catalog): return sharedRecordings(in: catalog, ofKeys: keys, progress: progress)
-    case .grown(let g): grown = g
+    case .edited(let e): edit = e
     }
-    guard grown.addedTriplets != nil else { return sharedRecordings(in: try build(), ofKeys: keys, progress: progress) }
-    let addedByKey = grown.addedTripletsByKey()
+    guard edit.triplets != nil else { return sharedRecordings(in: try build(), ofKeys: keys, progress: progress) }
+    let addedByKey = edit.addedTripletsByKey()
     let search = Self.SharedRecordingSearch(
-      parameters: parameters, tracks: grown.tracks, keyBits: grown.base.triplets!.index.hashBits,
-      lookUp: { grown.forEachTriplet(of: $0, addedByKey: addedByKey, $1) },
-      trackIndex: { grown.trackIndex(containing: $0) })
+      parameters: parameters, tracks: edit.tracks, keyBits: edit.base.triplets!.index.hashBits,
+      lookUp: { edit.forEachTriplet(of: $0, addedByKey: addedByKey, $1) },
+      trackIndex: { edit.trackIndex(containing: $0) })
     return Self.sharedRecordings(of: checkedTracks(ofKeys: keys), in: search, progress: progress)
   }
 

@@ -3,10 +3,10 @@ import Foundation
 
 /// Edits a catalog: adds reference signatures, removes tracks, and builds the immutable `Catalog` with its index.
 ///
-/// One thread at a time. Editing an existing catalog keeps its index: tracks added are laid after its tracks on the
-/// frame axis and their postings merged into its index in one pass, so adding costs in proportion to what is added,
-/// not to the catalog. Removing or replacing one of its tracks recovers every track's hashes from the index (the
-/// file needs no second copy of them) and lays everything out anew.
+/// One thread at a time. Editing an existing catalog keeps its index: tracks removed (or replaced) are cut from the
+/// frame axis and the later ones moved down, tracks added are laid after them, and the postings are merged in a pass
+/// over the index as the file is written (`CatalogEdit`), so an edit costs a pass over the catalog's postings and no
+/// layout of its tracks.
 public final class CatalogBuilder {
   public let parameters: FingerprintParameters
   private let hasher: PairHasher
@@ -15,17 +15,19 @@ public final class CatalogBuilder {
   private(set) var positions: [String: Int] = [:]
   /// The hashes of every track not in `base`, 4 bytes each (`PackedReferenceHashes`).
   private(set) var hashes: [String: PackedReferenceHashes] = [:]
-  /// The catalog being edited while its tracks are all still there, unchanged but for metadata: they are
-  /// `tracks[..<base.tracks.count]`, where the catalog has them on its frame axis. Nil for a new catalog, and once one
-  /// of its tracks was removed or replaced.
+  /// The catalog being edited: its tracks that are kept, unchanged but for metadata, are `tracks[..<baseTracksKept]`,
+  /// in its order. Nil for a new catalog.
   private var base: Catalog?
+  private var baseTracksKept = 0
+  /// The tracks of `base` removed or replaced, by key.
+  private var removedFromBase: Set<String> = []
   /// The stop-hash cap of the catalog being edited: never lowered.
   private var previousStopHashCap = 0
 
-  /// The long steps of laying a catalog out anew (a new catalog, or one whose tracks were removed or replaced): a
-  /// minute or more at 1,000 hours.
+  /// The long steps of making a catalog: laying a new one out (a minute or more at 1,000 hours), or reading the
+  /// postings that an edited one keeps (seconds at 10,000 hours).
   public enum Step: Sendable {
-    /// The edited catalog's hashes, read back from its index (`remove`).
+    /// The postings of the edited catalog that its removed tracks leave, counted (`remove`).
     case readingIndex
     /// The pair index, built from every track's hashes.
     case pairIndex
@@ -49,6 +51,7 @@ public final class CatalogBuilder {
     tracks = catalog.tracks
     for (i, t) in tracks.enumerated() { positions[t.key] = i }
     base = catalog
+    baseTracksKept = tracks.count
   }
 
   public var trackCount: Int { tracks.count }
@@ -89,20 +92,15 @@ public final class CatalogBuilder {
   public func remove(key: String) -> CatalogTrack? {
     guard let i = positions[key] else { return nil }
     current = nil
-    if let base, i < base.tracks.count { recoverHashes(of: base) }
+    if i < baseTracksKept {
+      removedFromBase.insert(key)
+      baseTracksKept -= 1
+    }
     hashes[key] = nil
     let removed = tracks.remove(at: i)
     positions[key] = nil
     for j in i..<tracks.count { positions[tracks[j].key] = j }
     return removed
-  }
-
-  /// Stops building on `catalog`'s index: recovers its tracks' hashes from it, in the index's order, for a full
-  /// layout.
-  private func recoverHashes(of catalog: Catalog) {
-    let perTrack = Self.recoveredHashes(of: catalog) { progress?(.readingIndex, $0) }
-    for (i, t) in catalog.tracks.enumerated() { hashes[t.key] = perTrack[i] }
-    base = nil
   }
 
   /// Each track's hashes, in `catalog.tracks`' order, recovered from its index (but for the stop hashes it dropped).
@@ -128,22 +126,22 @@ public final class CatalogBuilder {
   private var hashBits: Int { HashLayout(parameters).totalBits }
 
   /// Lays the tracks out on the global frame axis and builds the index: the catalog being edited keeps its layout and
-  /// index, with the tracks added after it (`CatalogAppend`).
+  /// index, less the tracks removed and with the tracks added after it (`CatalogEdit`).
   public func build() throws(FormatError) -> Catalog {
     switch try prepared() {
     case .built(let catalog): return catalog
-    case .grown(let grown):
-      let catalog = grown.catalog()
+    case .edited(let edit):
+      let catalog = edit.catalog()
       current = .built(catalog)
       return catalog
     }
   }
 
-  /// The catalog `build` makes: built (a new catalog, or one whose tracks were removed or replaced), or one that only
-  /// grows the edited catalog, to be written without being made in memory (`CatalogAppend`).
+  /// The catalog `build` makes: built (a new catalog), or an edit of an existing one, to be written without being
+  /// made in memory (`CatalogEdit`).
   enum Prepared {
     case built(Catalog)
-    case grown(CatalogAppend)
+    case edited(CatalogEdit)
   }
 
   /// The catalog as the builder holds it now, made once for every use until the next edit (`build`, `write`,
@@ -158,17 +156,17 @@ public final class CatalogBuilder {
   func prepared() throws(FormatError) -> Prepared {
     if let current { return current }
     let made: Prepared
-    if let base { made = .grown(try appending(to: base)) } else { made = .built(try fullBuild()) }
+    if let base { made = .edited(try editing(base)) } else { made = .built(try fullBuild()) }
     current = made
     return made
   }
 
-  /// Writes the catalog to `url` (`Catalog.write(to:progress:)`): a catalog that only grows the edited one is merged
-  /// into the file as it is written, without being made in memory.
+  /// Writes the catalog to `url` (`Catalog.write(to:progress:)`): an edited catalog is merged into the file as it is
+  /// written, without being made in memory.
   public func write(to url: URL, progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws {
     switch try prepared() {
     case .built(let catalog): try catalog.write(to: url, progress: progress)
-    case .grown(let grown): try grown.write(to: url, progress: progress)
+    case .edited(let edit): try edit.write(to: url, progress: progress)
     }
   }
 
@@ -176,7 +174,7 @@ public final class CatalogBuilder {
   /// frames are laid out in the catalog that `build` makes.
   public var orderedTracks: [CatalogTrack] { tracks }
 
-  /// A new catalog, or one whose tracks were removed or replaced: every track laid out anew and indexed.
+  /// A new catalog: every track laid out and indexed.
   ///
   /// The index is built in place from the tracks' packed hashes, in two passes over them (`CatalogIndex.build`), and
   /// the triplet index a run of tracks at a time (`TripletIndex.derive(from:tracks:layout:)`): the build needs little
@@ -230,14 +228,18 @@ public final class CatalogBuilder {
     return Catalog(parameters: parameters, tracks: laid, index: index, stopHashCap: cap, triplets: triplets)
   }
 
-  /// The catalog `base` with the tracks after its own laid after its last one, and their postings merged into its
-  /// index. The stop-hash rule is applied to the counts of the whole: the same catalog as a full build.
-  private func appending(to base: Catalog) throws(FormatError) -> CatalogAppend {
+  /// The catalog `base` less its removed tracks, cut from the frame axis, with the tracks added laid after its last
+  /// kept one, and their postings merged into its index. The stop-hash rule is applied to the counts of the whole, as
+  /// a full build of those tracks applies it; a removal never drops a hash, since counts only fall and the cap never
+  /// does, and never restores one, whose postings are gone.
+  private func editing(_ base: Catalog) throws(FormatError) -> CatalogEdit {
+    let cut = AxisCut(removing: base.tracks.filter { removedFromBase.contains($0.key) }.map(AxisCut.span(of:)))
     var laid = tracks
+    for i in 0..<baseTracksKept { laid[i].globalStartFrame = cut.moved(laid[i].globalStartFrame)! }
     // A loaded catalog's axis ends, gap included, inside 32 bits (`Catalog+Validation`); what is added may not fit.
-    var next = base.tracks.last.map { $0.globalStartFrame + $0.frameCount + Catalog.gapFrames } ?? 0
+    var next = laid[..<baseTracksKept].last.map { $0.globalStartFrame + $0.frameCount + Catalog.gapFrames } ?? 0
     var entries = [(hash: UInt32, position: UInt32)]()
-    for i in base.tracks.count..<laid.count {
+    for i in baseTracksKept..<laid.count {
       laid[i].globalStartFrame = next
       hashes[laid[i].key]?.forEachHash { hash, frame in entries.append((hash, next + frame)) }
       let length = UInt64(laid[i].frameCount) + UInt64(Catalog.gapFrames)
@@ -246,15 +248,31 @@ public final class CatalogBuilder {
       }
       next += UInt32(length)
     }
-    var counts = base.index.postingCountsByHash()
+    var counts = cut.isEmpty ? base.index.postingCountsByHash() : keptPostingCounts(of: base.index, cut: cut)
     for e in entries { counts[Int(e.hash)] &+= 1 }
     let cap = counts.withUnsafeBufferPointer { Self.stopHashCap(counts: $0, minimumCap: previousStopHashCap) }
     var dropped = Set<UInt32>()
     for (hash, count) in counts.enumerated() where count > UInt32(cap) { dropped.insert(UInt32(hash)) }
     if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
-    let grown = CatalogAppend(base: base, tracks: laid, entries: entries, dropping: dropped, stopHashCap: cap)
-    try checkFrameAxis(end: next, postingCount: grown.pairs.postingCount)
-    return grown
+    let edit = CatalogEdit(base: base, tracks: laid, cut: cut, entries: entries, dropping: dropped, stopHashCap: cap)
+    try checkFrameAxis(end: next, postingCount: edit.pairs.postingCount)
+    return edit
+  }
+
+  /// The postings of each hash of `index` that `cut` keeps: one pass over them, reported as `readingIndex`.
+  private func keptPostingCounts(of index: CatalogIndex, cut: AxisCut) -> [UInt32] {
+    var counts = [UInt32](repeating: 0, count: 1 << index.hashBits)
+    let total = Double(max(1, index.postings.count))
+    var done = 0
+    counts.withUnsafeMutableBufferPointer { c in
+      index.forEachEntry { hash, position in
+        if cut.moved(position) != nil { c[Int(hash)] &+= 1 }
+        done += 1
+        if done & Self.progressPostingsMask == 0 { progress?(.readingIndex, Double(done) / total) }
+      }
+    }
+    progress?(.readingIndex, 1)
+    return counts
   }
 
   /// Throws when the frame axis, ending at `end`, does not fit the index's position bits.

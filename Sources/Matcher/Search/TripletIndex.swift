@@ -60,22 +60,17 @@ struct TripletIndex: @unchecked Sendable {
   }
 
   /// The agreeing pairs of `added` (the pairs of tracks appended after every track of `base`'s catalog), as `base`'s
-  /// postings, in time proportional to the added pairs: what appending the tracks adds to `base` (`IndexMerge`). Nil
-  /// when their targets outgrow `base`'s position bits: then the triplet index must be derived again from the whole
-  /// pair index. A pair that an edit dropped (a hash grown common enough to be a stop hash) leaves its agreeing pairs
-  /// in `base`: the search never looks them up, as it never looks the dropped hash up.
+  /// postings, in time proportional to the added pairs, with the largest target frame among them: what appending the
+  /// tracks adds to `base` (`IndexMerge`), where its position bits hold them (`CatalogEdit`). A pair that an edit
+  /// dropped (a hash grown common enough to be a stop hash) leaves its agreeing pairs in `base`: the search never
+  /// looks them up, as it never looks the dropped hash up.
   static func appendedEntries(
     _ added: [(hash: UInt32, position: UInt32)], to base: TripletIndex, layout: HashLayout
-  ) -> [(hash: UInt32, position: UInt32)]? {
+  ) -> (entries: [(hash: UInt32, position: UInt32)], largestTarget: UInt32) {
     let (entries, largestTarget) = join(count: added.count, layout: layout) { emit in
       for e in added { emit(e.hash, e.position) }
     }
-    let keyBits = base.index.hashBits
-    let directoryBits = CatalogIndex.directoryBits(
-      hashBits: keyBits, postingCount: base.index.postings.count + entries.count)
-    let positionBits = 32 - (keyBits - directoryBits)
-    guard positionBits >= 32 || UInt64(largestTarget) < UInt64(1) << UInt64(positionBits) else { return nil }
-    return shortened(entries, to: keyBits)
+    return (shortened(entries, to: base.index.hashBits), largestTarget)
   }
 
   private static func shortened(_ entries: [(hash: UInt32, position: UInt32)], to keyBits: Int) -> [(

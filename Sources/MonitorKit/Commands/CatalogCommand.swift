@@ -168,7 +168,7 @@ enum CatalogCommand {
     builder.progress = { step, done in
       let what =
         switch step {
-        case .readingIndex: "reading the catalog's hashes back from its index"
+        case .readingIndex: "reading the postings the catalog keeps"
         case .pairIndex: "building the index"
         case .tripletIndex: "building the triplet index"
         }
@@ -307,7 +307,7 @@ enum CatalogCommand {
       }
       if hits.isEmpty { missing.append(word) }
       for t in hits {
-        showingSteps(of: builder, "catalog remove") { builder.remove(key: t.key) }
+        builder.remove(key: t.key)
         print(DisplayWidth.printable("removed \(t.key) \(t.metadata.artist) – \(t.metadata.title)"))
       }
     }

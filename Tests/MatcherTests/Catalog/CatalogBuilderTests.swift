@@ -358,8 +358,32 @@ struct CatalogBuilderTests {
 
 @Suite("CatalogBuilder progress")
 struct CatalogBuilderProgressTests {
-  @Test("Laying a catalog out anew reports each long step in order, its share never falling, each ending at 1")
+  /// The steps `reports` shows, each once, in the order they first came; expects each step's reports contiguous, its
+  /// share never falling and ending at 1.
+  static func steps(of reports: [(CatalogBuilder.Step, Double)]) -> [CatalogBuilder.Step] {
+    var order: [CatalogBuilder.Step] = []
+    for (s, _) in reports where order.last != s { order.append(s) }
+    #expect(Set(order).count == order.count, "a step's reports are not contiguous: \(order)")
+    for step in order {
+      let shares = reports.filter { $0.0 == step }.map(\.1)
+      #expect(shares == shares.sorted())
+      #expect(shares.last == 1)
+    }
+    return order
+  }
+
+  @Test("Laying a new catalog out reports the pair index, then the triplet index, each share rising to 1")
   func stepsInOrder() throws {
+    let builder = CatalogBuilder()
+    var reports: [(CatalogBuilder.Step, Double)] = []
+    builder.progress = { reports.append(($0, $1)) }
+    for song in CatalogBuilderTests.songs { try CatalogBuilderTests.add(song, to: builder) }
+    try builder.prepare()
+    #expect(Self.steps(of: reports) == [.pairIndex, .tripletIndex])
+  }
+
+  @Test("Removing a track reports the catalog's index read, ending at 1, and lays nothing out anew")
+  func removalReadsTheIndex() throws {
     let builder = CatalogBuilder()
     for song in CatalogBuilderTests.songs { try CatalogBuilderTests.add(song, to: builder) }
     let editor = CatalogBuilder(editing: try builder.build())
@@ -367,18 +391,6 @@ struct CatalogBuilderProgressTests {
     editor.progress = { reports.append(($0, $1)) }
     editor.remove(key: MatcherHarness.key(of: CatalogBuilderTests.songs[1]))
     try editor.prepare()
-    let steps = reports.map(\.0)
-    #expect(steps.first == .readingIndex)
-    #expect(steps.last == .tripletIndex)
-    #expect(Set(steps) == [.readingIndex, .pairIndex, .tripletIndex])
-    // Each step's reports are contiguous, in order, and the share within a step never falls.
-    var order: [CatalogBuilder.Step] = []
-    for s in steps where order.last != s { order.append(s) }
-    #expect(order == [.readingIndex, .pairIndex, .tripletIndex])
-    for step in order {
-      let shares = reports.filter { $0.0 == step }.map(\.1)
-      #expect(shares == shares.sorted())
-      #expect(shares.last == 1)
-    }
+    #expect(Self.steps(of: reports) == [.readingIndex])
   }
 }

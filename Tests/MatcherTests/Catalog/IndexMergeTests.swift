@@ -29,8 +29,8 @@ struct IndexMergeTests {
   }
 
   @Test(
-    "Merged a run at a time, an index is the one build makes of its entries and the added ones, less the dropped, whether its directory keeps its size, grows or shrinks",
-    arguments: 1...24)
+    "Merged a run at a time, an index is the one build makes of its entries that no cut span holds, moved down, and the added ones, less the dropped, whether its directory keeps its size, grows or shrinks",
+    arguments: 1...32)
   func sameAsBuild(seed: UInt64) {
     var generator = SeededGenerator(seed: seed)
     let hashBits = [13, 19, 22].randomElement(using: &generator)!
@@ -44,15 +44,28 @@ struct IndexMergeTests {
     let oldHashes = Array(Set(old.map(\.hash)))
     let share = [0.0, 0.01, 0.9].randomElement(using: &generator)!
     let dropped = Set(oldHashes.filter { _ in Double.random(in: 0..<1, using: &generator) < share })
+    // No cut, or up to three spans of the base's axis (positions run to a third of its count).
+    let axisEnd = UInt32(baseCount / 3 + 1)
+    let cut =
+      Bool.random(using: &generator)
+      ? AxisCut()
+      : AxisCut(
+        removing: (0..<Int.random(in: 1...3, using: &generator)).map { i in
+          let start = axisEnd / 3 * UInt32(i) + UInt32.random(in: 0...(axisEnd / 6), using: &generator)
+          return start..<(start + UInt32.random(in: 0...(axisEnd / 6), using: &generator))
+        })
     let added = Self.entries(
       count: addedCount, distinct: addedCount / 4 + 1, hashBits: hashBits, from: UInt32(baseCount) + 1_000,
       using: &generator
     ).filter { !dropped.contains($0.hash) }
     // The base's entries as it holds them (slot by slot), as `build` would be given them to make it again.
-    let built = CatalogIndex.build(
-      hashBits: hashBits, entries: base.entries().filter { !dropped.contains($0.hash) } + added)
+    let kept = base.entries().compactMap { e -> Entry? in
+      guard !dropped.contains(e.hash), let position = cut.moved(e.position) else { return nil }
+      return (e.hash, position)
+    }
+    let built = CatalogIndex.build(hashBits: hashBits, entries: kept + added)
 
-    let merge = IndexMerge(base: base, adding: added, dropping: dropped)
+    let merge = IndexMerge(base: base, cutting: cut, adding: added, dropping: dropped)
     #expect(
       [merge.hashBits, merge.directoryBits, merge.positionBits] == [
         built.hashBits, built.directoryBits, built.positionBits,
