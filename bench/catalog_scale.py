@@ -33,11 +33,11 @@ waits for the dev corpus and the simulations (made by ../shared/eval/corpus.py a
 does); builds the missing catalogs with `Benchmarks build-scale-catalog` (a memory estimate first: a size whose
 build would not fit in the available memory is skipped with the reason: the builder peaks at about 15 bytes per index
 posting, measured at 10,000 h: 8.9 GB for 617 million postings, with 0 h and 100 h built in the same run; 1,000 h
-needs about 1 GB); then for each size: `catalog info` (index
-bytes), cold and warm load (cold: the page cache is dropped with /proc/sys/vm/drop_caches where permitted, else the
-catalog's pages are evicted with posix_fadvise; load = `catalog info`, which maps the file, checks its checksum over
-every byte and decodes the header), and a `scan` of each channel of each simulation (the first --max-minutes of it),
-timed with the scan process's rusage (its children, such as an ffmpeg decoder, included; with --runs N, the median of
+needs about 1 GB); then for each size: `catalog info` (index bytes), cold and warm load (cold: the page cache is
+dropped with /proc/sys/vm/drop_caches where permitted, else the catalog's pages are evicted with posix_fadvise; load =
+`catalog info`, which maps the file, checks its checksum over every byte and decodes the header), `catalog add` of one
+song and `catalog remove` of the middle track, each on a fresh copy of the catalog (wall time, CPU and max RSS), and a
+`scan` of each channel of each simulation (the first --max-minutes of it), timed with the scan process's rusage (its children, such as an ffmpeg decoder, included; with --runs N, the median of
 N scans of the channel, one after another, default 3, each of which must log the same plays as the first), scored with
 ../shared/eval/from_scan.py and score.py as bench/yardstick.sh does. A play of a distractor (any track not in the dev
 catalog) is a false play; they are also counted on their own.
@@ -273,14 +273,36 @@ def timed_add(bin_path, cat, audio_file, out):
     file is one of the music sources, whose recording the catalogs of 100 h and more hold already: `--allow-duplicates`
     adds it all the same, so that every size measures the same work (the check for a recording already present, then
     one build)."""
-    copy = out / "add-test.bmcat"
+    run = timed_edit(cat, out, "add", [str(bin_path), "catalog", "add", "--allow-duplicates", "--catalog", None,
+                                       str(audio_file)])
+    m = re.search(r"added (\d+).*\(([\d.]+) min of audio", run["text"])
+    if not m or m.group(1) != "1":
+        sys.exit("catalog add did not add %s:\n%s" % (audio_file, run["text"][-2000:]))
+    return {"file": str(audio_file), "audio_s": float(m.group(2)) * 60, "wall_s": run["wall_s"],
+            "cpu_s": run["cpu_s"], "max_rss_mb": run["max_rss_mb"]}
+
+
+def timed_remove(bin_path, cat, out):
+    """`catalog remove` of the catalog's middle track from a copy of it: what removing a song costs at this size (the
+    kept postings moved down the frame axis as the file is written)."""
+    listing = subprocess.run([str(bin_path), "catalog", "list", "--catalog", str(cat)], capture_output=True, text=True,
+                             check=True).stdout.splitlines()[1:]
+    key = listing[len(listing) // 2].split("\t")[0]
+    run = timed_edit(cat, out, "remove", [str(bin_path), "catalog", "remove", "--catalog", None, key])
+    if "removed " + key not in run["text"]:
+        sys.exit("catalog remove did not remove %s:\n%s" % (key, run["text"][-2000:]))
+    return {"key": key, "wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "max_rss_mb": run["max_rss_mb"]}
+
+
+def timed_edit(cat, out, name, args):
+    """Runs `args` (None standing for the catalog) on a fresh copy of `cat`: wall seconds, CPU seconds of the process
+    and its children, max RSS in MB, and its output. Exits when the command fails."""
+    copy = out / ("%s-test.bmcat" % name)
     subprocess.run(["cp", "--sparse=never", str(cat), str(copy)], check=True)
     t0 = time.monotonic()
     try:
-        with open(out / "add-test.log", "w+") as logf:
-            p = subprocess.Popen([str(bin_path), "catalog", "add", "--allow-duplicates", "--catalog", str(copy),
-                                  str(audio_file)],
-                                 stdout=logf, stderr=subprocess.STDOUT)
+        with open(out / ("%s-test.log" % name), "w+") as logf:
+            p = subprocess.Popen([str(copy) if a is None else a for a in args], stdout=logf, stderr=subprocess.STDOUT)
             _, status, ru = os.wait4(p.pid, 0)
             wall = time.monotonic() - t0
             logf.seek(0)
@@ -288,12 +310,8 @@ def timed_add(bin_path, cat, audio_file, out):
     finally:
         copy.unlink(missing_ok=True)
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("catalog add failed:\n" + text[-2000:])
-    m = re.search(r"added (\d+).*\(([\d.]+) min of audio", text)
-    if not m or m.group(1) != "1":
-        sys.exit("catalog add did not add %s:\n%s" % (audio_file, text[-2000:]))
-    return {"file": str(audio_file), "audio_s": float(m.group(2)) * 60, "wall_s": wall,
-            "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_mb": ru.ru_maxrss / 1024}
+        sys.exit("catalog %s failed:\n%s" % (name, text[-2000:]))
+    return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_mb": ru.ru_maxrss / 1024, "text": text}
 
 
 def evict(cat):
@@ -464,7 +482,7 @@ def fmt(x, spec):
 def tables(results):
     lines = []
     head = ["size", "tracks", "hours", "audio/peak copies", "import xRT/core", "add 1 file s", "add max RSS MB",
-            "index MB/h", "file MB", "load cold s", "load warm s", "build max RSS MB"]
+            "remove 1 s", "remove max RSS MB", "index MB/h", "file MB", "load cold s", "load warm s", "build max RSS MB"]
     rows = []
     for s in results["sizes"]:
         c = s["catalog"]
@@ -474,12 +492,15 @@ def tables(results):
                      fmt(c.get("import_x_rt_per_core"), ".0f"),
                      fmt((c.get("add_one_file") or {}).get("wall_s"), ".1f"),
                      fmt((c.get("add_one_file") or {}).get("max_rss_mb"), ".0f"),
+                     fmt((c.get("remove_one_track") or {}).get("wall_s"), ".1f"),
+                     fmt((c.get("remove_one_track") or {}).get("max_rss_mb"), ".0f"),
                      "%.2f" % (c["index_bytes"] / 1e6 / c["hours"]), "%.0f" % (c.get("file_bytes", 0) / 1e6),
                      fmt(c.get("load_cold_s"), ".3f"), fmt(c.get("load_warm_s"), ".3f"),
                      fmt(c.get("build_max_rss_mb"), ".0f")])
     lines += table(head, rows)
     lines.append("import: `catalog add` of one real song (%s) to a copy of the catalog, audio seconds per CPU second "
-                 "(ffmpeg included), wall seconds and max RSS; build max RSS: Benchmarks build-scale-catalog, every size "
+                 "(ffmpeg included), wall seconds and max RSS; remove: `catalog remove` of the catalog's middle track "
+                 "from a copy, wall seconds and max RSS; build max RSS: Benchmarks build-scale-catalog, every size "
                  "built in that run included" % (Path((results["sizes"][0]["catalog"].get("add_one_file") or {})
                                                       .get("file", "?")).name if results["sizes"] else "?"))
     lines.append("")
@@ -689,9 +710,11 @@ def main():
         cold = catalog_info(bin_path, cat)["load_s"] if not cold_method.startswith("not") else None
         warm = statistics.median(catalog_info(bin_path, cat)["load_s"] for _ in range(max(1, a.warm_runs)))
         add = timed_add(bin_path, cat, add_file, out)
+        remove = timed_remove(bin_path, cat, out)
         catalog = {"tracks": int(info["tracks"]), "hours": info["hours"], "hashes": int(info["hashes"]),
                    "index_bytes": int(info["index_bytes"]), "file_bytes": int(info.get("file_bytes", 0)),
                    "load_cold_s": cold, "load_warm_s": warm, "add_one_file": add,
+                   "remove_one_track": remove,
                    "import_x_rt_per_core": add["audio_s"] / add["cpu_s"] if add["cpu_s"] > 0 else None,
                    "distractor_tracks": r["distractorTracks"], "audio_level_copies": r["audioLevelCopies"],
                    "peak_level_copies": r["peakLevelCopies"],

@@ -10,9 +10,10 @@ import Foundation
 /// most of the command's time went into the kernel's zeroing of it. `materialized` makes the same index in memory,
 /// for the catalogs that are used where they are built.
 ///
-/// Linear in the postings: the directory comes from one pass over the old directory (or, when it changes size, a hash
-/// is dropped or tracks are cut, over the old postings), and the postings from one more, slot by slot: each new
-/// slot's share of the old slots that cover its hashes, then its added postings, in the order they were given.
+/// Linear in the postings. Where hashes are dropped or tracks cut, one pass counts what each old slot keeps. The
+/// directory comes from those counts, or from the old directory when nothing is dropped or cut, or, when its size
+/// changes, from a pass over the old postings; the postings from one more pass, slot by slot: each new slot's share of
+/// the old slots that cover its hashes, then its added postings, in the order they were given.
 struct IndexMerge {
   let base: CatalogIndex
   let hashBits: Int
