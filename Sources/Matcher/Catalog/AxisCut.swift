@@ -1,6 +1,7 @@
 /// Tracks cut out of a catalog's frame axis: each removed track's span (its frames and the gap after it) goes, and
-/// every later frame moves down by the spans cut before it. The kept tracks then lie on the axis as a full layout of
-/// them would lay them, so their postings can be moved instead of rebuilt (`IndexMerge`).
+/// every later frame moves down by the spans cut before it. In a catalog laid out with nothing but the gap between
+/// tracks, as `CatalogBuilder` lays them, the kept tracks then lie where a full layout of them puts them, so their
+/// postings can be moved instead of rebuilt (`IndexMerge`).
 struct AxisCut: Sendable {
   /// The cut spans' first frames, ascending.
   private let starts: [UInt32]

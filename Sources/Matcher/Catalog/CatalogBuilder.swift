@@ -5,8 +5,8 @@ import Foundation
 ///
 /// One thread at a time. Editing an existing catalog keeps its index: tracks removed (or replaced) are cut from the
 /// frame axis and the later ones moved down, tracks added are laid after them, and the postings are merged in a pass
-/// over the index as the file is written (`CatalogEdit`), so an edit costs a pass over the catalog's postings and no
-/// layout of its tracks.
+/// over the index as the file is written (`CatalogEdit`), so an edit costs a few passes over the catalog's postings and
+/// no layout of its tracks.
 public final class CatalogBuilder {
   public let parameters: FingerprintParameters
   private let hasher: PairHasher
