@@ -9,12 +9,20 @@ struct AxisCut: Sendable {
   private let ends: [UInt32]
   /// Frames cut up to each span's end, itself included.
   private let shifts: [UInt32]
+  /// For each bucket of `2^bucketBits` frames, how many spans start before it: where the search for a frame in it
+  /// begins, so that finding a frame's span costs a step or two however many tracks are cut.
+  private let spansBefore: [UInt32]
+
+  /// Frames a bucket of `spansBefore` covers: 4,096 (about 2 minutes), so that at most 16 spans (of a track with no
+  /// frames, and its gap) start in one, and an axis of 2^32 frames takes 4 MB of buckets. Frames.
+  static let bucketBits: UInt32 = 12
 
   /// No cut: every frame stays where it is.
   init() {
     starts = []
     ends = []
     shifts = []
+    spansBefore = []
   }
 
   /// Cuts `spans`, which must not overlap.
@@ -30,6 +38,14 @@ struct AxisCut: Sendable {
       shifts.append(cut)
     }
     self.shifts = shifts
+    let buckets = Int((sorted.last?.upperBound ?? 0) >> Self.bucketBits) + 1
+    var spansBefore = [UInt32](repeating: 0, count: sorted.isEmpty ? 0 : buckets)
+    var j = 0
+    for b in spansBefore.indices {
+      while j < sorted.count && UInt64(sorted[j].lowerBound) < UInt64(b) << UInt64(Self.bucketBits) { j += 1 }
+      spansBefore[b] = UInt32(j)
+    }
+    self.spansBefore = spansBefore
   }
 
   /// The span of `track` on its catalog's axis: its frames and the gap after them.
@@ -43,13 +59,11 @@ struct AxisCut: Sendable {
   @inline(__always)
   func moved(_ position: UInt32) -> UInt32? {
     if starts.isEmpty { return position }
-    // The spans that start at or before `position`: the last of them holds it, or lies wholly before it.
-    var lo = 0
-    var hi = starts.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
-    }
+    // The spans that start at or before `position`: those before its bucket, then those in it up to `position`. The
+    // last of them holds it, or lies wholly before it.
+    let bucket = Int(position >> Self.bucketBits)
+    var lo = bucket < spansBefore.count ? Int(spansBefore[bucket]) : starts.count
+    while lo < starts.count && starts[lo] <= position { lo += 1 }
     if lo == 0 { return position }
     if position < ends[lo - 1] { return nil }
     return position - shifts[lo - 1]
