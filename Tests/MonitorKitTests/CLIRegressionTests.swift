@@ -47,6 +47,23 @@ struct RegressionCLITests {
   }
 
   @Test(
+    "catalog remove of several names at once (a key, an ISRC in lower case, a path) removes each track once, and names the unknown one"
+  )
+  func removeSeveral() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let key = try ReferenceFingerprinter.key(ofFileAt: Fixtures.music("catalog-a.ogg").path)
+    let path = Fixtures.music("catalog-c.ogg").path
+    let result = try CLI.run(
+      ["catalog", "remove", "--catalog", catalogURL.path, key, "zzbmf2600002", path, key, "ZZXXX9999999"])
+    #expect(result.status == 1, "\(result)")
+    let removed = CLI.lines(result.stdout).filter { $0.hasPrefix("removed ") }
+    #expect(removed.count == 3, "\(result.stdout)")
+    #expect(removed.first?.hasPrefix("removed \(key) ") == true, "\(result.stdout)")
+    #expect(result.stderr.contains("not in the catalog: ZZXXX9999999"))
+    #expect(try listedTitles().isEmpty)
+  }
+
+  @Test(
     "catalog remove of something not in the catalog exits 1 naming it, and the catalog is unchanged"
   )
   func removeUnknown() throws {

@@ -9,13 +9,17 @@ struct AxisCut: Sendable {
   private let ends: [UInt32]
   /// Frames cut up to each span's end, itself included.
   private let shifts: [UInt32]
-  /// For each bucket of `2^bucketBits` frames, how many spans start before it: where the search for a frame in it
-  /// begins, so that finding a frame's span costs a step or two however many tracks are cut.
+  /// For each bucket of `2^bucketBits` frames, how many spans start before it, and one more entry for all of them:
+  /// the spans that start in a bucket lie between its entry and the next, so that finding a frame's span looks at
+  /// those few spans (none or one, mostly) however many tracks are cut.
   private let spansBefore: [UInt32]
+  private let bucketBits: UInt32
 
-  /// Frames a bucket of `spansBefore` covers: 4,096 (about 2 minutes), so that at most 16 spans (of a track with no
-  /// frames, and its gap) start in one, and an axis of 2^32 frames takes 4 MB of buckets. Frames.
-  static let bucketBits: UInt32 = 12
+  /// Buckets of `spansBefore`, at most: 16,384, 64 KB, small enough to stay in a core's level 2 cache beside the
+  /// postings streaming past, since the search reads it at random once per posting. Buckets are 4,096 frames (about
+  /// 2 minutes, where at most 16 spans of tracks and their gaps start) at least, and 65,536 (35 minutes) on an axis of
+  /// 10,000 hours.
+  static let maxBuckets = 1 << 14
 
   /// No cut: every frame stays where it is.
   init() {
@@ -23,6 +27,7 @@ struct AxisCut: Sendable {
     ends = []
     shifts = []
     spansBefore = []
+    bucketBits = 0
   }
 
   /// Cuts `spans`, which must not overlap.
@@ -38,11 +43,15 @@ struct AxisCut: Sendable {
       shifts.append(cut)
     }
     self.shifts = shifts
-    let buckets = Int((sorted.last?.upperBound ?? 0) >> Self.bucketBits) + 1
-    var spansBefore = [UInt32](repeating: 0, count: sorted.isEmpty ? 0 : buckets)
+    let axisEnd = UInt64(sorted.last?.upperBound ?? 0)
+    var bits: UInt32 = 12
+    while axisEnd >> UInt64(bits) >= UInt64(Self.maxBuckets) { bits += 1 }
+    bucketBits = bits
+    // One entry per bucket up to the last span's end, and a last one counting every span.
+    var spansBefore = [UInt32](repeating: 0, count: sorted.isEmpty ? 0 : Int(axisEnd >> UInt64(bits)) + 2)
     var j = 0
     for b in spansBefore.indices {
-      while j < sorted.count && UInt64(sorted[j].lowerBound) < UInt64(b) << UInt64(Self.bucketBits) { j += 1 }
+      while j < sorted.count && UInt64(sorted[j].lowerBound) < UInt64(b) << UInt64(bits) { j += 1 }
       spansBefore[b] = UInt32(j)
     }
     self.spansBefore = spansBefore
@@ -59,11 +68,18 @@ struct AxisCut: Sendable {
   @inline(__always)
   func moved(_ position: UInt32) -> UInt32? {
     if starts.isEmpty { return position }
-    // The spans that start at or before `position`: those before its bucket, then those in it up to `position`. The
-    // last of them holds it, or lies wholly before it.
-    let bucket = Int(position >> Self.bucketBits)
-    var lo = bucket < spansBefore.count ? Int(spansBefore[bucket]) : starts.count
-    while lo < starts.count && starts[lo] <= position { lo += 1 }
+    // The spans that start at or before `position`: those before its bucket, then those in it up to `position` (a
+    // binary search among the spans that start in the bucket). The last of them holds it, or lies wholly before it.
+    let bucket = Int(position >> bucketBits)
+    var lo = starts.count
+    if bucket + 1 < spansBefore.count {
+      lo = Int(spansBefore[bucket])
+      var hi = Int(spansBefore[bucket + 1])
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
+      }
+    }
     if lo == 0 { return position }
     if position < ends[lo - 1] { return nil }
     return position - shifts[lo - 1]
