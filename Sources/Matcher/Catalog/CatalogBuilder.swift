@@ -270,8 +270,11 @@ public final class CatalogBuilder {
     let cap = counts.withUnsafeBufferPointer { Self.stopHashCap(counts: $0, minimumCap: previousStopHashCap) }
     var dropped = Set<UInt32>()
     for (hash, count) in counts.enumerated() where count > UInt32(cap) { dropped.insert(UInt32(hash)) }
+    // Back to the base's kept postings alone, which the merge counts per directory slot from these.
+    for e in entries { counts[Int(e.hash)] &-= 1 }
     if !dropped.isEmpty { entries.removeAll { dropped.contains($0.hash) } }
-    let edit = CatalogEdit(base: base, tracks: laid, cut: cut, entries: entries, dropping: dropped, stopHashCap: cap)
+    let edit = CatalogEdit(
+      base: base, tracks: laid, cut: cut, entries: entries, dropping: dropped, keptCounts: counts, stopHashCap: cap)
     try checkFrameAxis(end: next, postingCount: edit.pairs.postingCount)
     return edit
   }

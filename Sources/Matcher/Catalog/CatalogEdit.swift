@@ -24,16 +24,18 @@ final class CatalogEdit {
   /// - Parameter tracks: the kept tracks of `base`, moved down the axis by `cut`, then the added ones.
   /// - Parameter entries: the added tracks' pair postings (hash, global frame), stop hashes left out.
   /// - Parameter dropped: the hashes of `base` that the edited catalog drops as stop hashes.
+  /// - Parameter keptCounts: the postings of each hash of `base`'s pair index that `cut` keeps, where the caller has
+  ///   counted them (`IndexMerge`).
   init(
     base: Catalog, tracks: [CatalogTrack], cut: AxisCut, entries: [(hash: UInt32, position: UInt32)],
-    dropping dropped: Set<UInt32>, stopHashCap: Int
+    dropping dropped: Set<UInt32>, keptCounts: [UInt32]? = nil, stopHashCap: Int
   ) {
     self.base = base
     self.tracks = tracks
     self.cut = cut
     starts = tracks.map(\.globalStartFrame)
     self.stopHashCap = stopHashCap
-    pairs = IndexMerge(base: base.index, cutting: cut, adding: entries, dropping: dropped)
+    pairs = IndexMerge(base: base.index, cutting: cut, adding: entries, dropping: dropped, keptCounts: keptCounts)
     let axisEnd = tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 0
     triplets = base.triplets.flatMap { old in
       let added = TripletIndex.appendedEntries(entries, to: old, layout: HashLayout(base.parameters))

@@ -10,10 +10,12 @@ import Foundation
 /// most of the command's time went into the kernel's zeroing of it. `materialized` makes the same index in memory,
 /// for the catalogs that are used where they are built.
 ///
-/// Linear in the postings. Where hashes are dropped or tracks cut, one pass counts what each old slot keeps. The
-/// directory comes from those counts, or from the old directory when nothing is dropped or cut, or, when its size
-/// changes, from a pass over the old postings; the postings from one more pass, slot by slot: each new slot's share of
-/// the old slots that cover its hashes, then its added postings, in the order they were given.
+/// Linear in the postings. Where hashes are dropped or tracks cut, what each old slot keeps is counted: from the
+/// caller's counts per hash when it has them (`CatalogBuilder` counts them for the stop-hash rule), or by one pass
+/// over the postings. The directory comes from those counts, or from the old directory when nothing is dropped or
+/// cut, or, when its size changes, from a pass over the old postings; the postings from one more pass, slot by slot:
+/// each new slot's share of the old slots that cover its hashes, then its added postings, in the order they were
+/// given.
 struct IndexMerge {
   let base: CatalogIndex
   let hashBits: Int
@@ -57,9 +59,11 @@ struct IndexMerge {
 
   /// The merge of `base`, less the postings of the `dropped` hashes and of the spans `cut` removes, with `entries`,
   /// whose positions all lie after every posting that `base` keeps, moved (`entries` must not hold dropped hashes).
+  /// - Parameter keptCounts: when the caller has them, the postings of each hash of `base` (`2^hashBits` counts) that
+  ///   `cut` keeps, dropped hashes included; without them, a pass over `base`'s postings counts them.
   init(
     base: CatalogIndex, cutting cut: AxisCut = AxisCut(), adding entries: [(hash: UInt32, position: UInt32)],
-    dropping dropped: Set<UInt32>
+    dropping dropped: Set<UInt32>, keptCounts: [UInt32]? = nil
   ) {
     self.base = base
     self.cut = cut
@@ -72,9 +76,14 @@ struct IndexMerge {
     var kept = base.postings.count
     var keptBySlot: SlotCounts?
     if !isDropped.isEmpty || !cut.isEmpty {
-      let counts = Self.keptPostingsBySlot(of: base, dropping: isDropped, cutting: cut)
-      kept = (1..<counts.count).reduce(0) { $0 + Int(counts.counts![$1]) }
-      keptBySlot = counts
+      let counts =
+        if let keptCounts {
+          Self.keptPostingsBySlot(of: base, dropping: isDropped, counts: keptCounts)
+        } else {
+          Self.keptPostingsBySlot(of: base, dropping: isDropped, cutting: cut)
+        }
+      kept = counts.total
+      keptBySlot = counts.bySlot
     }
     if kept == base.postings.count && cut.isEmpty {
       isDropped = []
@@ -94,9 +103,10 @@ struct IndexMerge {
     }.map { entries[$0] }
   }
 
-  /// The postings of each slot of `base` that neither a dropped hash (`isDropped`, or empty) nor `cut` removes.
+  /// The postings of each slot of `base` that neither a dropped hash (`isDropped`, or empty) nor `cut` removes, and
+  /// their total: a pass over the postings.
   private static func keptPostingsBySlot(of base: CatalogIndex, dropping isDropped: [Bool], cutting cut: AxisCut)
-    -> SlotCounts
+    -> (bySlot: SlotCounts, total: Int)
   {
     let kept = SlotCounts(count: base.directory.count)
     let counts = kept.counts!
@@ -104,6 +114,7 @@ struct IndexMerge {
     let residual = UInt32(base.residualBits)
     let mask = base.positionMask
     let postings = base.postings
+    var total = 0
     isDropped.withUnsafeBufferPointer { skip in
       for slot in 0..<(base.directory.count - 1) {
         let top = UInt32(slot) << residual
@@ -114,9 +125,35 @@ struct IndexMerge {
           if cut.moved(p & mask) != nil { n += 1 }
         }
         counts[slot + 1] = n
+        total += Int(n)
       }
     }
-    return kept
+    return (kept, total)
+  }
+
+  /// The postings of each slot of `base` that `keptByHash` (a count per hash) gives to the hashes not dropped
+  /// (`isDropped`, or empty), and their total: a pass over the counts, not the postings.
+  private static func keptPostingsBySlot(of base: CatalogIndex, dropping isDropped: [Bool], counts keptByHash: [UInt32])
+    -> (bySlot: SlotCounts, total: Int)
+  {
+    precondition(keptByHash.count == 1 << base.hashBits, "\(keptByHash.count) counts for \(base.hashBits) hash bits")
+    let kept = SlotCounts(count: base.directory.count)
+    let counts = kept.counts!
+    let hashesPerSlot = 1 << base.residualBits
+    var total = 0
+    isDropped.withUnsafeBufferPointer { skip in
+      keptByHash.withUnsafeBufferPointer { byHash in
+        for slot in 0..<(base.directory.count - 1) {
+          var n: UInt32 = 0
+          for hash in (slot * hashesPerSlot)..<((slot + 1) * hashesPerSlot) where skip.isEmpty || !skip[hash] {
+            n += byHash[hash]
+          }
+          counts[slot + 1] = n
+          total += Int(n)
+        }
+      }
+    }
+    return (kept, total)
   }
 
   /// The new directory (`2^directoryBits + 1` offsets).

@@ -29,7 +29,7 @@ struct IndexMergeTests {
   }
 
   @Test(
-    "Merged a run at a time, an index is the one build makes of its entries that no cut span holds, moved down, and the added ones, less the dropped, whether its directory keeps its size, grows or shrinks",
+    "Merged a run at a time, an index is the one build makes of its entries that no cut span holds, moved down, and the added ones, less the dropped, whether its directory keeps its size, grows or shrinks, and whether the merge counts the kept postings or is given them per hash",
     arguments: 1...32)
   func sameAsBuild(seed: UInt64) {
     var generator = SeededGenerator(seed: seed)
@@ -64,8 +64,17 @@ struct IndexMergeTests {
       return (e.hash, position)
     }
     let built = CatalogIndex.build(hashBits: hashBits, entries: kept + added)
+    // The base's postings per hash that the cut keeps, dropped hashes included, as the builder counts them.
+    var keptCounts = [UInt32](repeating: 0, count: 1 << hashBits)
+    for e in base.entries() where cut.moved(e.position) != nil { keptCounts[Int(e.hash)] += 1 }
 
-    let merge = IndexMerge(base: base, cutting: cut, adding: added, dropping: dropped)
+    for counts in [nil, keptCounts] {
+      let merge = IndexMerge(base: base, cutting: cut, adding: added, dropping: dropped, keptCounts: counts)
+      Self.expect(merge, toBe: built)
+    }
+  }
+
+  static func expect(_ merge: IndexMerge, toBe built: CatalogIndex) {
     #expect(
       [merge.hashBits, merge.directoryBits, merge.positionBits] == [
         built.hashBits, built.directoryBits, built.positionBits,
