@@ -73,11 +73,8 @@ struct AxisCut: Sendable {
     let bucket = Int(position >> bucketBits)
     var lo = starts.count
     if bucket + 1 < spansBefore.count {
-      lo = Int(spansBefore[bucket])
-      var hi = Int(spansBefore[bucket + 1])
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
+      lo = BinarySearch.partitionPoint(in: Int(spansBefore[bucket])..<Int(spansBefore[bucket + 1])) {
+        starts[$0] <= position
       }
     }
     if lo == 0 { return position }

@@ -48,13 +48,7 @@ public final class Catalog: Sendable {
   /// The track of `tracks` (laid in frame order, starting at `starts`) holding global frame `position`, or nil in a
   /// gap.
   static func trackIndex(containing position: UInt32, tracks: [CatalogTrack], starts: [UInt32]) -> Int? {
-    var lo = 0
-    var hi = starts.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
-    }
-    let i = lo - 1
+    let i = BinarySearch.partitionPoint(in: starts.indices) { starts[$0] <= position } - 1
     guard i >= 0, position < starts[i] + tracks[i].frameCount else { return nil }
     return i
   }

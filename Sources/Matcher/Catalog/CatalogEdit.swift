@@ -80,13 +80,8 @@ final class CatalogEdit {
   /// (`addedTripletsByKey`), without merging them. Only with `triplets`.
   func forEachTriplet(of key: UInt32, addedByKey: [UInt64], _ body: (UInt32) -> Void) {
     base.triplets?.index.forEachPosting(of: key) { if let moved = cut.moved($0) { body(moved) } }
-    var lo = 0
-    var hi = addedByKey.count
     let first = UInt64(key) << 32
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if addedByKey[mid] < first { lo = mid + 1 } else { hi = mid }
-    }
+    var lo = BinarySearch.partitionPoint(in: addedByKey.indices) { addedByKey[$0] < first }
     while lo < addedByKey.count && addedByKey[lo] >> 32 == UInt64(key) {
       body(UInt32(truncatingIfNeeded: addedByKey[lo]))
       lo += 1

@@ -67,12 +67,7 @@ struct CatalogIndex: @unchecked Sendable {
       forEachPosting(of: hash) { if range.contains($0) { body($0) } }
       return
     }
-    var lo = 0
-    var hi = list.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if list[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
-    }
+    var lo = BinarySearch.partitionPoint(in: list.indices) { list[$0] < range.lowerBound }
     while lo < list.count && list[lo] <= range.upperBound {
       body(list[lo])
       lo += 1

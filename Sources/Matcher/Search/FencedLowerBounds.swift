@@ -53,13 +53,7 @@ final class FencedLowerBounds {
   /// of at most `maxPostingsSearchedAtOnce` postings.
   @inline(__always)
   static func halving(_ postings: UnsafeBufferPointer<UInt32>, start: Int, end: Int, key: UInt32) -> Int {
-    var lo = start
-    var hi = end
-    while lo < hi {
-      let middle = (lo + hi) / 2
-      if postings[middle] < key { lo = middle + 1 } else { hi = middle }
-    }
-    return lo
+    BinarySearch.partitionPoint(in: start..<end) { postings[$0] < key }
   }
 
   /// The longest list `append` searches at once, by halving it: a short list is a few cache lines, often read already

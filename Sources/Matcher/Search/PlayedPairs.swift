@@ -73,12 +73,7 @@ final class PlayedPairs {
           for i in 0..<count {
             let k = ring[i]
             // The first sorted key not below k, then every copy of it: `keys` may repeat a pair.
-            var lo = 0
-            var hi = sorted.count
-            while lo < hi {
-              let mid = (lo + hi) / 2
-              if sorted[mid] < k { lo = mid + 1 } else { hi = mid }
-            }
+            var lo = BinarySearch.partitionPoint(in: sorted.indices) { sorted[$0] < k }
             while lo < sorted.count && sorted[lo] == k && !found[lo] {
               found[lo] = true
               lo += 1
