@@ -96,6 +96,28 @@ struct WAVFileTests {
     #expect(try !WAVFile(path: url.path).isTruncated)
   }
 
+  @Test("A file cut shorter while it is decoded ends the decoding as truncated, with what was there, and no crash")
+  func cutWhileDecoded() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("shrinking.wav")
+    // 2 s at 8 kHz: the first chunk of 8,192 frames, then the file is cut to 10,000 frames.
+    try WAVWriter.pcm([Int32](repeating: 7, count: 16000), channels: 1, sampleRate: 8000, bitsPerSample: 16)
+      .write(to: url)
+    let wav = try WAVFile(path: url.path)
+    var decoded = 0
+    let error = #expect(throws: AudioError.self) {
+      try wav.decode { samples, _, _ in
+        if decoded == 0 { truncate(url.path, 44 + 20000) }
+        decoded += samples.count
+      }
+    }
+    #expect(decoded == 8192)
+    #expect(
+      error
+        == .truncated(
+          path: url.path, declaredSeconds: 2, presentSeconds: 1.25, declaredBytes: 32000, presentBytes: 20000))
+  }
+
   @Test("Chunks before the data (LIST, odd sizes with their pad byte) are skipped")
   func otherChunks() throws {
     let floats: [Float] = [0.5, -0.5, 0.25]
