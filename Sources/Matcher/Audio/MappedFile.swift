@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A read-only memory map of a whole file; unmapped when released. The pages are shared with the page cache, so
-/// loading a large catalog costs no copy.
+/// loading a large catalog costs no copy; or, for a process that holds the file for days, the file's bytes read into a
+/// map of the process's own memory (`ownCopy`).
 final class MappedFile: @unchecked Sendable {
   let bytes: UnsafeRawBufferPointer
   let path: String
@@ -18,7 +19,15 @@ final class MappedFile: @unchecked Sendable {
   ///     as a catalog's index. Where the file system caches files in large folios (ext4 since Linux 6.16, XFS), the
   ///     pages read after this are read in folios of 2 MB and mapped as such; pages already cached stay as they
   ///     were cached (`Catalog.writeChunkBytes`). Elsewhere the hint does nothing.
-  init(path: String, naming wanted: String = "a file", hugePages: Bool = false) throws(FormatError) {
+  ///   - ownCopy: read the file into anonymous memory (with `hugePages`, advised before it is touched, so that it is
+  ///     made of huge pages) instead of mapping it. Then nothing done to the file later reaches the bytes: a map of a
+  ///     file that is cut short (a new catalog copied into the one a monitor runs on, where it should have been
+  ///     renamed over it) kills the process with `SIGBUS` at its next read past the new end, and a map of a file
+  ///     written in place would hand the process bytes that its checks never saw. It costs the copy, and memory
+  ///     beside the page cache's copy of the file, which the kernel may drop.
+  init(path: String, naming wanted: String = "a file", hugePages: Bool = false, ownCopy: Bool = false)
+    throws(FormatError)
+  {
     self.path = path
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw FormatError(path: path, reason: "cannot open (\(String(cString: strerror(errno))))") }
@@ -34,13 +43,53 @@ final class MappedFile: @unchecked Sendable {
     }
     let size = Int(st.st_size)
     guard size > 0 else { throw FormatError(path: path, reason: "empty file") }
-    guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-      throw FormatError(path: path, reason: "cannot map (\(String(cString: strerror(errno))))")
+    let base =
+      ownCopy
+      ? mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      : mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+    guard let base, base != MAP_FAILED else {
+      throw FormatError(
+        path: path,
+        reason: ownCopy
+          ? "cannot allocate \(size) bytes to hold it (\(String(cString: strerror(errno))))"
+          : "cannot map (\(String(cString: strerror(errno))))")
     }
     #if os(Linux)
       if hugePages { _ = madvise(base, size, MADV_HUGEPAGE) }  // a kernel without huge pages refuses it: no matter
     #endif
+    if ownCopy {
+      do throws(FormatError) {
+        try Self.read(fd, size: size, into: base, path: path)
+      } catch {
+        munmap(base, size)
+        throw error
+      }
+      mprotect(base, size, PROT_READ)
+    }
     bytes = UnsafeRawBufferPointer(start: base, count: size)
+  }
+
+  /// Bytes read by one `pread` of `ownCopy`: 8 MB.
+  private static let copyChunkBytes = 1 << 23
+
+  /// Reads the `size` bytes of `fd` into `base`; a file that ends sooner (cut short while it is read) is an error.
+  private static func read(_ fd: Int32, size: Int, into base: UnsafeMutableRawPointer, path: String)
+    throws(FormatError)
+  {
+    var done = 0
+    while done < size {
+      let n = pread(fd, base + done, min(copyChunkBytes, size - done), off_t(done))
+      if n > 0 {
+        done += n
+      } else if n == 0 {
+        throw FormatError(
+          path: path,
+          reason: "cut short while it was read (\(done) of \(size) bytes): it is being written or copied; put a "
+            + "new file in place by renaming it over this one, and load it once it is whole")
+      } else if errno != EINTR {
+        throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+      }
+    }
   }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }

@@ -67,9 +67,12 @@ extension Catalog {
   /// Everything the matcher relies on is checked here (`Catalog+Validation`), so that no file can crash or hang the
   /// code that uses the catalog: the postings in the checksum's pass over the file, the rest in one pass over each
   /// directory.
-  public static func load(from url: URL) throws(FormatError) -> Catalog {
+  /// - Parameter ownCopy: hold the file's bytes in the process's own memory (`MappedFile`'s `ownCopy`) rather than
+  ///   map the file, so that the catalog stays whole whatever is done to the file while it is in use: for the
+  ///   monitor, which holds its catalog for days. Commands that load a catalog for minutes map it.
+  public static func load(from url: URL, ownCopy: Bool = false) throws(FormatError) -> Catalog {
     do {
-      return try decode(path: url.path)
+      return try decode(path: url.path, ownCopy: ownCopy)
     } catch {
       var marked = error
       marked.isCatalog = true
@@ -77,8 +80,8 @@ extension Catalog {
     }
   }
 
-  private static func decode(path: String) throws(FormatError) -> Catalog {
-    let file = try MappedFile(path: path, naming: "the catalog file (.bmcat)", hugePages: true)
+  private static func decode(path: String, ownCopy: Bool) throws(FormatError) -> Catalog {
+    let file = try MappedFile(path: path, naming: "the catalog file (.bmcat)", hugePages: true, ownCopy: ownCopy)
     let raw = file.bytes
     guard raw.count >= 24, raw.prefix(magic.count).elementsEqual(magic) else {
       throw FormatError(path: path, reason: "not a broadcast-monitor catalog (wrong magic bytes)")

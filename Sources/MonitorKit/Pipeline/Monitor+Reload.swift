@@ -34,7 +34,7 @@ extension Monitor {
     var catalog = running.catalog
     var catalogLoaded = false
     do {
-      catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath))
+      catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath), ownCopy: true)
       catalogLoaded = true
     } catch {
       log.line(

@@ -61,7 +61,7 @@ final class Monitor: @unchecked Sendable {
   init(configuration: MonitorConfiguration, log: MonitorLog) throws {
     self.log = log
     let catalogURL = URL(fileURLWithPath: configuration.catalogPath)
-    let catalog = try Catalog.load(from: catalogURL)
+    let catalog = try Catalog.load(from: catalogURL, ownCopy: true)
     if let folder = configuration.spoolDirectory, access(folder, W_OK) != 0 {
       throw ConfigurationError(
         keyPath: "spoolDirectory",
@@ -209,7 +209,7 @@ final class Monitor: @unchecked Sendable {
   func reloadCatalog() {
     let configuration = self.configuration
     do {
-      let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath))
+      let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath), ownCopy: true)
       for pipeline in pipelines { pipeline.reload(catalog: fresh) }
       running.withLock { $0.catalog = fresh }
       catalogInfo.withLock { $0 = fresh.info() }

@@ -76,6 +76,29 @@ struct CatalogTests {
     #expect(fromFile.map(\.matchCount) == fromMemory.map(\.matchCount))
   }
 
+  @Test(
+    "A catalog loaded into its own copy, as the monitor loads it, stays whole and finds the same plays after its file is cut short and written over"
+  )
+  func ownCopyOutlivesTheFile() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("songs.bmcat")
+    try catalog.write(to: url)
+    let loaded = try Catalog.load(from: url, ownCopy: true)
+    // What `cp` or `dd` onto the file does: cut to nothing, then written again (here with other bytes).
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+    #expect(truncate(url.path, 0) == 0)
+    try Data(repeating: 0xA5, count: size / 2).write(to: url)
+    #expect(loaded.tracks == catalog.tracks)
+    #expect(Self.entries(loaded).elementsEqual(Self.entries(catalog)))
+    let broadcast = Self.songs[1].render()
+    let fromMemory = try MatcherHarness.run(broadcast, catalog: catalog).sink.ended
+    let fromCopy = try MatcherHarness.run(broadcast, catalog: loaded).sink.ended
+    #expect(fromMemory.count == 1)
+    #expect(fromCopy.map(\.track.key) == fromMemory.map(\.track.key))
+    #expect(fromCopy.map(\.matchCount) == fromMemory.map(\.matchCount))
+  }
+
   @Test("A flipped byte in the header, the directory, the postings or the trailer fails the load with a checksum error")
   func flippedByte() throws {
     let catalog = try Self.catalog()
