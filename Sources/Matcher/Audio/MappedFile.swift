@@ -78,18 +78,38 @@ final class MappedFile: @unchecked Sendable {
   {
     var done = 0
     while done < size {
-      let n = pread(fd, base + done, min(copyChunkBytes, size - done), off_t(done))
-      if n > 0 {
-        done += n
-      } else if n == 0 {
+      let chunk = min(copyChunkBytes, size - done)
+      let (n, failure) = readFully(fd, into: base + done, bytes: chunk, at: done)
+      if let failure {
+        throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(failure))))")
+      }
+      done += n
+      guard n == chunk else {
         throw FormatError(
           path: path,
           reason: "cut short while it was read (\(done) of \(size) bytes): it is being written or copied; put a "
             + "new file in place by renaming it over this one, and load it once it is whole")
-      } else if errno != EINTR {
-        throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
       }
     }
+  }
+
+  /// Reads `bytes` bytes of `fd` at `offset` into `buffer`, in as many `pread` calls as it takes: the bytes read
+  /// (fewer only at the file's end), and the `errno` of a call that failed.
+  static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) -> (
+    bytes: Int, errno: Int32?
+  ) {
+    var done = 0
+    while done < bytes {
+      let n = pread(fd, buffer + done, bytes - done, off_t(offset + done))
+      if n > 0 {
+        done += n
+      } else if n == 0 {
+        break
+      } else if errno != EINTR {
+        return (done, errno)
+      }
+    }
+    return (done, nil)
   }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }

@@ -99,7 +99,11 @@ struct WAVFile {
     while frame < total {
       let n = min(chunkFrames, total - frame)
       let count = n * channels
-      let read = try readFully(fd, into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
+      let (read, failure) = MappedFile.readFully(
+        fd, into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
+      if let failure {
+        throw AudioError.unreadable(path: file.path, reason: "read failed (\(String(cString: strerror(failure))))")
+      }
       guard read == n * frameBytes else {
         let present = frame * frameBytes + read
         throw AudioError.truncated(
@@ -139,21 +143,5 @@ struct WAVFile {
       frame += n
     }
     return AudioFileDecoder.Summary(frames: total, sampleRate: sampleRate)
-  }
-
-  /// Reads `bytes` bytes at `offset` into `buffer`, as many calls as it takes; fewer only at the file's end.
-  private func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) throws -> Int {
-    var done = 0
-    while done < bytes {
-      let n = pread(fd, buffer + done, bytes - done, off_t(offset + done))
-      if n > 0 {
-        done += n
-      } else if n == 0 {
-        break
-      } else if errno != EINTR {
-        throw AudioError.unreadable(path: file.path, reason: "read failed (\(String(cString: strerror(errno))))")
-      }
-    }
-    return done
   }
 }
