@@ -519,7 +519,8 @@ def tables(results):
         lines.append("%s: %s" % (name, reason))
     lines.append("cold load: page cache dropped by %s; load = `catalog info` (map, checksum every byte, decode the "
                  "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children (%s); scan max "
-                 "RSS includes the memory-mapped WAV (about 10.6 MB per minute of 44.1 kHz stereo); a scan stopped "
+                 "RSS: the catalog's mapped pages and the scan's own memory (a WAV's samples are read a chunk at a "
+                 "time; before a077ba0 its map added about 10.6 MB per minute of 44.1 kHz stereo); a scan stopped "
                  "by --scan-timeout reports its speed from its last progress line (whole seconds of audio)" %
                  (results.get("cold_method", "n/a"),
                   "the median of %d runs of each channel, one after another" % results.get("runs", 1)
