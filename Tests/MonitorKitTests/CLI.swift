@@ -38,6 +38,14 @@ enum CLI {
     return result
   }
 
+  /// Puts a new copy of the catalog at `url` in place, as `rsync` or `catalog add` does: written beside it and renamed
+  /// over it, so that a monitor's reload finds another file.
+  static func renewCatalog(at url: URL) throws {
+    let copy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
+    try FileManager.default.copyItem(at: url, to: copy)
+    try #require(rename(copy.path, url.path) == 0, "cannot rename \(copy.path) over \(url.path)")
+  }
+
   /// A fixture decoded to mono at 8 kHz.
   static func decode(_ name: String) throws -> [Float] {
     var samples: [Float] = []

@@ -10,6 +10,8 @@ import Foundation
 final class MappedFile: @unchecked Sendable {
   let bytes: UnsafeRawBufferPointer
   let path: String
+  /// The file as it was when it was opened.
+  let identity: FileIdentity
 
   /// Maps the regular file at `path`. A folder, a FIFO, a socket or a device is refused without waiting on it (a FIFO
   /// would block the open until a writer came).
@@ -41,6 +43,7 @@ final class MappedFile: @unchecked Sendable {
       throw FormatError(
         path: path, reason: "not a regular file (a FIFO, socket or device); name \(wanted), which is read whole")
     }
+    identity = FileIdentity(st)
     let size = Int(st.st_size)
     guard size > 0 else { throw FormatError(path: path, reason: "empty file") }
     let base =

@@ -119,7 +119,7 @@ extension Catalog {
     return Catalog(
       parameters: parts.header.parameters, tracks: parts.header.tracks ?? [], index: parts.index,
       stopHashCap: parts.header.stopHashCap ?? 0, triplets: parts.triplets.map { TripletIndex(index: $0) },
-      fileFormatVersion: version)
+      fileFormatVersion: version, fileIdentity: file.identity)
   }
 
   /// Bytes of the file read a chunk at a time for the checksum, each chunk's postings then read from the cache: 64 KB,

@@ -17,6 +17,8 @@ public final class Catalog: Sendable {
   let triplets: TripletIndex?
   /// The format version of the file this catalog was read from (`formatVersion` for a catalog built here).
   let fileFormatVersion: UInt32
+  /// The file this catalog was read from, as it was when it was opened; nil for a catalog built here.
+  package let fileIdentity: FileIdentity?
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
   /// Every `PostingFences.stride`-th posting of `index`, for the search's lookups within long posting lists; nil when
@@ -25,9 +27,10 @@ public final class Catalog: Sendable {
 
   init(
     parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
-    triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion
+    triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion, fileIdentity: FileIdentity? = nil
   ) {
     self.fileFormatVersion = fileFormatVersion
+    self.fileIdentity = fileIdentity
     self.parameters = parameters
     self.tracks = tracks
     self.index = index

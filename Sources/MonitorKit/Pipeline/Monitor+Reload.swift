@@ -5,7 +5,7 @@ import Matcher
 /// changes): channels removed stop, channels changed stop and start again, channels added start, each on its own
 /// (their running plays end at the last audio heard, as at a stop), while every other channel runs on untouched, its
 /// pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
-/// does on its own: running plays are kept. The `unknown` section's clip folder, retention and kinds of catalog
+/// does on its own, running plays kept, unless its file is unchanged since it was loaded (`FileIdentity`). The `unknown` section's clip folder, retention and kinds of catalog
 /// plays clipped apply to the clips written from then on (clips turned on when the monitor started without them wait for the next start: the
 /// channels keep no audio for them). A configuration that cannot be read or is not valid changes nothing but
 /// the catalog: the running configuration stays, and the log says why.
@@ -33,9 +33,14 @@ extension Monitor {
     let running = self.running.withLock { $0 }
     var catalog = running.catalog
     var catalogLoaded = false
+    let catalogUnchanged =
+      applied.catalogPath == running.configuration.catalogPath
+      && catalog.fileIdentity == FileIdentity(path: applied.catalogPath)
     do {
-      catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath), ownCopy: true)
-      catalogLoaded = true
+      if !catalogUnchanged {
+        catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath), ownCopy: true)
+        catalogLoaded = true
+      }
     } catch {
       log.line(
         "SIGHUP: catalog \(applied.catalogPath) not reloaded, the running one stays: \(error)", severity: .error)
@@ -92,6 +97,8 @@ extension Monitor {
         + "\(change.removed.count) removed\(names(change.removed)), "
         + "\(change.changed.count) changed\(names(change.changed.map(\.name))), "
         + "\(change.unchanged.count) untouched; catalog \(applied.catalogPath)"
-        + (catalogLoaded ? " reloaded: \(catalog.tracks.count) items" : " kept"))
+        + (catalogLoaded
+          ? " reloaded: \(catalog.tracks.count) items"
+          : catalogUnchanged ? " unchanged since it was loaded: kept" : " kept"))
   }
 }

@@ -204,10 +204,14 @@ final class Monitor: @unchecked Sendable {
     alerts.start { [self] in (pipelines.map(\.status), overview(alerts: false)) }
   }
 
-  /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file the old
-  /// catalog stays. Any thread (the SIGHUP handler).
+  /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file, or the same
+  /// file unchanged since it was loaded (`FileIdentity`), the running catalog stays. Any thread (the SIGHUP handler).
   func reloadCatalog() {
     let configuration = self.configuration
+    if running.withLock({ $0.catalog }).fileIdentity == FileIdentity(path: configuration.catalogPath) {
+      log.line("SIGHUP: catalog \(configuration.catalogPath) unchanged since it was loaded: kept")
+      return
+    }
     do {
       let fresh = try Catalog.load(from: URL(fileURLWithPath: configuration.catalogPath), ownCopy: true)
       for pipeline in pipelines { pipeline.reload(catalog: fresh) }

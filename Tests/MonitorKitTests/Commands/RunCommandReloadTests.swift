@@ -47,7 +47,9 @@ struct RunCommandReloadTests {
     }
   }
 
-  @Test("a channel added starts and one removed stops, while the untouched channel's play runs on as one play")
+  @Test(
+    "a channel added starts and one removed stops, while the untouched channel's play runs on as one play and the unchanged catalog is kept"
+  )
   func addsAndRemovesChannels() throws {
     try writeConfiguration([("keep", "catalog-b.ogg", false), ("gone", "catalog-c.ogg", true)])
     let executable = try #require(CLI.executable, CLI.notBuilt)
@@ -70,6 +72,8 @@ struct RunCommandReloadTests {
     let log = monitor.output
     #expect(log.contains("[gone] removed from the configuration: stopped"))
     #expect(log.contains("[new] listening to"))
+    #expect(log.contains("untouched; catalog \(catalog.path) unchanged since it was loaded: kept"))
+    #expect(!log.contains("catalog reloaded"), "an unchanged catalog is not loaded again")
     #expect(!log.contains("[keep] removed") && !log.contains("[keep] changed"))
     #expect(log.components(separatedBy: "[keep] listening to").count == 2, "the untouched channel started once")
     let plays = try PlayLogStore(path: db).plays()
@@ -83,7 +87,9 @@ struct RunCommandReloadTests {
     #expect(plays.filter { $0.channel == "new" }.map(\.metadata.title) == ["Armygeddon"])
   }
 
-  @Test("a configuration with an error keeps the running one, logs why, and reloads the catalog")
+  @Test(
+    "a configuration with an error keeps the running one, logs why, and reloads a catalog renewed in place, but not an unchanged one"
+  )
   func badConfigurationKeepsTheRunningOne() throws {
     try writeConfiguration([("keep", "catalog-b.ogg", true)])
     let executable = try #require(CLI.executable, CLI.notBuilt)
@@ -94,9 +100,13 @@ struct RunCommandReloadTests {
     try waitForLog(monitor, "[keep] play started: \"Chaos God\"")
     try "{ catalogPath: \"\(catalog.path)\", channels: [ {name: \"x\"} ] }".write(
       to: config, atomically: true, encoding: .utf8)
+    try CLI.renewCatalog(at: catalog)
     monitor.send(SIGHUP)
     try waitForLog(monitor, "SIGHUP: configuration not reloaded, the running one stays: ")
     try waitForLog(monitor, "[keep] catalog reloaded")
+    // Again, the catalog untouched since: kept, not loaded again.
+    monitor.send(SIGHUP)
+    try waitForLog(monitor, "SIGHUP: catalog \(catalog.path) unchanged since it was loaded: kept")
     monitor.send(SIGTERM)
     #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
     let lines = monitor.output.split(separator: "\n")

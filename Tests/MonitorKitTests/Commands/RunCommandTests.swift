@@ -42,7 +42,9 @@ struct RunCommandTests {
     throw CancellationError()
   }
 
-  @Test("a file channel logs its song, SIGHUP reloads the catalog without a second play, SIGTERM stops cleanly")
+  @Test(
+    "a file channel logs its song, SIGHUP reloads a catalog renewed in place without a second play, SIGTERM stops cleanly"
+  )
   func fileChannel() throws {
     let launched = Date()
     let monitor = try startMonitor([
@@ -55,6 +57,7 @@ struct RunCommandTests {
     }
     let seen = try PlayLogStore(path: db).plays()
     #expect(open, "the play is in the play log while it is on air: \(seen)")
+    try CLI.renewCatalog(at: catalog)
     monitor.send(SIGHUP)
     try waitForLog(monitor, "catalog reloaded")
     try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"", seconds: 45)
