@@ -31,25 +31,14 @@ final class MappedFile: @unchecked Sendable {
     throws(FormatError)
   {
     self.path = path
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw FormatError(path: path, reason: "cannot open (\(String(cString: strerror(errno))))") }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { throw FormatError(path: path, reason: "cannot stat") }
-    switch st.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw FormatError(path: path, reason: "is a folder; name \(wanted) in it")
-    default:
-      throw FormatError(
-        path: path, reason: "not a regular file (a FIFO, socket or device); name \(wanted), which is read whole")
-    }
-    identity = FileIdentity(st)
-    let size = Int(st.st_size)
+    let file = try ReadOnlyFile(path: path, naming: wanted)
+    identity = file.identity
+    let size = file.byteCount
     guard size > 0 else { throw FormatError(path: path, reason: "empty file") }
     let base =
       ownCopy
       ? mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-      : mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+      : mmap(nil, size, PROT_READ, MAP_PRIVATE, file.descriptor, 0)
     guard let base, base != MAP_FAILED else {
       throw FormatError(
         path: path,
@@ -62,7 +51,12 @@ final class MappedFile: @unchecked Sendable {
     #endif
     if ownCopy {
       do throws(FormatError) {
-        try Self.read(fd, size: size, into: base, path: path)
+        var done = 0
+        while done < size {
+          let chunk = min(Self.copyChunkBytes, size - done)
+          try file.readWhole(into: base + done, bytes: chunk, at: done)
+          done += chunk
+        }
       } catch {
         munmap(base, size)
         throw error
@@ -74,46 +68,6 @@ final class MappedFile: @unchecked Sendable {
 
   /// Bytes read by one `pread` of `ownCopy`: 8 MB.
   private static let copyChunkBytes = 1 << 23
-
-  /// Reads the `size` bytes of `fd` into `base`; a file that ends sooner (cut short while it is read) is an error.
-  private static func read(_ fd: Int32, size: Int, into base: UnsafeMutableRawPointer, path: String)
-    throws(FormatError)
-  {
-    var done = 0
-    while done < size {
-      let chunk = min(copyChunkBytes, size - done)
-      let (n, failure) = readFully(fd, into: base + done, bytes: chunk, at: done)
-      if let failure {
-        throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(failure))))")
-      }
-      done += n
-      guard n == chunk else {
-        throw FormatError(
-          path: path,
-          reason: "cut short while it was read (\(done) of \(size) bytes): it is being written or copied; put a "
-            + "new file in place by renaming it over this one, and load it once it is whole")
-      }
-    }
-  }
-
-  /// Reads `bytes` bytes of `fd` at `offset` into `buffer`, in as many `pread` calls as it takes: the bytes read
-  /// (fewer only at the file's end), and the `errno` of a call that failed.
-  static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) -> (
-    bytes: Int, errno: Int32?
-  ) {
-    var done = 0
-    while done < bytes {
-      let n = pread(fd, buffer + done, bytes - done, off_t(offset + done))
-      if n > 0 {
-        done += n
-      } else if n == 0 {
-        break
-      } else if errno != EINTR {
-        return (done, errno)
-      }
-    }
-    return (done, nil)
-  }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A RIFF/WAVE file, its header read from a memory map and its samples read into a buffer: PCM 16, 24 or 32-bit
-/// integer, or 32-bit float, any channel count.
+/// A RIFF/WAVE file, its header and samples read from one open file (`ReadOnlyFile`): PCM 16, 24 or 32-bit integer,
+/// or 32-bit float, any channel count.
 /// `init` throws for anything else, and the caller falls back to ffmpeg.
 struct WAVFile {
-  let file: MappedFile
+  let file: ReadOnlyFile
   let channels: Int
   let sampleRate: Double
   let bitsPerSample: Int
@@ -23,32 +23,33 @@ struct WAVFile {
   static let maxChannels = 64
 
   init(path: String) throws(FormatError) {
-    file = try MappedFile(path: path)
-    let raw = file.bytes
-    func u32(_ o: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)) }
-    func u16(_ o: Int) -> UInt16 { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt16.self)) }
-    guard raw.count >= 44, raw.prefix(4).elementsEqual("RIFF".utf8), raw[8..<12].elementsEqual("WAVE".utf8) else {
+    file = try ReadOnlyFile(path: path)
+    var header = HeaderReader(file: file)
+    let size = file.byteCount
+    guard size >= 44, let riff = try header.bytes(at: 0, count: 12),
+      riff.prefix(4).elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WAVE".utf8)
+    else {
       throw FormatError(path: path, reason: "not a RIFF/WAVE file")
     }
     var offset = 12
     var format: (tag: UInt16, channels: Int, rate: Double, bits: Int)?
     var data: (offset: Int, bytes: Int, declared: Int)?
-    while offset + 8 <= raw.count, data == nil {
-      let id = raw[offset..<(offset + 4)]
-      let size = Int(u32(offset + 4))
+    while offset + 8 <= size, data == nil, let chunk = try header.bytes(at: offset, count: 8) {
+      let id = chunk.prefix(4)
+      let size32 = Int(chunk.u32(4))
       let body = offset + 8
-      if id.elementsEqual("fmt ".utf8), size >= 16, body + 16 <= raw.count {
-        var tag = u16(body)
+      if id.elementsEqual("fmt ".utf8), size32 >= 16, let fmt = try header.bytes(at: body, count: min(size32, 26)) {
+        var tag = fmt.u16(0)
         // WAVE_FORMAT_EXTENSIBLE: the sub-format GUID, when the file holds it.
-        if tag == 0xFFFE, size >= 26, body + 26 <= raw.count { tag = u16(body + 24) }
-        format = (tag, Int(u16(body + 2)), Double(u32(body + 4)), Int(u16(body + 14)))
+        if tag == 0xFFFE, fmt.count >= 26 { tag = fmt.u16(24) }
+        format = (tag, Int(fmt.u16(2)), Double(fmt.u32(4)), Int(fmt.u16(14)))
       } else if id.elementsEqual("data".utf8) {
         // Streams written live may leave the size at 0 or 0xFFFFFFFF: take the rest of the file.
-        let available = raw.count - body
-        let declared = size == 0 || size == 0xFFFF_FFFF ? available : size
+        let available = size - body
+        let declared = size32 == 0 || size32 == 0xFFFF_FFFF ? available : size32
         data = (body, min(declared, available), declared)
       }
-      offset = body + size + (size & 1)
+      offset = body + size32 + (size32 & 1)
     }
     guard let f = format, let d = data, f.channels >= 1, f.rate > 0 else {
       throw FormatError(path: path, reason: "WAVE file without fmt or data chunk")
@@ -69,6 +70,34 @@ struct WAVFile {
     declaredDataBytes = d.declared
   }
 
+  /// Reads the header's pieces a window at a time, so that a file of many small chunks before its data costs one read
+  /// per window, not one per chunk.
+  private struct HeaderReader {
+    let file: ReadOnlyFile
+    var window: [UInt8] = []
+    var windowStart = 0
+    /// Bytes read at a time: 64 KB, more than a header with its LIST chunks usually holds.
+    static let windowBytes = 1 << 16
+
+    /// The `count` bytes at `offset` (at most `windowBytes`), or nil when the file ends before them.
+    mutating func bytes(at offset: Int, count: Int) throws(FormatError) -> ArraySlice<UInt8>? {
+      if offset < windowStart || offset + count > windowStart + window.count {
+        let wanted = min(Self.windowBytes, max(0, file.byteCount - offset))
+        guard wanted >= count else { return nil }
+        window = [UInt8](repeating: 0, count: wanted)
+        let (n, failure) = window.withUnsafeMutableBytes { file.read(into: $0.baseAddress!, bytes: wanted, at: offset) }
+        if let failure {
+          throw FormatError(path: file.path, reason: "cannot read (\(String(cString: strerror(failure))))")
+        }
+        window.removeLast(wanted - n)
+        windowStart = offset
+        guard n >= count else { return nil }
+      }
+      let start = offset - windowStart
+      return window[start..<(start + count)]
+    }
+  }
+
   var frameCount: Int { dataBytes / (channels * bitsPerSample / 8) }
   var durationSeconds: Double { Double(frameCount) / sampleRate }
   /// Whether the file holds less audio than its header declares.
@@ -78,10 +107,8 @@ struct WAVFile {
 
   /// Converts the samples to float in chunks of about a second.
   ///
-  /// The samples are read (`pread`) into one chunk's buffer rather than from the map, so that a file cut shorter
-  /// while it is decoded (a recording overwritten, a disk's file truncated) ends the decoding with
-  /// `AudioError.truncated`: reading the map past the file's new end would kill the process (`SIGBUS`). It costs no
-  /// more: a scan of an hour of stereo air took the same CPU either way.
+  /// The samples are read (`pread`) into one chunk's buffer, so that a file cut shorter while it is decoded (a
+  /// recording overwritten, a disk's file truncated) ends the decoding with `AudioError.truncated`.
   func decode(_ body: (UnsafeBufferPointer<Float>, Int, Double) throws -> Void) throws -> AudioFileDecoder.Summary {
     let bytesPerSample = bitsPerSample / 8
     let chunkFrames = 8192
@@ -89,18 +116,12 @@ struct WAVFile {
     var buffer = [Float](repeating: 0, count: chunkFrames * channels)
     let raw = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * frameBytes, alignment: 16)
     defer { raw.deallocate() }
-    let fd = open(file.path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw AudioError.unreadable(path: file.path, reason: "cannot open (\(String(cString: strerror(errno))))")
-    }
-    defer { close(fd) }
     var frame = 0
     let total = frameCount
     while frame < total {
       let n = min(chunkFrames, total - frame)
       let count = n * channels
-      let (read, failure) = MappedFile.readFully(
-        fd, into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
+      let (read, failure) = file.read(into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
       if let failure {
         throw AudioError.unreadable(path: file.path, reason: "read failed (\(String(cString: strerror(failure))))")
       }
@@ -143,5 +164,17 @@ struct WAVFile {
       frame += n
     }
     return AudioFileDecoder.Summary(frames: total, sampleRate: sampleRate)
+  }
+}
+
+extension ArraySlice<UInt8> {
+  /// The little-endian integers at `offset` from the slice's start.
+  fileprivate func u32(_ offset: Int) -> UInt32 {
+    let i = startIndex + offset
+    return UInt32(self[i]) | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) << 16 | UInt32(self[i + 3]) << 24
+  }
+  fileprivate func u16(_ offset: Int) -> UInt16 {
+    let i = startIndex + offset
+    return UInt16(self[i]) | UInt16(self[i + 1]) << 8
   }
 }

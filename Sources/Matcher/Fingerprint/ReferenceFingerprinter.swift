@@ -9,11 +9,31 @@ public struct ReferenceFingerprinter: Sendable {
 
   /// The key of a file: `Checksum64` of its bytes, in hex. The same file has the same key wherever it lives.
   public static func key(ofFileAt path: String) throws -> String {
-    let file: MappedFile
-    do { file = try MappedFile(path: path) } catch {
+    do throws(FormatError) {
+      return try key(of: ReadOnlyFile(path: path))
+    } catch {
       throw AudioError.unreadable(path: path, reason: error.reason)
     }
-    return String(format: "%016llx", Checksum64.of(file.bytes))
+  }
+
+  /// Bytes checksummed at a time by `key`: 1 MB.
+  static let keyChunkBytes = 1 << 20
+
+  /// The key of an open file: its bytes as it was opened, read a chunk at a time. A file cut short meanwhile is an
+  /// error, not a key of part of it.
+  static func key(of file: ReadOnlyFile) throws(FormatError) -> String {
+    guard file.byteCount > 0 else { throw FormatError(path: file.path, reason: "empty file") }
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(keyChunkBytes, file.byteCount), alignment: 16)
+    defer { chunk.deallocate() }
+    var checksum = Checksum64.Stream()
+    var done = 0
+    while done < file.byteCount {
+      let n = min(chunk.count, file.byteCount - done)
+      try file.readWhole(into: chunk.baseAddress!, bytes: n, at: done)
+      checksum.add(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      done += n
+    }
+    return String(format: "%016llx", checksum.value)
   }
 
   /// Decodes `path` and returns its reference signature.

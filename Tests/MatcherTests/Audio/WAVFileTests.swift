@@ -129,6 +129,38 @@ struct WAVFileTests {
     #expect(try Self.decode(data).samples == floats)
   }
 
+  @Test("Chunks that reach past the header's first read (a 100 KB LIST chunk) are skipped to the data")
+  func chunksPastTheFirstRead() throws {
+    let floats: [Float] = [0.5, -0.5, 0.25]
+    let plain = WAVWriter.float32(floats, channels: 1, sampleRate: 8000)
+    let listBytes = 100_001
+    var data = plain.prefix(36)
+    data.append(contentsOf: Array("LIST".utf8) + [UInt8(listBytes & 0xFF), UInt8(listBytes >> 8 & 0xFF), 1, 0])
+    data.append(contentsOf: [UInt8](repeating: 7, count: listBytes + 1))
+    data.append(plain.suffix(from: 36))
+    #expect(try Self.decode(data).samples == floats)
+  }
+
+  @Test("A file renamed over the path after it was opened is still read whole, the samples of the file opened")
+  func renamedOverAfterOpening() throws {
+    let folder = try TemporaryDirectory()
+    let url = folder.file("air.wav")
+    let other = folder.file("other.wav")
+    try WAVWriter.pcm([Int32](repeating: 100, count: 12000), channels: 1, sampleRate: 8000, bitsPerSample: 16)
+      .write(to: url)
+    try WAVWriter.pcm([Int32](repeating: -5, count: 12000), channels: 2, sampleRate: 8000, bitsPerSample: 16)
+      .write(to: other)
+    let wav = try WAVFile(path: url.path)
+    #expect(rename(other.path, url.path) == 0)
+    var samples: [Float] = []
+    _ = try wav.decode { buffer, channels, _ in
+      #expect(channels == 1)
+      samples += buffer
+    }
+    #expect(samples.count == 12000)
+    #expect(Set(samples) == [Float(100) / 32768])
+  }
+
   @Test("Encodings it does not read directly, and files that are not WAVE, are a FormatError")
   func unsupported() throws {
     var eightBit = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: 8000, bitsPerSample: 16)
