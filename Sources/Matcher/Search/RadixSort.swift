@@ -1,7 +1,6 @@
-/// Least-significant-digit radix sorts of 64-bit keys: by a 32-bit field, for the search's large sorts (a broadcast
-/// peak's matches in `TargetAgreement`, a catalog's pairs in `TripletIndex`), in three sequential passes of 11 bits,
-/// each skipped when every key has the same digit there, stable, so keys equal in the field keep their order; and
-/// whole keys (`sortWholeKeys`), for the few hundred match keys of one broadcast peak.
+/// A least-significant-digit radix sort of 64-bit keys by a 32-bit field, for the search's large sorts (a broadcast
+/// peak's matches in `TargetAgreement`, a catalog's pairs in `TripletIndex`): three sequential passes of 11 bits,
+/// each skipped when every key has the same digit there, stable, so keys equal in the field keep their order.
 enum RadixSort {
   static let digitBits = 11
   static let digitCount = 1 << digitBits
@@ -46,40 +45,6 @@ enum RadixSort {
       if histogram[Int((source[0] >> shift) & passMask)] == n { continue }
       scatter(
         source, to: destination, count: n, histogram: histogram, digitCount: digitCount, shift: shift, mask: passMask)
-      swap(&source, &destination)
-    }
-    if source != keys { keys.update(from: source, count: n) }
-  }
-
-  /// Counters `sortWholeKeys` needs: one histogram of bytes.
-  static let byteHistogramCount = 256
-
-  /// Sorts `keys[0..<count]` in increasing order, byte by byte from the lowest, skipping each byte that every key has
-  /// alike, using `scratch` (as many keys) and `histograms` (`byteHistogramCount` counters). A peak's match keys
-  /// (`StreamMatcher.tripletMatchKeys`) vary in about six of their eight bytes: six sequential passes over a few
-  /// hundred keys cost a third of the comparison sort's time, whose branches on random keys mispredict half the time.
-  static func sortWholeKeys(
-    _ keys: UnsafeMutablePointer<UInt64>, count n: Int, scratch: UnsafeMutablePointer<UInt64>,
-    histograms: UnsafeMutablePointer<Int>
-  ) {
-    guard n > 1 else { return }
-    var anyOnes: UInt64 = 0
-    var allOnes: UInt64 = .max
-    for i in 0..<n {
-      anyOnes |= keys[i]
-      allOnes &= keys[i]
-    }
-    let varying = anyOnes ^ allOnes
-    var source = keys
-    var destination = scratch
-    for byte in 0..<8 {
-      let shift = UInt64(byte * 8)
-      guard (varying >> shift) & 0xFF != 0 else { continue }
-      histograms.update(repeating: 0, count: byteHistogramCount)
-      for i in 0..<n { histograms[Int((source[i] >> shift) & 0xFF)] += 1 }
-      scatter(
-        source, to: destination, count: n, histogram: histograms, digitCount: byteHistogramCount, shift: shift,
-        mask: 0xFF)
       swap(&source, &destination)
     }
     if source != keys { keys.update(from: source, count: n) }

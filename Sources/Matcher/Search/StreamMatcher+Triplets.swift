@@ -47,10 +47,9 @@ extension StreamMatcher {
     var secondSlot: UInt32
   }
 
-  /// A match of the peak as a key that orders matches by hypothesis (top 8 bits), anchor frame after
-  /// `maxQueryPairFrames` before the peak (next 23), reference frame (next 32), and last whether the reference is
-  /// approximate (`MatchQueue.Match.approximate`): the exact and the approximate key of one match follow each other,
-  /// the exact one first.
+  /// A match of the peak as a key: its hypothesis (top 8 bits), anchor frame after `maxQueryPairFrames` before the
+  /// peak (next 23), reference frame (next 32), and last whether the reference is approximate
+  /// (`MatchQueue.Match.approximate`), so that the key shifted right by one names the match.
   @inline(__always)
   static func tripletMatchKey(hypothesis h: Int, anchorOffset: Int32, reference: UInt32, approximate: Bool) -> UInt64 {
     UInt64(h) << 56 | UInt64(anchorOffset) << 33 | UInt64(reference) << 1 | (approximate ? 1 : 0)
@@ -234,49 +233,43 @@ extension StreamMatcher {
   // MARK: Step 4
 
   /// Each distinct match of the peak (one agreed with by several anchors is searched once, exact if any of its keys
-  /// is), in the order of hypothesis, anchor frame and reference frame, to the search, unless a running play takes
-  /// it: that play has it already.
+  /// is) to the search, unless a running play takes it: that play has it already. The keys are told apart in a set
+  /// (`distinctTripletMatches`), the exact ones first, in the order the hits gave them. Sorting a peak's few hundred
+  /// keys to find the distinct ones (a radix sort of six byte passes) took 8.5 % of a 1,000 h scan's CPU; the set
+  /// costs 5.6 % fewer instructions in all (100 h: 3.4 %). The plays are the same; as the matches reach the search in
+  /// another order, a line's fit may differ slightly (speeds up to 0.0002 apart, ends up to 11 ms, the confidence).
   private func searchingTripletMatches(targetFrame: Int32) {
     guard !tripletMatchKeys.isEmpty else { return }
-    sortingTripletMatchKeys()
     let tolerance = settings.alignmentToleranceFrames
     let lowestAnchorFrame = targetFrame - maxQueryPairFrames
     // The matches to search, with their diagonals and vote counters; those counters and the cell lists are asked for
     // in this loop (`cprefetch_read`), so that their misses overlap before the search below uses them.
     tripletMatches.removeAll()
-    var previous: UInt64?
-    for key in tripletMatchKeys where key >> 1 != previous {
-      previous = key >> 1
-      let h = Int(key >> 56)
-      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 33) & 0x7F_FFFF)
-      let reference = UInt32(truncatingIfNeeded: key >> 1)
-      if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) }) {
-        continue
+    distinctTripletMatches.removeAll()
+    for approximateBit: UInt64 in 0...1 {
+      for key in tripletMatchKeys where key & 1 == approximateBit && distinctTripletMatches.insert(key >> 1) {
+        let h = Int(key >> 56)
+        let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 33) & 0x7F_FFFF)
+        let reference = UInt32(truncatingIfNeeded: key >> 1)
+        if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) })
+        {
+          continue
+        }
+        let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
+        let (a, b) = votes.slots(hypothesis: h, diagonal: d)
+        votes.prefetch(a)
+        votes.prefetch(b)
+        queue.prefetch(cell: a)
+        tripletMatches.append(
+          TripletMatch(
+            hypothesis: UInt8(h), approximate: approximateBit == 1, anchorFrame: anchorFrame, reference: reference,
+            diagonal: d, firstSlot: UInt32(a), secondSlot: UInt32(b)))
       }
-      let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
-      let (a, b) = votes.slots(hypothesis: h, diagonal: d)
-      votes.prefetch(a)
-      votes.prefetch(b)
-      queue.prefetch(cell: a)
-      tripletMatches.append(
-        TripletMatch(
-          hypothesis: UInt8(h), approximate: key & 1 == 1, anchorFrame: anchorFrame, reference: reference, diagonal: d,
-          firstSlot: UInt32(a), secondSlot: UInt32(b)))
     }
     for m in tripletMatches {
       search(
         hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference,
         diagonal: m.diagonal, slots: (Int(m.firstSlot), Int(m.secondSlot)), approximate: m.approximate)
-    }
-  }
-
-  /// Sorts `tripletMatchKeys` (`RadixSort.sortWholeKeys`).
-  private func sortingTripletMatchKeys() {
-    let n = tripletMatchKeys.count
-    if keySortScratch.count < n { keySortScratch = [UInt64](repeating: 0, count: max(n, 2 * keySortScratch.count)) }
-    keySortScratch.withUnsafeMutableBufferPointer { scratch in
-      RadixSort.sortWholeKeys(
-        tripletMatchKeys.base, count: n, scratch: scratch.baseAddress!, histograms: keySortHistogram)
     }
   }
 

@@ -91,8 +91,7 @@ public final class StreamMatcher {
   /// The windows of reference frames the running plays accept for one lookup (`offerToPlays(postingsOf:)`).
   var playWindows: [ClosedRange<UInt32>] = []
   /// The current peak's pairs of common lookups, their hits in the triplet index, the searches that confirm those
-  /// hits, and the matches they give (`searchTriplets`), as keys that sort in the order of the matches
-  /// (`tripletMatchKey`).
+  /// hits, and the matches they give (`searchTriplets`), as keys (`tripletMatchKey`).
   var tripletProbes = ScratchList<TripletProbe>(capacity: 1024)
   /// Whether triplet hits are confirmed in the pair index before they are searched: as the catalog's size decides
   /// (`MatcherTuning.confirmsHits`), or as a test sets it, to run the other way on the same catalog.
@@ -108,6 +107,8 @@ public final class StreamMatcher {
   var tripletMatchKeys = ScratchList<UInt64>(capacity: 2048)
   /// The distinct matches of `tripletMatchKeys` that no running play takes (`searchingTripletMatches`).
   var tripletMatches = ScratchList<TripletMatch>(capacity: 1024)
+  /// The matches of `tripletMatchKeys` taken so far, to take each once.
+  let distinctTripletMatches = ScratchKeySet(capacity: 1024)
   /// Verification's bookkeeping, kept from call to call (`StreamMatcher+Verification`): the cells a batch verified, the
   /// vote slots a gathering walked, the count of its targets that two anchors agree on, the matches it holds, and the
   /// common lookups whose postings it searches.
@@ -122,9 +123,6 @@ public final class StreamMatcher {
   var gatheringRequests: [PostingRangeRequest] = []
   /// The buffers that `support` gathers each other hypothesis's matches into.
   var supportGathering = GatheredMatches()
-  /// The sort of `tripletMatchKeys` (`RadixSort.sortWholeKeys`): as many keys, and one histogram.
-  var keySortScratch: [UInt64] = []
-  let keySortHistogram: UnsafeMutablePointer<Int>
   /// `scaledFrames[dt · hypotheses + h]` = round(dt × speed of h): a broadcast pair distance on the reference's scale.
   let scaledFrames: UnsafeMutableBufferPointer<Int>
   /// Each hypothesis's speed, for refined pair times.
@@ -169,8 +167,6 @@ public final class StreamMatcher {
     precondition(maxQueryPairFrames < 1 << 23 && hypotheses.count <= 256, "a triplet match key holds them")
     confirmsTripletHits = catalog.triplets.map(MatcherTuning.confirmsHits(of:)) ?? true
     tripletKeyHitCap = catalog.triplets.map(MatcherTuning.tripletKeyHitCap(of:)) ?? .max
-    keySortScratch = [UInt64](repeating: 0, count: 2048)
-    keySortHistogram = .allocate(capacity: RadixSort.byteHistogramCount)
     playWindows.reserveCapacity(16)
     catalogFrames = max(1, catalog.tracks.last.map { UInt64($0.globalStartFrame) + UInt64($0.frameCount) } ?? 1)
     guessMultiplier = Self.guessMultiplier(axisFrames: catalogFrames)
@@ -200,7 +196,6 @@ public final class StreamMatcher {
     tripletMatchKeys.deallocate()
     tripletMatches.deallocate()
     scaledFrames.deallocate()
-    keySortHistogram.deallocate()
   }
 
   /// Stream time of the end of the audio consumed so far.
