@@ -119,7 +119,23 @@ extension Catalog {
     return Catalog(
       parameters: parts.header.parameters, tracks: parts.header.tracks ?? [], index: parts.index,
       stopHashCap: parts.header.stopHashCap ?? 0, triplets: parts.triplets.map { TripletIndex(index: $0) },
-      fileFormatVersion: version, fileIdentity: file.identity)
+      fileFormatVersion: version, fileIdentity: file.identity, fileChecksum: stored)
+  }
+
+  /// Whether the file at `path` is still the one this catalog was read from, unchanged: the same file in the same
+  /// state (`FileIdentity`: device, inode, size and modification time) and the same checksum in its last 8 bytes. The
+  /// checksum tells apart another catalog written over this one in place whose size and modification time came out
+  /// the same (a writer that sets the time: `cp -p`, `rsync -a --inplace`, `touch -r`), for a read of 8 bytes. False
+  /// for a catalog built here, or a file that cannot be read.
+  package func isUnchangedFile(at path: String) -> Bool {
+    guard let fileIdentity, let fileChecksum, let file = try? ReadOnlyFile(path: path), file.identity == fileIdentity,
+      file.byteCount >= 8
+    else { return false }
+    var stored: UInt64 = 0
+    let read = withUnsafeMutableBytes(of: &stored) {
+      file.read(into: $0.baseAddress!, bytes: 8, at: file.byteCount - 8)
+    }
+    return read.bytes == 8 && UInt64(littleEndian: stored) == fileChecksum
   }
 
   /// Bytes of the file read a chunk at a time for the checksum, each chunk's postings then read from the cache: 64 KB,

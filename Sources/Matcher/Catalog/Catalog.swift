@@ -18,7 +18,9 @@ public final class Catalog: Sendable {
   /// The format version of the file this catalog was read from (`formatVersion` for a catalog built here).
   let fileFormatVersion: UInt32
   /// The file this catalog was read from, as it was when it was opened; nil for a catalog built here.
-  package let fileIdentity: FileIdentity?
+  let fileIdentity: FileIdentity?
+  /// The checksum stored in that file's last 8 bytes, which the load verified; nil for a catalog built here.
+  let fileChecksum: UInt64?
   /// Global start frame of each track, ascending (tracks are stored in this order).
   private let starts: [UInt32]
   /// Every `PostingFences.stride`-th posting of `index`, for the search's lookups within long posting lists; nil when
@@ -27,10 +29,12 @@ public final class Catalog: Sendable {
 
   init(
     parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
-    triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion, fileIdentity: FileIdentity? = nil
+    triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion, fileIdentity: FileIdentity? = nil,
+    fileChecksum: UInt64? = nil
   ) {
     self.fileFormatVersion = fileFormatVersion
     self.fileIdentity = fileIdentity
+    self.fileChecksum = fileChecksum
     self.parameters = parameters
     self.tracks = tracks
     self.index = index

@@ -5,11 +5,11 @@ import Matcher
 /// changes): channels removed stop, channels changed stop and start again, channels added start, each on its own
 /// (their running plays end at the last audio heard, as at a stop), while every other channel runs on untouched, its
 /// pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
-/// does on its own, running plays kept, unless its file is unchanged since it was loaded (`FileIdentity`). The
-/// `unknown` section's clip folder, retention and kinds of catalog plays clipped apply to the clips written from then
-/// on (clips turned on when the monitor started without them wait for the next start: the channels keep no audio for
-/// them). A configuration that cannot be read or is not valid changes nothing but the catalog: the running
-/// configuration stays, and the log says why.
+/// does on its own, running plays kept, unless its file is unchanged since it was loaded
+/// (`Catalog.isUnchangedFile`). The `unknown` section's clip folder, retention and kinds of catalog plays clipped apply
+/// to the clips written from then on (clips turned on when the monitor started without them wait for the next start:
+/// the channels keep no audio for them). A configuration that cannot be read or is not valid changes nothing but the
+/// catalog: the running configuration stays, and the log says why.
 extension Monitor {
   /// Reads the configuration with `load` and applies it. Any thread, while the monitor runs (it waits for a
   /// reload under way; after `stop()` it does nothing).
@@ -36,7 +36,7 @@ extension Monitor {
     var catalogLoaded = false
     let catalogUnchanged =
       applied.catalogPath == running.configuration.catalogPath
-      && catalog.fileIdentity == FileIdentity(path: applied.catalogPath)
+      && catalog.isUnchangedFile(at: applied.catalogPath)
     do {
       if !catalogUnchanged {
         catalog = try Catalog.load(from: URL(fileURLWithPath: applied.catalogPath), ownCopy: true)

@@ -205,10 +205,11 @@ final class Monitor: @unchecked Sendable {
   }
 
   /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file, or the same
-  /// file unchanged since it was loaded (`FileIdentity`), the running catalog stays. Any thread (the SIGHUP handler).
+  /// file unchanged since it was loaded (`Catalog.isUnchangedFile`), the running catalog stays. Any thread (the
+  /// SIGHUP handler).
   func reloadCatalog() {
     let configuration = self.configuration
-    if running.withLock({ $0.catalog }).fileIdentity == FileIdentity(path: configuration.catalogPath) {
+    if running.withLock({ $0.catalog }).isUnchangedFile(at: configuration.catalogPath) {
       log.line("SIGHUP: catalog \(configuration.catalogPath) unchanged since it was loaded: kept")
       return
     }

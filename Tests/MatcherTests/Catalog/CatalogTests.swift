@@ -99,6 +99,36 @@ struct CatalogTests {
     try Self.expectSamePlays(loaded, as: catalog, in: Self.songs[1])
   }
 
+  @Test(
+    "A loaded catalog knows its file unchanged, and not a copy, a catalog built in memory, or the file written over in place with its size and time set back"
+  )
+  func unchangedFile() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("songs.bmcat")
+    try catalog.write(to: url)
+    let loaded = try Catalog.load(from: url, ownCopy: true)
+    #expect(loaded.isUnchangedFile(at: url.path))
+    #expect(!catalog.isUnchangedFile(at: url.path))
+    try FileManager.default.copyItem(at: url, to: folder.file("copy.bmcat"))
+    #expect(!loaded.isUnchangedFile(at: folder.file("copy.bmcat").path))
+    #expect(!loaded.isUnchangedFile(at: folder.file("missing.bmcat").path))
+
+    // Another catalog of the same size written into the same file, its modification time then set back.
+    var before = stat()
+    #expect(stat(url.path, &before) == 0)
+    var other = try catalog.encoded()
+    other[other.count - 9] ^= 0xFF
+    other = Self.resealed(other)
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.write(contentsOf: other)
+    try handle.close()
+    var times = [before.st_atim, before.st_mtim]
+    #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+    #expect(try ReadOnlyFile(path: url.path).identity == loaded.fileIdentity)
+    #expect(!loaded.isUnchangedFile(at: url.path))
+  }
+
   @Test("A flipped byte in the header, the directory, the postings or the trailer fails the load with a checksum error")
   func flippedByte() throws {
     let catalog = try Self.catalog()
