@@ -8,8 +8,13 @@
 # Steps per package: apt-get download (debs/), dpkg -x (extract/), a check that the package's
 # /usr/share/doc/*/copyright still states the licence listed below (a package whose licence
 # changed is skipped with a message), then its music files are linked into music/PACKAGE/
-# (Quake-style .pk3 archives are unzipped). Nothing is installed. Prints the music folder on
-# stdout as its last line.
+# (Quake-style .pk3 archives are unzipped), and its tracker modules (.xm, .mod, .it, .s3m) rendered
+# to FLAC once: ffmpeg renders some modules (through libopenmpt) with randomness, other samples on
+# every decode (pingus-data's pingus-3.it, pingus-5.it and sorcerer.it), so catalogs built from
+# the modules themselves differed from build to build. They are rendered at 16 kHz mono, what
+# `Benchmarks build-scale-catalog` decodes every file to (ScaleCatalogBuild.decodeRateHz): 0.9 GB
+# instead of 3.5 GB at the renderer's 48 kHz stereo. Nothing is installed. Prints the music folder
+# on stdout as its last line.
 #
 # Packages and licences (each checked against its copyright file). Music packages give all their
 # audio; game data packages only their music folders (the ERE after the licence text below):
@@ -189,6 +194,10 @@ PACKAGES=(
   "zaz-data|License: CC-BY-SA-3.0|/zaz/mus[0-9]*\\.ogg$"
 )
 AUDIO_RE='\.(ogg|oga|opus|mp3|flac|wav|xm|mod|it|s3m)$'
+MODULE_RE='\.(xm|mod|it|s3m)$'
+# What a package's music/PACKAGE/.complete holds: a folder made by an earlier version of this
+# script (modules not rendered) is made again.
+LAYOUT="modules rendered to FLAC, 16 kHz mono"
 
 CACHE="${BM_SCALE_CACHE:-$HOME/.cache/bmon-scale}"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -238,7 +247,7 @@ for entry in "${PACKAGES[@]}"; do
     continue
   fi
   out="$MUSIC/$p"
-  if [[ ! -f "$out/.complete" ]]; then
+  if [[ "$(cat "$out/.complete" 2>/dev/null)" != "$LAYOUT" ]]; then
     rm -rf "$out"
     mkdir -p "$out"
     while IFS= read -r -d '' f; do
@@ -257,7 +266,16 @@ for entry in "${PACKAGES[@]}"; do
     done < <(find "$x" -type f ! -path '*/usr/share/doc/*' -print0)
     # Only audio is kept from unzipped archives.
     find "$out" -type f -regextype posix-extended ! -iregex ".*$AUDIO_RE" -delete
-    touch "$out/.complete"
+    while IFS= read -r -d '' m; do
+      if ! ffmpeg -nostdin -v error -i "$m" -ac 1 -ar 16000 -c:a flac -f flac "$m.flac.tmp" >&2; then
+        echo "left out $m: ffmpeg cannot render it" >&2
+        rm -f "$m.flac.tmp"
+      else
+        mv "$m.flac.tmp" "$m.flac"
+      fi
+      rm -f "$m"
+    done < <(find "$out" -type f -regextype posix-extended -iregex ".*$MODULE_RE" -print0)
+    echo "$LAYOUT" >"$out/.complete"
   fi
   echo "have $p: $(find "$out" -type f ! -name .complete | wc -l) audio files ($licence)" >&2
   kept=$((kept + 1))
