@@ -51,12 +51,7 @@ final class MappedFile: @unchecked Sendable {
     #endif
     if ownCopy {
       do throws(FormatError) {
-        var done = 0
-        while done < size {
-          let chunk = min(Self.copyChunkBytes, size - done)
-          try file.readWhole(into: base + done, bytes: chunk, at: done)
-          done += chunk
-        }
+        try file.readWhole(into: base, bytes: size, at: 0)
       } catch {
         munmap(base, size)
         throw error
@@ -65,9 +60,6 @@ final class MappedFile: @unchecked Sendable {
     }
     bytes = UnsafeRawBufferPointer(start: base, count: size)
   }
-
-  /// Bytes read by one `pread` of `ownCopy`: 8 MB.
-  private static let copyChunkBytes = 1 << 23
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 }

@@ -44,9 +44,9 @@ final class ReadOnlyFile: @unchecked Sendable {
 
   deinit { close(descriptor) }
 
-  /// Reads `bytes` bytes at `offset` into `buffer`, in as many `pread` calls as it takes: the bytes read (fewer only
-  /// at the file's end), and the `errno` of a call that failed.
-  func read(into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) -> (bytes: Int, errno: Int32?) {
+  /// Reads up to `bytes` bytes at `offset` into `buffer`, in as many `pread` calls as it takes: the bytes read, fewer
+  /// only at the file's end. A failed call is an error that says why.
+  func read(into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) throws(FormatError) -> Int {
     var done = 0
     while done < bytes {
       let n = pread(descriptor, buffer + done, bytes - done, off_t(offset + done))
@@ -55,17 +55,16 @@ final class ReadOnlyFile: @unchecked Sendable {
       } else if n == 0 {
         break
       } else if errno != EINTR {
-        return (done, errno)
+        throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
       }
     }
-    return (done, nil)
+    return done
   }
 
   /// Reads all `bytes` bytes at `offset` into `buffer`; a file that ends sooner (cut short since it was opened) or a
   /// failed read is an error that says so.
   func readWhole(into buffer: UnsafeMutableRawPointer, bytes: Int, at offset: Int) throws(FormatError) {
-    let (n, failure) = read(into: buffer, bytes: bytes, at: offset)
-    if let failure { throw FormatError(path: path, reason: "cannot read (\(String(cString: strerror(failure))))") }
+    let n = try read(into: buffer, bytes: bytes, at: offset)
     guard n == bytes else {
       throw FormatError(
         path: path,

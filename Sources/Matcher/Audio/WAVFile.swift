@@ -85,10 +85,9 @@ struct WAVFile {
         let wanted = min(Self.windowBytes, max(0, file.byteCount - offset))
         guard wanted >= count else { return nil }
         window = [UInt8](repeating: 0, count: wanted)
-        let (n, failure) = window.withUnsafeMutableBytes { file.read(into: $0.baseAddress!, bytes: wanted, at: offset) }
-        if let failure {
-          throw FormatError(path: file.path, reason: "cannot read (\(String(cString: strerror(failure))))")
-        }
+        let n = try window.withUnsafeMutableBytes { buffer in
+          Result { () throws(FormatError) in try file.read(into: buffer.baseAddress!, bytes: wanted, at: offset) }
+        }.get()
         window.removeLast(wanted - n)
         windowStart = offset
         guard n >= count else { return nil }
@@ -121,9 +120,11 @@ struct WAVFile {
     while frame < total {
       let n = min(chunkFrames, total - frame)
       let count = n * channels
-      let (read, failure) = file.read(into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
-      if let failure {
-        throw AudioError.unreadable(path: file.path, reason: "read failed (\(String(cString: strerror(failure))))")
+      let read: Int
+      do {
+        read = try file.read(into: raw, bytes: n * frameBytes, at: dataOffset + frame * frameBytes)
+      } catch {
+        throw AudioError.unreadable(path: file.path, reason: error.reason)
       }
       guard read == n * frameBytes else {
         let present = frame * frameBytes + read

@@ -133,9 +133,9 @@ extension Catalog {
     else { return false }
     var stored: UInt64 = 0
     let read = withUnsafeMutableBytes(of: &stored) {
-      file.read(into: $0.baseAddress!, bytes: 8, at: file.byteCount - 8)
+      try? file.read(into: $0.baseAddress!, bytes: 8, at: file.byteCount - 8)
     }
-    return read.bytes == 8 && UInt64(littleEndian: stored) == fileChecksum
+    return read == 8 && UInt64(littleEndian: stored) == fileChecksum
   }
 
   /// Bytes of the file read a chunk at a time for the checksum, each chunk's postings then read from the cache: 64 KB,

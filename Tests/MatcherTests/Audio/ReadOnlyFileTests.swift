@@ -32,8 +32,8 @@ struct ReadOnlyFileTests {
     try buffer.withUnsafeMutableBytes { try file.readWhole(into: $0.baseAddress!, bytes: 40, at: 50) }
     #expect(buffer == (50..<90).map { UInt8($0) })
     #expect(truncate(url.path, 60) == 0)
-    let read = buffer.withUnsafeMutableBytes { file.read(into: $0.baseAddress!, bytes: 40, at: 50) }
-    #expect(read.bytes == 10 && read.errno == nil)
+    let read = try buffer.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, bytes: 40, at: 50) }
+    #expect(read == 10)
     let error = #expect(throws: FormatError.self) {
       try buffer.withUnsafeMutableBytes { try file.readWhole(into: $0.baseAddress!, bytes: 40, at: 50) }
     }
