@@ -30,8 +30,6 @@ final class PeakExtractor: SpectrumFrameConsumer {
   private var newestFrame = -1
   private var decidedFrame = -1
   private var blockCandidates: [Peak] = []
-  private var currentBlock = 0
-  private var out: [Peak] = []
   private weak var consumer: (any PeakConsumer)?
 
   init(
@@ -55,7 +53,6 @@ final class PeakExtractor: SpectrumFrameConsumer {
     padded = [Float](repeating: 0, count: binCount + 2 * halfWidth + 1)
     neighbourSlots = .allocate(capacity: history)
     blockCandidates.reserveCapacity(256)
-    out.reserveCapacity(64)
     self.consumer = consumer
   }
 
@@ -85,7 +82,8 @@ final class PeakExtractor: SpectrumFrameConsumer {
     while decidedFrame + 1 <= newestFrame {
       decide(decidedFrame + 1, lastAvailable: newestFrame)
     }
-    emitBlock()
+    // The last block, cut short by the end of the stream.
+    if (decidedFrame + 1) % blockFrames != 0 { emitBlock() }
     consumer?.flush()
   }
 
@@ -124,11 +122,6 @@ final class PeakExtractor: SpectrumFrameConsumer {
 
   private func decide(_ frame: Int, lastAvailable: Int) {
     decidedFrame = frame
-    let block = frame / blockFrames
-    if block != currentBlock {
-      emitBlock()
-      currentBlock = block
-    }
     let slot = (frame % history) * bins
     let lo = max(0, frame - span)
     let hi = min(lastAvailable, frame + span)
@@ -164,6 +157,7 @@ final class PeakExtractor: SpectrumFrameConsumer {
         }
       }
     }
+    if (frame + 1) % blockFrames == 0 { emitBlock() }
   }
 
   /// Bins the decision compares at a time.

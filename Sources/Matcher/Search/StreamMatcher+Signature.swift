@@ -19,7 +19,7 @@ extension StreamMatcher {
     while block * blockFrames <= lastFrame {
       var end = start
       while end < signature.peaks.endIndex && Int(signature.peaks[end].frame) / blockFrames == block { end += 1 }
-      let through = min(lastFrame, (block + 1) * blockFrames)
+      let through = min(lastFrame, (block + 1) * blockFrames - 1)
       signatureSamples = min(signature.sampleCount, (through + 1) * parameters.hopSizeSamples)
       consume(peaks: signature.peaks[start..<end], throughFrame: through)
       start = end

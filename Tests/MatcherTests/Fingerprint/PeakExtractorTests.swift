@@ -7,9 +7,13 @@ import Testing
 /// Keeps the peaks a `PeakExtractor` emits, batch by batch.
 private final class PeakCapture: PeakConsumer {
   var batches: [[Peak]] = []
+  var throughFrames: [Int] = []
   var flushes = 0
   var peaks: [Peak] { batches.flatMap { $0 } }
-  func consume(peaks: ArraySlice<Peak>, throughFrame: Int) { batches.append(Array(peaks)) }
+  func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
+    batches.append(Array(peaks))
+    throughFrames.append(throughFrame)
+  }
   func flush() { flushes += 1 }
 }
 
@@ -181,17 +185,27 @@ struct PeakExtractorTests {
   func latency() {
     let p = FingerprintParameters()
     let lastFrameOfBlock0 = p.peakBlockFrames - 1
-    // Block 0 is emitted when frame peakBlockFrames is decided, which needs peakNeighborhoodFrames more frames.
-    let needed = p.peakBlockFrames + p.peakNeighborhoodFrames + 1
+    // Frame lastFrameOfBlock0 is decided once peakNeighborhoodFrames more frames have arrived.
+    let needed = lastFrameOfBlock0 + p.peakNeighborhoodFrames + 1
     let spots = [Spot(frame: lastFrameOfBlock0, bin: 50, power: 1e-3), Spot(frame: needed - 1, bin: 90, power: 1e-3)]
     let (before, _) = Self.extract(spots, frames: needed - 1, flush: false)
     #expect(before.batches.isEmpty)
     let (after, extractor) = Self.extract(spots, frames: needed, flush: false)
     #expect(after.batches.count == 1)
     #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0)])
+    #expect(after.throughFrames == [lastFrameOfBlock0])
     extractor.flush()
     #expect(after.peaks.map(\.frame) == [Int32(lastFrameOfBlock0), Int32(needed - 1)])
+    #expect(after.throughFrames == [lastFrameOfBlock0, needed - 1])
     #expect(after.flushes == 1)
+  }
+
+  @Test("A stream that ends on a block's last frame gets no empty batch at flush")
+  func flushAfterWholeBlock() {
+    let p = FingerprintParameters()
+    let (capture, _) = Self.extract([], frames: 4 * p.peakBlockFrames)
+    #expect(capture.throughFrames == (1...4).map { $0 * p.peakBlockFrames - 1 })
+    #expect(capture.flushes == 1)
   }
 
   @Test(
