@@ -22,7 +22,11 @@ extension Signature {
     var out = BinaryWriter()
     out.append(bytes: Self.magic)
     out.append(Self.formatVersion)
-    let header = try JSONEncoder().encode(
+    // Keys sorted, so that the same signature is always the same bytes (JSONEncoder's order otherwise changes from
+    // one process to the next).
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let header = try encoder.encode(
       Header(
         parameters: parameters, sampleCount: sampleCount, peakCount: peaks.count,
         audibleStartSeconds: audibleStartSeconds, audibleEndSeconds: audibleEndSeconds))

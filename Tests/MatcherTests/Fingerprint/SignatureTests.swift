@@ -48,6 +48,22 @@ struct SignatureTests {
     #expect(stored == Checksum64.of(bytes.dropLast(8)))
   }
 
+  @Test("The header's keys are sorted, at every level, so that the same signature is always the same bytes")
+  func sortedHeader() throws {
+    let bytes = [UInt8](try Self.sample().encoded())
+    let header = String(decoding: bytes[16..<Self.peaksOffset(bytes)], as: UTF8.self)
+    func positions(of keys: [String]) -> [String.Index?] { keys.map { header.range(of: "\"\($0)\":")?.lowerBound } }
+    let top = ["parameters", "sampleCount", "peakCount", "audibleStartSeconds", "audibleEndSeconds"].sorted()
+    let parameters = Mirror(reflecting: FingerprintParameters()).children.compactMap(\.label).sorted()
+    #expect(parameters.count > 10)
+    for keys in [top, parameters] {
+      let found = positions(of: keys)
+      #expect(!found.contains(nil), "every key is in the header: \(header)")
+      let places = found.compactMap { $0 }
+      #expect(places == places.sorted(), "keys in order: \(header)")
+    }
+  }
+
   @Test("A flipped byte in the header, the peaks or the checksum is caught by the checksum")
   func flippedByte() throws {
     let bytes = [UInt8](try Self.sample().encoded())
