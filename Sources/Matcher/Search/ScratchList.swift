@@ -30,6 +30,9 @@ struct ScratchList<Element: BitwiseCopyable>: RandomAccessCollection {
     count += 1
   }
 
+  /// The elements in place, valid until the list next changes.
+  var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
   /// Empties the list, keeping its storage.
   mutating func removeAll() { count = 0 }
 

@@ -245,31 +245,40 @@ extension StreamMatcher {
     // The matches to search, with their diagonals and vote counters; those counters and the cell lists are asked for
     // in this loop (`cprefetch_read`), so that their misses overlap before the search below uses them.
     tripletMatches.removeAll()
-    distinctTripletMatches.removeAll()
-    for approximateBit: UInt64 in 0...1 {
-      for key in tripletMatchKeys where key & 1 == approximateBit && distinctTripletMatches.insert(key >> 1) {
-        let h = Int(key >> 56)
-        let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 33) & 0x7F_FFFF)
-        let reference = UInt32(truncatingIfNeeded: key >> 1)
-        if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) })
-        {
-          continue
-        }
-        let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
-        let (a, b) = votes.slots(hypothesis: h, diagonal: d)
-        votes.prefetch(a)
-        votes.prefetch(b)
-        queue.prefetch(cell: a)
-        tripletMatches.append(
-          TripletMatch(
-            hypothesis: UInt8(h), approximate: approximateBit == 1, anchorFrame: anchorFrame, reference: reference,
-            diagonal: d, firstSlot: UInt32(a), secondSlot: UInt32(b)))
+    Self.forEachDistinctMatch(in: tripletMatchKeys.buffer, seen: distinctTripletMatches) { key, approximate in
+      let h = Int(key >> 56)
+      let anchorFrame = lowestAnchorFrame + Int32(truncatingIfNeeded: (key >> 33) & 0x7F_FFFF)
+      let reference = UInt32(truncatingIfNeeded: key >> 1)
+      if active.contains(where: { $0.accepts(anchorFrame: anchorFrame, reference: reference, tolerance: tolerance) }) {
+        return
       }
+      let d = diagonal(hypothesis: h, anchorFrame: anchorFrame, reference: reference)
+      let (a, b) = votes.slots(hypothesis: h, diagonal: d)
+      votes.prefetch(a)
+      votes.prefetch(b)
+      queue.prefetch(cell: a)
+      tripletMatches.append(
+        TripletMatch(
+          hypothesis: UInt8(h), approximate: approximate, anchorFrame: anchorFrame, reference: reference,
+          diagonal: d, firstSlot: UInt32(a), secondSlot: UInt32(b)))
     }
     for m in tripletMatches {
       search(
         hypothesis: Int(m.hypothesis), anchorFrame: m.anchorFrame, targetFrame: targetFrame, reference: m.reference,
         diagonal: m.diagonal, slots: (Int(m.firstSlot), Int(m.secondSlot)), approximate: m.approximate)
+    }
+  }
+
+  /// Calls `body` once with each distinct match among `keys` (`tripletMatchKey`s; a match is a key shifted right by
+  /// one) and whether it is approximate: exact if any of its keys is. The exact keys come first, in their order in
+  /// `keys`, then the approximate keys of the other matches, in theirs. `seen` is emptied first.
+  @inline(__always)
+  static func forEachDistinctMatch(
+    in keys: UnsafeBufferPointer<UInt64>, seen: ScratchKeySet, _ body: (_ key: UInt64, _ approximate: Bool) -> Void
+  ) {
+    seen.removeAll()
+    for approximateBit: UInt64 in 0...1 {
+      for key in keys where key & 1 == approximateBit && seen.insert(key >> 1) { body(key, approximateBit == 1) }
     }
   }
 
