@@ -1,3 +1,5 @@
+import Common
+
 /// Tracks cut out of a catalog's frame axis: each removed track's span (its frames and the gap after it) goes, and
 /// every later frame moves down by the spans cut before it. In a catalog laid out with nothing but the gap between
 /// tracks, as `CatalogBuilder` lays them, the kept tracks then lie where a full layout of them puts them, so their

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// A custom catalog: reference tracks with metadata and the index of their fingerprints (ShazamKit's

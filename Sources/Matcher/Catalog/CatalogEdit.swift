@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// A catalog edited without being laid out anew, as `CatalogBuilder` edits an existing one: its removed tracks cut

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// The inverted index of a catalog: for each hash, the global frames of the anchors that carry it.

@@ -1,4 +1,5 @@
 import CPrefetch
+import Common
 
 /// Many searches, each for the first posting not below its key in one posting list of a pair index, run together
 /// through the index's fences (`PostingFences`): every search's fences are asked for (`cprefetch_read`) and searched in

@@ -1,3 +1,5 @@
+import Common
+
 /// The broadcast pairs (anchor and target peak) that each running play matched lately: what tells a second catalog
 /// copy of the recording on the air from another item heard over it.
 ///

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Turns a matcher's stream time (seconds of audio since the segment began) into wall-clock time.
@@ -40,14 +41,10 @@ struct StreamClock {
   /// Wall-clock seconds since 1970 of stream time `stream` (before any anchor: extrapolated from the first).
   func wallSeconds(atStream stream: Double) -> Double {
     guard let first = anchors.first else { return stream }
-    var low = 0
-    var high = anchors.count - 1
     guard stream >= first.stream else { return first.wall + (stream - first.stream) }
-    while low < high {
-      let mid = (low + high + 1) / 2
-      if anchors[mid].stream <= stream { low = mid } else { high = mid - 1 }
-    }
-    return anchors[low].wall + (stream - anchors[low].stream)
+    // The last anchor at or before `stream` (the first is).
+    let anchor = anchors[BinarySearch.partitionPoint(in: anchors.indices) { anchors[$0].stream <= stream } - 1]
+    return anchor.wall + (stream - anchor.stream)
   }
 
   /// The same as a `Date`.

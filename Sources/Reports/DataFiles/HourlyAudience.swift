@@ -1,3 +1,5 @@
+import Common
+
 /// A channel's audience per hour (average quarter-hour persons, AQH, from a ratings service or the station's own
 /// estimate): every play gets the figure of the hour it starts in.
 ///
@@ -17,13 +19,8 @@ package struct HourlyAudience: AudienceFigure {
 
   package func performances(startMilliseconds: Int64, endMilliseconds: Int64) -> Double? {
     // The last hour that starts at or before the play.
-    var low = 0
-    var high = hours.count
-    while low < high {
-      let middle = (low + high) / 2
-      if hours[middle].startMilliseconds <= startMilliseconds { low = middle + 1 } else { high = middle }
-    }
-    guard low > 0, startMilliseconds < hours[low - 1].startMilliseconds + Self.hourMilliseconds else { return nil }
-    return hours[low - 1].listeners
+    let after = BinarySearch.partitionPoint(in: hours.indices) { hours[$0].startMilliseconds <= startMilliseconds }
+    guard after > 0, startMilliseconds < hours[after - 1].startMilliseconds + Self.hourMilliseconds else { return nil }
+    return hours[after - 1].listeners
   }
 }

@@ -1,3 +1,5 @@
+import Common
+
 /// A stream's listener counts as `run` sampled them from Icecast's stats endpoint (the play log's
 /// `listener_samples`): each sample is the number of listeners connected at its time, in force until the next one.
 ///
@@ -33,15 +35,10 @@ package struct ListenerSamples: AudienceFigure {
 
   package func performances(startMilliseconds: Int64, endMilliseconds: Int64) -> Double? {
     // The first sample after the start; the one before it is in force at the start.
-    var low = 0
-    var high = times.count
-    while low < high {
-      let middle = (low + high) / 2
-      if times[middle] <= startMilliseconds { low = middle + 1 } else { high = middle }
-    }
+    let after = BinarySearch.partitionPoint(in: times.indices) { times[$0] <= startMilliseconds }
     var most: Int64?
-    if low > 0, startMilliseconds - times[low - 1] <= Self.validMilliseconds { most = counts[low - 1] }
-    var index = low
+    if after > 0, startMilliseconds - times[after - 1] <= Self.validMilliseconds { most = counts[after - 1] }
+    var index = after
     while index < times.count && times[index] < endMilliseconds {
       most = max(most ?? 0, counts[index])
       index += 1

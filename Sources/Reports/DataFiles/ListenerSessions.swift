@@ -1,3 +1,5 @@
+import Common
+
 /// The listeners of one stream as connection spans (from Icecast's access log): a listener connected at any time
 /// during a play received part of it, so the play's performances are the spans that overlap it.
 ///
@@ -28,12 +30,6 @@ package struct ListenerSessions: AudienceFigure {
 
   /// The number of `values` (sorted) below `limit`.
   private static func countBelow(_ values: [Int64], _ limit: Int64) -> Int {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] < limit { low = middle + 1 } else { high = middle }
-    }
-    return low
+    BinarySearch.partitionPoint(in: values.indices) { values[$0] < limit }
   }
 }

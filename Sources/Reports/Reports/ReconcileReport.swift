@@ -131,13 +131,10 @@ package struct ReconcileReport: Sendable {
         guard let candidates = airingsByCart[entry.spot.cart.lowercased()] else { continue }
         let earliest = entry.spot.scheduledAtMilliseconds - Self.matchWindowMilliseconds
         let latest = entry.spot.scheduledAtMilliseconds + Self.matchWindowMilliseconds
-        var low = 0
-        var high = candidates.count
-        while low < high {
-          let middle = (low + high) / 2
-          if airings[candidates[middle]].play.startMilliseconds < earliest { low = middle + 1 } else { high = middle }
+        let first = BinarySearch.partitionPoint(in: candidates.indices) {
+          airings[candidates[$0]].play.startMilliseconds < earliest
         }
-        for airingIndex in candidates[low...].prefix(while: { airings[$0].play.startMilliseconds <= latest })
+        for airingIndex in candidates[first...].prefix(while: { airings[$0].play.startMilliseconds <= latest })
         where spotOfAiring[airingIndex] == nil && (airings[airingIndex].channel == entry.channel) == sameChannel {
           let distance = abs(airings[airingIndex].play.startMilliseconds - entry.spot.scheduledAtMilliseconds)
           pairs.append((distance, spotIndex, airingIndex))

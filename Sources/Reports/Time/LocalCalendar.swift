@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// A station's local calendar: the wall-clock time in one time zone, for the periods of a report (broadcast days
@@ -49,13 +50,9 @@ package struct LocalCalendar: Sendable {
     while previous < end {
       let current = offset(sample)
       if current != segments[segments.count - 1].offsetMilliseconds {
-        var low = previous
-        var high = sample
-        while high - low > 1 {
-          let middle = low + (high - low) / 2
-          if offset(middle) == current { high = middle } else { low = middle }
-        }
-        segments.append(Segment(startMilliseconds: high, offsetMilliseconds: current))
+        // The first millisecond of the hour with the new offset.
+        let change = BinarySearch.partitionPoint(in: Int(previous + 1)..<Int(sample)) { offset(Int64($0)) != current }
+        segments.append(Segment(startMilliseconds: Int64(change), offsetMilliseconds: current))
       }
       previous = sample
       sample += Self.hourMilliseconds
@@ -69,14 +66,9 @@ package struct LocalCalendar: Sendable {
     guard milliseconds >= segments[0].startMilliseconds, milliseconds < coveredUntilMilliseconds else {
       return Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: milliseconds))) * 1000
     }
-    // The last segment that starts at or before `milliseconds`.
-    var low = 0
-    var high = segments.count - 1
-    while low < high {
-      let middle = (low + high + 1) / 2
-      if segments[middle].startMilliseconds <= milliseconds { low = middle } else { high = middle - 1 }
-    }
-    return segments[low].offsetMilliseconds
+    // The last segment that starts at or before `milliseconds` (the first starts before it).
+    let after = BinarySearch.partitionPoint(in: segments.indices) { segments[$0].startMilliseconds <= milliseconds }
+    return segments[after - 1].offsetMilliseconds
   }
 
   /// The wall-clock time at `milliseconds`, as milliseconds since 1970-01-01T00:00 local.

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import Matcher
+@testable import Common
 
 @Suite("BinarySearch")
 struct BinarySearchTests {
