@@ -66,7 +66,7 @@ package struct LocalCalendar: Sendable {
     guard milliseconds >= segments[0].startMilliseconds, milliseconds < coveredUntilMilliseconds else {
       return Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: milliseconds))) * 1000
     }
-    // The last segment that starts at or before `milliseconds` (the first starts before it).
+    // The last segment that starts at or before `milliseconds` (the first does, as the guard checked).
     let after = BinarySearch.partitionPoint(in: segments.indices) { segments[$0].startMilliseconds <= milliseconds }
     return segments[after - 1].offsetMilliseconds
   }
