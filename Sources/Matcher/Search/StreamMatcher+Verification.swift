@@ -389,8 +389,9 @@ extension StreamMatcher {
 
   /// A running play of the same track that this (stronger) line should take over, keeping its id, detection time
   /// and row in the play log: a young play (on a nearby line, or on a line that puts the play's first audio at the
-  /// track's opening), or one whose matches stopped just before this line took over without reaching the track's
-  /// end (not a back-to-back repeat). That play locked onto a repeated section first; this is its true alignment.
+  /// track's opening), one whose matches stopped before this line began at a time this line places inside the track,
+  /// or one whose matches stopped just before this line took over without reaching the track's end (not a
+  /// back-to-back repeat). That play locked onto a repeated section first; this is its true alignment.
   private func playLockedOntoRepeat(of line: ConfirmedLine, lineAtMiddle: Double) -> Int? {
     let (alpha, beta) = (line.cluster.alpha, line.cluster.beta)
     let middle = Double(line.firstFrame + line.lastFrame) / 2
@@ -407,17 +408,18 @@ extension StreamMatcher {
       // A track whose intro comes back later (Transience: its first seconds again 40 s in) is often first found on
       // the later line; a play that started at the track's opening is the same airing, not a second one.
       let opensTrack = opening.contains(parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo))
-      // A young play whose matches stopped before this line began, at a time this line places inside the track, was a
-      // repeated section of this airing (Internal Degeneration on `hard` s1 at 100 h: 6.6 s on a section 145 s in,
-      // then the true line, 22.9 s in, 3.3 s later), not an airing of its own.
+      // A running play whose matches stopped before this line began, at a time this line places inside the track, was
+      // a repeated section of this airing, not an airing of its own, however long ago it was found: Internal
+      // Degeneration on `hard` s1 at 100 h (6.6 s on a section 145 s in, then the true line, 22.9 s in, 3.3 s later);
+      // Underground on `hard` s4 at 100 h and 1,000 h (8.5 s on a section 20 s further in, found 21 s before the
+      // true line).
       let withinAiring =
         p.lastFrame <= line.firstFrame
         && parameters.seconds(ofFrame: alpha + beta * Double(p.firstFrame) - lo) >= track.audibleStartSeconds - 1
-      let young =
-        now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack || withinAiring)
+      let young = now - p.detectedAtSeconds < MatcherTuning.youngPlaySeconds && (nearby || opensTrack)
       let endReference = p.predictedReference(at: p.lastFrame) - lo
       let beforeEnd = parameters.seconds(ofFrame: endReference) < track.audibleEndSeconds - settings.snapToEdgeSeconds
-      return young || (beforeEnd && line.firstFrame - p.lastFrame < handOver)
+      return young || withinAiring || (beforeEnd && line.firstFrame - p.lastFrame < handOver)
     }
   }
 

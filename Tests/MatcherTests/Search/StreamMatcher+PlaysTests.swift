@@ -169,4 +169,32 @@ struct StreamMatcherPlaysTests {
       #expect(abs(play.endSeconds - 44) < 1, "end \(play.endSeconds) s")
     }
   }
+
+  /// Like Underground on the `hard` simulation of seed 4 against the 100 h and 1,000 h catalogs: the air first matched a
+  /// section that the reference has 20 s further in (a play of 8.5 s), and the song's true line was found 21 s later,
+  /// after noise: a play found that long ago is no longer young (`MatcherTuning.youngPlaySeconds`), but its matches
+  /// stopped before the true line began, at a time the true line places inside the track. The reference is A (30 s),
+  /// B (30 s), S (6 s), C (30 s); the air has S 4 s in, where the reference has A, then 20 s of noise, then B.
+  @Test("A play on a repeated section, then the song's true line found 26 s after it, is one play, not two")
+  func repeatedSectionThenLateTrueLineIsOnePlay() throws {
+    let (a, b, repeated, c) = (
+      SyntheticSong(seed: 71, seconds: 30).render(), SyntheticSong(seed: 72, seconds: 30).render(),
+      SyntheticSong(seed: 73, seconds: 6).render(), SyntheticSong(seed: 74, seconds: 30).render()
+    )
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(a + b + repeated + c, "repeats-a-section-late")])
+    var generator = SeededGenerator(seed: 2613)
+    let noise = (0..<(20 * 8000)).map { _ in 0.3 * (Float(generator.next() % 65_536) / 65_536 - 0.5) }
+    let broadcast = StreamMatcherTests.filler(seconds: 4) + repeated + noise + b
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+    let started = run.sink.started
+    #expect(started.count == 1, "started: \(started.map { ($0.startSeconds, $0.referenceOffsetSeconds) })")
+    if started.count == 2 {
+      // Each found on its own line, and the second one late enough: what this test is about.
+      #expect(started[1].startSeconds - started[0].startSeconds > MatcherTuning.youngPlaySeconds)
+    }
+    #expect(run.sink.ended.count == 1, "ended: \(run.sink.ended.map { ($0.startSeconds, $0.endSeconds) })")
+    if let play = run.sink.ended.first {
+      #expect(abs(play.endSeconds - 60) < 1, "end \(play.endSeconds) s")
+    }
+  }
 }
