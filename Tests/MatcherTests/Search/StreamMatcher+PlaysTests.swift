@@ -188,10 +188,6 @@ struct StreamMatcherPlaysTests {
     let run = try MatcherHarness.run(broadcast, catalog: catalog)
     let started = run.sink.started
     #expect(started.count == 1, "started: \(started.map { ($0.startSeconds, $0.referenceOffsetSeconds) })")
-    if started.count == 2 {
-      // Each found on its own line, and the second one late enough: what this test is about.
-      #expect(started[1].startSeconds - started[0].startSeconds > MatcherTuning.youngPlaySeconds)
-    }
     #expect(run.sink.ended.count == 1, "ended: \(run.sink.ended.map { ($0.startSeconds, $0.endSeconds) })")
     if let play = run.sink.ended.first {
       #expect(abs(play.endSeconds - 60) < 1, "end \(play.endSeconds) s")
