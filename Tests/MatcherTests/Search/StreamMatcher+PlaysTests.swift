@@ -182,8 +182,7 @@ struct StreamMatcherPlaysTests {
       SyntheticSong(seed: 73, seconds: 6).render(), SyntheticSong(seed: 74, seconds: 30).render()
     )
     let catalog = try MatcherHarness.catalog(ofRecordings: [(a + b + repeated + c, "repeats-a-section-late")])
-    var generator = SeededGenerator(seed: 2613)
-    let noise = (0..<(20 * 8000)).map { _ in 0.3 * (Float(generator.next() % 65_536) / 65_536 - 0.5) }
+    let noise = Signals.noise(seconds: 20, amplitude: 0.15, seed: 2613)
     let broadcast = StreamMatcherTests.filler(seconds: 4) + repeated + noise + b
     let run = try MatcherHarness.run(broadcast, catalog: catalog)
     let started = run.sink.started
