@@ -29,6 +29,11 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   /// (`MatcherTuning.maxSpotSnapToEdgeFraction`).
   /// Default 8 s.
   public var snapToEdgeSeconds: Double = 8
+  /// A song's play whose first match is this close to the song's audible start, and whose first 10 s matched far more
+  /// sparsely than the rest of it (`MatcherTuning.maxSparseOpeningRateShare`), starts at the audible start: noise or a
+  /// voice over a song's first seconds, often its quietest, leaves no match there. A song joined as far in matches at
+  /// the same rate from its first second and keeps its first match. Used beyond `snapToEdgeSeconds`. Default 20 s.
+  public var noisyOpeningSnapSeconds: Double = 20
   /// How often a running play is reported as continuing. Default 5 s.
   public var progressIntervalSeconds: Double = 5
   /// How often "no match" is reported while nothing plays. Default 10 s.
@@ -50,6 +55,7 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
     .alignmentToleranceFrames: 0.1...32,  // 32 frames (1 s) joins unrelated matches into one play
     .maxGapSeconds: 0.5...3600,
     .snapToEdgeSeconds: 0...600,
+    .noisyOpeningSnapSeconds: 0...600,
     .progressIntervalSeconds: 0.1...3600,  // shorter floods the log; an hour is a report, not progress
     .noMatchIntervalSeconds: 0.1...3600,
   ]
@@ -69,6 +75,7 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
       (.alignmentToleranceFrames, alignmentToleranceFrames, defaults.alignmentToleranceFrames),
       (.maxGapSeconds, maxGapSeconds, defaults.maxGapSeconds),
       (.snapToEdgeSeconds, snapToEdgeSeconds, defaults.snapToEdgeSeconds),
+      (.noisyOpeningSnapSeconds, noisyOpeningSnapSeconds, defaults.noisyOpeningSnapSeconds),
       (.progressIntervalSeconds, progressIntervalSeconds, defaults.progressIntervalSeconds),
       (.noMatchIntervalSeconds, noMatchIntervalSeconds, defaults.noMatchIntervalSeconds),
     ]
@@ -95,6 +102,7 @@ extension MatcherSettings {
     case alignmentToleranceFrames
     case maxGapSeconds
     case snapToEdgeSeconds
+    case noisyOpeningSnapSeconds
     case progressIntervalSeconds
     case noMatchIntervalSeconds
   }
@@ -115,6 +123,7 @@ extension MatcherSettings {
     alignmentToleranceFrames = try c.value(.alignmentToleranceFrames, or: defaults.alignmentToleranceFrames)
     maxGapSeconds = try c.value(.maxGapSeconds, or: defaults.maxGapSeconds)
     snapToEdgeSeconds = try c.value(.snapToEdgeSeconds, or: defaults.snapToEdgeSeconds)
+    noisyOpeningSnapSeconds = try c.value(.noisyOpeningSnapSeconds, or: defaults.noisyOpeningSnapSeconds)
     progressIntervalSeconds = try c.value(.progressIntervalSeconds, or: defaults.progressIntervalSeconds)
     noMatchIntervalSeconds = try c.value(.noMatchIntervalSeconds, or: defaults.noMatchIntervalSeconds)
   }

@@ -57,6 +57,22 @@ enum MatcherTuning {
   /// truth (ends more than 2 s off: 13 to 16 of 98 on radio, 25 to 32 of 100 on hard). Fraction of the audible length.
   static let maxSpotSnapToEdgeFraction = 0.09
 
+  /// A song's play is judged on its opening: the matches anchored in this many second-long buckets
+  /// (`RunningPlay.bucketFrames`, 32 frames) from the first match of the line it was found on, against those of as
+  /// long again after them at least. Ten seconds average over a phrase of the song. Buckets.
+  static let openingBuckets: Int32 = 10
+
+  /// A song's opening that matched at under this share of the rate of the rest of its play (matches per second) is
+  /// sparse: the song's first seconds on the air were masked, by noise or a voice over its intro, which is often its
+  /// quietest part, so that the seconds before them may have been the song too
+  /// (`MatcherSettings.noisyOpeningSnapSeconds`). A song joined in the middle matches at about the same rate from its
+  /// first second. Both rates fall alike where the catalog's stop hashes drop matches, so the share holds at every
+  /// catalog size, where the track's own hash rate did not. Counted with a throwaway build (`hard` s1–s4 and `radio`
+  /// s1–s4 with the dev catalog; `hard` s1–s4 and `radio` s2 and s4–s7 at 1,000 h): 27 of 33 songs aired from their
+  /// start but first matched 8–25 s in had 0.11–0.56 (the other six 0.63–1.04), and 9 of 10 songs joined 12–25 s in
+  /// had 0.72–1.21 (one, 39 s of a song under heavy noise, 0.15). A share of the later rate.
+  static let maxSparseOpeningRateShare = 0.6
+
   /// Vote counters per matcher (`VoteTable`): one byte per 128 postings of the catalog, between 256 KB and 4 MB. The
   /// counters in use are two per unclaimed match of the vote window, and with common hashes searched through the
   /// triplet index those grow far slower than the catalog: about 37,000 matches (74,000 counters) at 1,000 hours,

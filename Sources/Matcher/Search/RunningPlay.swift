@@ -14,6 +14,11 @@ struct RunningPlay {
   /// Last frame with sustained support (not a stray match).
   var lastFrame: Int32
   var matchCount = 0
+  /// Matches anchored before `openingEndFrame`: how well the song's first seconds came through
+  /// (`StreamMatcher.hasSparseOpening`).
+  private(set) var openingMatchCount = 0
+  /// `MatcherTuning.openingBuckets` second-long buckets after the first match of the line the play was found on.
+  let openingEndFrame: Int32
   /// Latest anchor frame of any match.
   var lastAnchorFrame: Int32
   var lastReportedSeconds: Double
@@ -47,6 +52,7 @@ struct RunningPlay {
     self.alpha = alpha
     self.beta = beta
     self.firstFrame = firstFrame
+    openingEndFrame = firstFrame + MatcherTuning.openingBuckets * Self.bucketFrames
     self.pitchShifted = pitchShifted
     lastFrame = firstFrame
     lastAnchorFrame = firstFrame
@@ -104,6 +110,7 @@ struct RunningPlay {
   /// `contested`: another track's play has sustained support more than a second past this play's (the next song).
   mutating func add(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, contested: Bool = false) {
     matchCount += 1
+    if anchorFrame < openingEndFrame { openingMatchCount += 1 }
     firstFrame = min(firstFrame, anchorFrame)
     lastAnchorFrame = max(lastAnchorFrame, anchorFrame)
     let bucket = anchorFrame / Self.bucketFrames

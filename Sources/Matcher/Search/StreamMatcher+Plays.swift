@@ -91,7 +91,8 @@ extension StreamMatcher {
       let share = MatcherTuning.maxSpotSnapToEdgeFraction * (track.audibleEndSeconds - track.audibleStartSeconds)
       snap = min(snap, max(share, p.seconds(ofFrame: Double(p.maxPairFrames))))
     }
-    if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= snap * play.beta {
+    let startSnap = hasSparseOpening(play) ? max(snap, settings.noisyOpeningSnapSeconds) : snap
+    if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= startSnap * play.beta {
       // The audible start itself, even when the first match maps before it: a match there is off the line (one
       // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of
       // the reference's inaudible lead-in.
@@ -111,6 +112,20 @@ extension StreamMatcher {
       speed: play.beta, pitchShifted: play.pitchShifted,
       confidence: min(1, Double(play.matchCount) / (density * referenceSpan)),
       detectedAtSeconds: play.detectedAtSeconds, matchCount: play.matchCount)
+  }
+
+  /// Whether `play` is of a song whose opening (`MatcherTuning.openingBuckets`) matched at under
+  /// `MatcherTuning.maxSparseOpeningRateShare` of the rate of its matches since, judged once they span as long: the
+  /// song's first seconds on the air were masked, and the seconds before them may have been the song too
+  /// (`MatcherSettings.noisyOpeningSnapSeconds`).
+  func hasSparseOpening(_ play: RunningPlay) -> Bool {
+    guard catalog.tracks[play.trackIndex].metadata.kind == .song else { return false }
+    let openingFrames = Double(MatcherTuning.openingBuckets * RunningPlay.bucketFrames)
+    let laterFrames = Double(play.lastAnchorFrame - play.openingEndFrame)
+    guard laterFrames >= openingFrames else { return false }
+    let laterMatches = Double(play.matchCount - play.openingMatchCount)
+    return Double(play.openingMatchCount) * laterFrames
+      < MatcherTuning.maxSparseOpeningRateShare * laterMatches * openingFrames
   }
 
   private func frame(atStreamSeconds s: Double) -> Double {

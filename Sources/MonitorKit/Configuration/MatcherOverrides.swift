@@ -16,6 +16,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
   var alignmentToleranceFrames: Double?
   var maxGapSeconds: Double?
   var snapToEdgeSeconds: Double?
+  var noisyOpeningSnapSeconds: Double?
   var progressIntervalSeconds: Double?
   var noMatchIntervalSeconds: Double?
 
@@ -30,6 +31,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     case alignmentToleranceFrames
     case maxGapSeconds
     case snapToEdgeSeconds
+    case noisyOpeningSnapSeconds
     case progressIntervalSeconds
     case noMatchIntervalSeconds
   }
@@ -50,6 +52,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     alignmentToleranceFrames = try c.decodeIfPresent(Double.self, forKey: .alignmentToleranceFrames)
     maxGapSeconds = try c.decodeIfPresent(Double.self, forKey: .maxGapSeconds)
     snapToEdgeSeconds = try c.decodeIfPresent(Double.self, forKey: .snapToEdgeSeconds)
+    noisyOpeningSnapSeconds = try c.decodeIfPresent(Double.self, forKey: .noisyOpeningSnapSeconds)
     progressIntervalSeconds = try c.decodeIfPresent(Double.self, forKey: .progressIntervalSeconds)
     noMatchIntervalSeconds = try c.decodeIfPresent(Double.self, forKey: .noMatchIntervalSeconds)
   }
@@ -67,6 +70,7 @@ struct MatcherOverrides: Codable, Sendable, Equatable {
     s.alignmentToleranceFrames = alignmentToleranceFrames ?? s.alignmentToleranceFrames
     s.maxGapSeconds = maxGapSeconds ?? s.maxGapSeconds
     s.snapToEdgeSeconds = snapToEdgeSeconds ?? s.snapToEdgeSeconds
+    s.noisyOpeningSnapSeconds = noisyOpeningSnapSeconds ?? s.noisyOpeningSnapSeconds
     s.progressIntervalSeconds = progressIntervalSeconds ?? s.progressIntervalSeconds
     s.noMatchIntervalSeconds = noMatchIntervalSeconds ?? s.noMatchIntervalSeconds
     return s

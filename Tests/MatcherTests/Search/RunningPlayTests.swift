@@ -26,6 +26,19 @@ struct RunningPlayTests {
     }
   }
 
+  @Test("Matches anchored in the ten seconds from its first match count as its opening")
+  func openingMatches() {
+    var play = RunningPlay(
+      id: 1, trackIndex: 0, referenceRange: 0..<10_000, alpha: 0, beta: 1, firstFrame: 100, pitchShifted: false,
+      detectedAtSeconds: 2)
+    #expect(play.openingEndFrame == 100 + 10 * RunningPlay.bucketFrames)
+    for anchor in stride(from: Int32(100), through: 900, by: 8) {
+      play.add(anchorFrame: anchor, targetFrame: anchor + 8, reference: UInt32(anchor))
+    }
+    #expect(play.openingMatchCount == 40, "anchors 100, 108, … 412")
+    #expect(play.matchCount == 101)
+  }
+
   @Test("Its sustained support sets its last frame")
   func supportSetsTheEnd() {
     #expect(Self.playWithTenSecondsOfSupport().lastFrame == 330)

@@ -31,6 +31,68 @@ struct StreamMatcherPlaysTests {
     #expect(abs(reported.referenceOffsetSeconds - audibleStart) < 0.01)
   }
 
+  /// Where a play is reported to start when it aired from broadcast frame 100 on (reference frame = broadcast frame -
+  /// 100) and was first matched 15 s into its 40 s track: its first 10 s with `openingRate` times the rate of its
+  /// matches after them (4 a second, for 12 s, or 5 s if `judged` is false); and the two times it may report: the
+  /// track's audible start on the air, and the first match.
+  static func startOfPlayFirstMatched15SecondsIn(
+    openingRate: Double, judged: Bool = true, kind: ItemKind = .song, settings: MatcherSettings = MatcherSettings()
+  ) throws -> (reported: Double, audibleStart: Double, firstMatch: Double) {
+    let catalog = try MatcherHarness.catalog(
+      ofRecordings: [(SyntheticSong(seed: 43, seconds: 40).render(), "joined-or-masked")], kind: kind)
+    let track = catalog.tracks[0]
+    let p = catalog.parameters
+    let matcher = StreamMatcher(catalog: catalog, settings: settings, sink: nil)
+    let silence = [Float](repeating: 0, count: 60 * 8000)
+    try silence.withUnsafeBufferPointer { try matcher.append($0, channels: 1, sampleRate: 8000) }
+
+    let first = Int32(100 + p.frame(atSeconds: track.audibleStartSeconds + 15))
+    var play = RunningPlay(
+      id: 1, trackIndex: 0, referenceRange: 0..<UInt32(track.frameCount), alpha: -100, beta: 1, firstFrame: first,
+      pitchShifted: false, detectedAtSeconds: 20)
+    func add(_ count: Int32, from start: Int32, over frames: Int32) {
+      for k in 0..<count {
+        let anchor = start + k * frames / count
+        play.add(anchorFrame: anchor, targetFrame: anchor + 8, reference: UInt32(anchor - 100))
+      }
+    }
+    let bucket = RunningPlay.bucketFrames
+    add(
+      Int32((openingRate * 4 * Double(MatcherTuning.openingBuckets)).rounded()), from: first,
+      over: play.openingEndFrame - first)
+    add(4 * (judged ? 12 : 5), from: play.openingEndFrame, over: (judged ? 12 : 5) * bucket)
+    let reported = matcher.snapshot(of: play, final: false).startSeconds
+    return (
+      reported, p.seconds(ofFrame: 100 + p.frame(atSeconds: track.audibleStartSeconds)),
+      p.seconds(ofFrame: Double(first))
+    )
+  }
+
+  @Test("A song first matched 15 s in, its opening far sparser than the rest (masked), starts at its audible start")
+  func sparseOpeningStartsAtTheAudibleStart() throws {
+    let play = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4)
+    #expect(abs(play.reported - play.audibleStart) < 0.01, "not \(play.reported) s")
+  }
+
+  @Test("A song first matched 15 s in, its opening as dense as the rest (joined there), starts at its first match")
+  func denseOpeningStartsAtTheFirstMatch() throws {
+    let play = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.8)
+    #expect(abs(play.reported - play.firstMatch) < 0.01, "not \(play.reported) s")
+  }
+
+  @Test(
+    "A sparse opening moves the start only once as long has matched after it, for songs, from noisyOpeningSnapSeconds")
+  func sparseOpeningLimits() throws {
+    let young = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4, judged: false)
+    #expect(abs(young.reported - young.firstMatch) < 0.01, "not \(young.reported) s")
+    let ad = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4, kind: .ad)
+    #expect(abs(ad.reported - ad.firstMatch) < 0.01, "not \(ad.reported) s")
+    var settings = MatcherSettings()
+    settings.noisyOpeningSnapSeconds = 12
+    let nearer = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4, settings: settings)
+    #expect(abs(nearer.reported - nearer.firstMatch) < 0.01, "not \(nearer.reported) s")
+  }
+
   /// A song, a minute of loud noise over it, and the song again on the same line (the airing went on under the noise).
   static func songHiddenByNoise(seconds hiddenSeconds: Double) -> (song: SyntheticSong, broadcast: [Float]) {
     let song = SyntheticSong(seed: 77, seconds: 150)
