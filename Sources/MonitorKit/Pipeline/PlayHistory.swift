@@ -23,9 +23,13 @@ final class PlayHistory {
     if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
   }
 
-  /// A play ended at `end`.
-  func ended(id: UInt64, at end: Date) {
-    if let index = recent.lastIndex(where: { $0.id == id }) { recent[index].end = end }
+  /// The play log's times for a play as they now stand: its start, which the matcher can move after the play was first
+  /// shown (a line refitted, an opening judged masked: up to `noisyOpeningSnapSeconds` earlier), and its end once it
+  /// ended.
+  func logged(id: UInt64, start: Date, end: Date?) {
+    guard let index = recent.lastIndex(where: { $0.id == id }) else { return }
+    recent[index].start = start
+    if let end { recent[index].end = end }
   }
 
   /// A play was withdrawn (a repeated section of a longer play): it is not in the play log, so not in the list.

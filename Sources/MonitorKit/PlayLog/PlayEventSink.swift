@@ -56,11 +56,12 @@ final class PlayEventSink: MatchEventSink {
     case .playContinues(let play):
       guard let token = tokens[play.id] else { return }
       writer.submit(update(token, play, closed: false))
+      history.logged(id: token, start: clock.date(atStream: play.startSeconds), end: nil)
     case .playEnded(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(update(token, play, closed: true))
       let end = clock.date(atStream: play.endSeconds)
-      history.ended(id: token, at: end)
+      history.logged(id: token, start: clock.date(atStream: play.startSeconds), end: end)
       log.record(
         MonitorEvent(
           time: Date(), channel: channel, name: .playEnded,

@@ -42,4 +42,24 @@ struct PlayEventSinkTests {
     #expect(plays.first?.refOffsetSeconds == 0)
     #expect(plays.first?.status == .closed)
   }
+
+  @Test("The console's plays take the start the matcher moves after a play was first shown, and its end")
+  func movedStartReachesTheConsole() throws {
+    let folder = try TemporaryDirectory(prefix: "event-sink")
+    let writer = PlayLogWriter(
+      store: try PlayLogStore(path: folder.file("plays.sqlite").path), log: MonitorLog(write: { _ in }))
+    var clock = StreamClock()
+    clock.observe(stream: 0, wall: Self.origin)
+    let sink = PlayEventSink(channel: "fm", writer: writer, log: MonitorLog(write: { _ in }), clock: clock)
+    // First matched 15 s into the song; its opening, judged masked 20 s later, moves the start to the song's start.
+    sink.receive(.playStarted(Self.play(start: 40, end: 41.5, offset: 15)))
+    #expect(sink.history.recent.map(\.start) == [Date(timeIntervalSince1970: Self.origin + 40)])
+    sink.receive(.playContinues(Self.play(start: 25, end: 62, offset: 0)))
+    #expect(sink.history.recent.map(\.start) == [Date(timeIntervalSince1970: Self.origin + 25)])
+    #expect(sink.history.recent.first?.end == nil, "still on air")
+    sink.receive(.playEnded(Self.play(start: 25, end: 80, offset: 0)))
+    #expect(sink.history.recent.map(\.start) == [Date(timeIntervalSince1970: Self.origin + 25)])
+    #expect(sink.history.recent.first?.end == Date(timeIntervalSince1970: Self.origin + 80))
+    #expect(writer.stop().isEmpty)
+  }
 }
