@@ -17,8 +17,10 @@ struct RunningPlay {
   /// Matches anchored before `openingEndFrame`: how well the song's first seconds came through
   /// (`StreamMatcher.hasSparseOpening`).
   private(set) var openingMatchCount = 0
-  /// `MatcherTuning.openingBuckets` second-long buckets after the first match of the line the play was found on.
+  /// `openingFrames` after the first match of the line the play was found on.
   let openingEndFrame: Int32
+  /// The opening's length: `MatcherTuning.openingBuckets` second-long buckets.
+  static let openingFrames = MatcherTuning.openingBuckets * bucketFrames
   /// Latest anchor frame of any match.
   var lastAnchorFrame: Int32
   var lastReportedSeconds: Double
@@ -52,7 +54,7 @@ struct RunningPlay {
     self.alpha = alpha
     self.beta = beta
     self.firstFrame = firstFrame
-    openingEndFrame = firstFrame + MatcherTuning.openingBuckets * Self.bucketFrames
+    openingEndFrame = firstFrame + Self.openingFrames
     self.pitchShifted = pitchShifted
     lastFrame = firstFrame
     lastAnchorFrame = firstFrame

@@ -120,7 +120,7 @@ extension StreamMatcher {
   /// (`MatcherSettings.noisyOpeningSnapSeconds`).
   func hasSparseOpening(_ play: RunningPlay) -> Bool {
     guard catalog.tracks[play.trackIndex].metadata.kind == .song else { return false }
-    let openingFrames = Double(MatcherTuning.openingBuckets * RunningPlay.bucketFrames)
+    let openingFrames = Double(RunningPlay.openingFrames)
     let laterFrames = Double(play.lastAnchorFrame - play.openingEndFrame)
     guard laterFrames >= openingFrames else { return false }
     let laterMatches = Double(play.matchCount - play.openingMatchCount)
