@@ -60,15 +60,16 @@ final class PlayEventSink: MatchEventSink {
     case .playEnded(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(update(token, play, closed: true))
+      let start = clock.date(atStream: play.startSeconds)
       let end = clock.date(atStream: play.endSeconds)
-      history.logged(id: token, start: clock.date(atStream: play.startSeconds), end: end)
+      history.logged(id: token, start: start, end: end)
       log.record(
         MonitorEvent(
           time: Date(), channel: channel, name: .playEnded,
           message: "play ended: \(Self.describe(play)), \(Self.clockText(play.durationSeconds)) on air until "
             + ISO8601Millis.format(end),
           fields: Self.trackFields(token, play) + [
-            ("start", .time(clock.date(atStream: play.startSeconds))), ("end", .time(end)),
+            ("start", .time(start)), ("end", .time(end)),
             ("duration_s", .number(play.durationSeconds)),
           ]))
     case .playRetracted(let play):
