@@ -100,6 +100,35 @@ struct AirSegmenterTests {
     #expect(out[1].item == "late" && out[1].startSeconds == 30)
   }
 
+  @Test("A song's start moved back over its masked opening, as late as the matcher moves it, still claims the stretch")
+  func maskedOpeningClaimedInTime() {
+    // The matcher judges an opening once the play has matched a second opening's length past it, reports the
+    // moved start at its next progress report, and moves it back by up to noisyOpeningSnapSeconds.
+    let settings = MatcherSettings()
+    let snapSeconds = settings.noisyOpeningSnapSeconds
+    let openingSeconds = Double(MatcherTuning.openingBuckets)  // second-long buckets
+    let songStart = 30.0
+    let firstMatch = songStart + snapSeconds
+    let movedAt = firstMatch + 2 * openingSeconds + settings.progressIntervalSeconds
+    let segmenter = AirSegmenter()
+    var out: [AirStretch] = []
+    segmenter.emit = { out.append($0) }
+    for i in 0..<Int(movedAt) + 30 {
+      let now = Double(i + 1)
+      segmenter.add(
+        AirSegmenter.Window(
+          startSeconds: Double(i), endSeconds: now, label: Double(i) < songStart ? .speech : .unknownMusic,
+          musicScore: 0))
+      segmenter.decide(nowSeconds: now)
+      if now >= firstMatch + 5 {
+        segmenter.notePlay(id: 1, startSeconds: now >= movedAt ? songStart : firstMatch, endSeconds: now, item: "s")
+      }
+    }
+    segmenter.decide(nowSeconds: .infinity, final: true)
+    #expect(out.map(\.label) == [.speech, .catalog])
+    #expect(out.last?.startSeconds == songStart)
+  }
+
   @Test(
     "Other music closes within the hold (and a short bridge) of its end, whatever follows it",
     arguments: [
