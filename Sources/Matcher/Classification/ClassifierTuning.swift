@@ -59,12 +59,12 @@ enum ClassifierTuning {
   /// sung phrase in talk.
   static let voteRadiusWindows = 4
   /// Seconds a window waits before it is labelled for good: the stream matcher reports a play 5–20 s after it
-  /// starts and dates it back; waiting this long lets the catalog claim its stretch first. The latest move is a
-  /// song's whose opening was masked: judged once the play has matched 20 s (its opening of
-  /// `MatcherTuning.openingBuckets` seconds and as long again), reported at the next progress report (5 s), and moved
-  /// back by up to `MatcherSettings.noisyOpeningSnapSeconds` (20 s): 45 s after the earliest second it claims. On
-  /// `hard` s3–s6, with the dev and the 1,000 h catalogs, no unknown-music stretch overlaps a play by more than half a
-  /// second (a window's edge).
+  /// starts and dates it back; waiting this long lets the catalog claim its stretch first. A song whose opening was
+  /// masked moves its start later still: judged once the play has matched 20 s (its opening of
+  /// `MatcherTuning.openingBuckets` seconds and as long again; later when its matches are sparse), reported at the
+  /// next progress report (5 s), and moved back by up to `MatcherSettings.noisyOpeningSnapSeconds` (20 s): at the
+  /// soonest, 45 s after the earliest second it claims. On `hard` s3–s6, with the dev and the 1,000 h catalogs, no
+  /// unknown-music stretch overlaps a play by more than half a second (a window's edge).
   static let holdSeconds = 45.0
   /// Other music shorter than this is `mixed`, not an unknown segment: the 20 s (jingles, beds and the
   /// tails of catalog plays are shorter).

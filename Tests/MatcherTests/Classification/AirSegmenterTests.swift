@@ -100,7 +100,7 @@ struct AirSegmenterTests {
     #expect(out[1].item == "late" && out[1].startSeconds == 30)
   }
 
-  @Test("A song's start moved back over its masked opening, as late as the matcher moves it, still claims the stretch")
+  @Test("A song's start moved back over its masked opening at the first report that can move it claims the stretch")
   func maskedOpeningClaimedInTime() {
     // The matcher judges an opening once the play has matched a second opening's length past it, reports the
     // moved start at its next progress report, and moves it back by up to noisyOpeningSnapSeconds.
