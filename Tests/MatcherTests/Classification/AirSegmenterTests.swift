@@ -109,6 +109,7 @@ struct AirSegmenterTests {
     let openingSeconds = Double(MatcherTuning.openingBuckets)  // second-long buckets
     let songStart = 30.0
     let firstMatch = songStart + snapSeconds
+    let foundAt = firstMatch + 5  // the play is first reported, from its first match, 5 s after it
     let movedAt = firstMatch + 2 * openingSeconds + settings.progressIntervalSeconds
     let segmenter = AirSegmenter()
     var out: [AirStretch] = []
@@ -120,7 +121,7 @@ struct AirSegmenterTests {
           startSeconds: Double(i), endSeconds: now, label: Double(i) < songStart ? .speech : .unknownMusic,
           musicScore: 0))
       segmenter.decide(nowSeconds: now)
-      if now >= firstMatch + 5 {
+      if now >= foundAt {
         segmenter.notePlay(id: 1, startSeconds: now >= movedAt ? songStart : firstMatch, endSeconds: now, item: "s")
       }
     }
