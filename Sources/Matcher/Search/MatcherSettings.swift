@@ -32,9 +32,9 @@ public struct MatcherSettings: Codable, Sendable, Equatable {
   /// A song's play whose first match is this close to the song's audible start, and whose first 10 s matched far more
   /// sparsely than the rest of it (`MatcherTuning.maxSparseOpeningRateShare`), starts at the audible start: noise or a
   /// voice over a song's first seconds, often its quietest, leaves no match there. A song joined as far in matches at
-  /// the same rate from its first second and keeps its first match. Used beyond `snapToEdgeSeconds`. Above 20 s, a
-  /// start moved back may reach air that the unknown-music log has already decided (`ClassifierTuning.holdSeconds`).
-  /// Default 20 s.
+  /// the same rate from its first second and keeps its first match. Used beyond `snapToEdgeSeconds`, and never over
+  /// the play before it by more than a crossfade (`MatcherTuning.maxCrossfadeSeconds`). Above 20 s, a start moved
+  /// back may reach air that the unknown-music log has already decided (`ClassifierTuning.holdSeconds`). Default 20 s.
   public var noisyOpeningSnapSeconds: Double = 20
   /// How often a running play is reported as continuing. Default 5 s.
   public var progressIntervalSeconds: Double = 5

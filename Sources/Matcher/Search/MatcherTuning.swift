@@ -73,6 +73,18 @@ enum MatcherTuning {
   /// had 0.72–1.21 (one, 39 s of a song under heavy noise, 0.15). A share of the later rate.
   static let maxSparseOpeningRateShare = 0.6
 
+  /// A song's start moved back over a masked opening (`MatcherSettings.noisyOpeningSnapSeconds`) stops this long before
+  /// the end of the play before it on the channel. Two songs overlap by a crossfade at most, and a song joined in its
+  /// middle right after another item can look masked (its opening sparser than the rest) and would otherwise start
+  /// inside that item, up to 20 s early. Half of the longest segue overlap expected (8 s, `snapToEdgeSeconds`) keeps
+  /// the error within 4 s either way: a masked song crossfaded in over 8 s starts 4 s late, a song joined right at the
+  /// end of the item before starts 4 s early. Measured (`radio` s1–s8 and `hard` s1–s6, whose crossfades are 1–6 s,
+  /// at the dev, 100 h and 1,000 h catalogs): at 1,000 h a song joined 14 s in after a crossfade of 2.4 s, which
+  /// started 13.7 s early, starts 1.6 s early; six starts of masked songs crossfaded in over 4.2–5.3 s (three at
+  /// 100 h, three at 1,000 h) move 0.2–0.9 s later; nothing else moves. 0 s made ten masked songs 1.2–4.9 s late (dev
+  /// and 1,000 h). Seconds.
+  static let maxCrossfadeSeconds = 4.0
+
   /// Vote counters per matcher (`VoteTable`): one byte per 128 postings of the catalog, between 256 KB and 4 MB. The
   /// counters in use are two per unclaimed match of the vote window, and with common hashes searched through the
   /// triplet index those grow far slower than the catalog: about 37,000 matches (74,000 counters) at 1,000 hours,

@@ -85,22 +85,20 @@ extension StreamMatcher {
     let firstFrame = Double(play.firstFrame)
     let lastFrame = Double(play.lastFrame)
     var startFrame = firstFrame
-    var endFrame = lastFrame
-    var snap = settings.snapToEdgeSeconds
-    if track.metadata.kind != .song {
-      let share = MatcherTuning.maxSpotSnapToEdgeFraction * (track.audibleEndSeconds - track.audibleStartSeconds)
-      snap = min(snap, max(share, p.seconds(ofFrame: Double(p.maxPairFrames))))
-    }
+    let snap = edgeSnap(of: track)
     let startSnap = hasSparseOpening(play) ? max(snap, settings.noisyOpeningSnapSeconds) : snap
-    if referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds <= startSnap * play.beta {
+    let intoTrackSeconds = referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds
+    if intoTrackSeconds <= startSnap * play.beta {
       // The audible start itself, even when the first match maps before it: a match there is off the line (one
       // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of
       // the reference's inaudible lead-in.
       startFrame = frameAtReference(track.audibleStartSeconds)
+      if intoTrackSeconds > snap * play.beta, let previousEnd = latestEndFrame(before: play) {
+        // Moved back over a masked opening: never over the item before by more than a crossfade.
+        startFrame = min(firstFrame, max(startFrame, previousEnd - MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
+      }
     }
-    if final && track.audibleEndSeconds - referenceSeconds(atFrame: lastFrame) <= snap * play.beta {
-      endFrame = max(lastFrame, frameAtReference(track.audibleEndSeconds))
-    }
+    let endFrame = self.endFrame(of: play, final: final)
     let origin = seconds(ofFrame: 0) - p.seconds(ofFrame: 0)
     let start = max(origin, seconds(ofFrame: startFrame))
     let end = min(streamSeconds, max(start, seconds(ofFrame: endFrame)))
@@ -112,6 +110,33 @@ extension StreamMatcher {
       speed: play.beta, pitchShifted: play.pitchShifted,
       confidence: min(1, Double(play.matchCount) / (density * referenceSpan)),
       detectedAtSeconds: play.detectedAtSeconds, matchCount: play.matchCount)
+  }
+
+  /// How far a play of `track` is extended to the track's audible start or end (seconds of reference).
+  func edgeSnap(of track: CatalogTrack) -> Double {
+    guard track.metadata.kind != .song else { return settings.snapToEdgeSeconds }
+    let share = MatcherTuning.maxSpotSnapToEdgeFraction * (track.audibleEndSeconds - track.audibleStartSeconds)
+    return min(settings.snapToEdgeSeconds, max(share, parameters.seconds(ofFrame: Double(parameters.maxPairFrames))))
+  }
+
+  /// The broadcast frame where `play` is reported to end: its last match, and once it has ended (`final`), the track's
+  /// audible end if the last match maps within `edgeSnap` of it.
+  func endFrame(of play: RunningPlay, final: Bool) -> Double {
+    let track = catalog.tracks[play.trackIndex]
+    let p = parameters
+    let base = Double(track.globalStartFrame)
+    let lastFrame = Double(play.lastFrame)
+    let referenceEnd = p.seconds(ofFrame: play.alpha + play.beta * lastFrame - base)
+    guard final && track.audibleEndSeconds - referenceEnd <= edgeSnap(of: track) * play.beta else { return lastFrame }
+    return max(lastFrame, (base + p.frame(atSeconds: track.audibleEndSeconds) - play.alpha) / play.beta)
+  }
+
+  /// The latest end, as reported, of the other plays on this channel that began before `play`'s first match.
+  func latestEndFrame(before play: RunningPlay) -> Double? {
+    func before(_ other: RunningPlay) -> Bool { other.id != play.id && other.firstFrame < play.firstFrame }
+    let running = active.filter(before).map { endFrame(of: $0, final: false) }
+    let ended = recentlyEnded.filter(before).map { endFrame(of: $0, final: true) }
+    return (running + ended).max()
   }
 
   /// Whether `play` is of a song whose opening (`MatcherTuning.openingBuckets`) matched at under

@@ -34,12 +34,17 @@ struct StreamMatcherPlaysTests {
   /// Where a play is reported to start when it aired from broadcast frame 100 on (reference frame = broadcast frame -
   /// 100) and was first matched 15 s into its 40 s track: its first 10 s with `openingRate` times the rate of its
   /// matches after them (4 a second, for 12 s, or 5 s if `judged` is false); and the two times it may report: the
-  /// track's audible start on the air, and the first match.
+  /// track's audible start on the air, and the first match. With `previousEndsBeforeFirstMatch`, another track's play
+  /// runs before it on the channel, its last match that many seconds before this play's first.
   static func startOfPlayFirstMatched15SecondsIn(
-    openingRate: Double, judged: Bool = true, kind: ItemKind = .song, settings: MatcherSettings = MatcherSettings()
+    openingRate: Double, judged: Bool = true, kind: ItemKind = .song, settings: MatcherSettings = MatcherSettings(),
+    previousEndsBeforeFirstMatch: Double? = nil
   ) throws -> (reported: Double, audibleStart: Double, firstMatch: Double) {
     let catalog = try MatcherHarness.catalog(
-      ofRecordings: [(SyntheticSong(seed: 43, seconds: 40).render(), "joined-or-masked")], kind: kind)
+      ofRecordings: [
+        (SyntheticSong(seed: 43, seconds: 40).render(), "joined-or-masked"),
+        (SyntheticSong(seed: 44, seconds: 40).render(), "before"),
+      ], kind: kind)
     let track = catalog.tracks[0]
     let p = catalog.parameters
     let matcher = StreamMatcher(catalog: catalog, settings: settings, sink: nil)
@@ -47,6 +52,18 @@ struct StreamMatcherPlaysTests {
     try silence.withUnsafeBufferPointer { try matcher.append($0, channels: 1, sampleRate: 8000) }
 
     let first = Int32(100 + p.frame(atSeconds: track.audibleStartSeconds + 15))
+    if let gap = previousEndsBeforeFirstMatch {
+      // The other track aired from broadcast frame 10 on (its reference frame = broadcast frame - 10 + its start).
+      let other = catalog.tracks[1]
+      let last = first - Int32((gap * p.framesPerSecond).rounded())
+      var previous = RunningPlay(
+        id: 2, trackIndex: 1, referenceRange: other.globalStartFrame..<other.globalStartFrame + other.frameCount,
+        alpha: Double(other.globalStartFrame) - 10, beta: 1, firstFrame: 10, pitchShifted: false,
+        detectedAtSeconds: 5)
+      previous.add(
+        anchorFrame: last - 8, targetFrame: last, reference: UInt32(Int32(other.globalStartFrame) + last - 18))
+      matcher.active.append(previous)
+    }
     var play = RunningPlay(
       id: 1, trackIndex: 0, referenceRange: 0..<UInt32(track.frameCount), alpha: -100, beta: 1, firstFrame: first,
       pitchShifted: false, detectedAtSeconds: 20)
@@ -91,6 +108,19 @@ struct StreamMatcherPlaysTests {
     settings.noisyOpeningSnapSeconds = 12
     let nearer = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4, settings: settings)
     #expect(abs(nearer.reported - nearer.firstMatch) < 0.01, "not \(nearer.reported) s")
+  }
+
+  @Test("A start moved back over a masked opening stops a crossfade before the end of the play before it")
+  func sparseOpeningStopsAtThePreviousPlay() throws {
+    let crossfade = MatcherTuning.maxCrossfadeSeconds
+    let between = try Self.startOfPlayFirstMatched15SecondsIn(openingRate: 0.4, previousEndsBeforeFirstMatch: 4)
+    #expect(abs(between.reported - (between.firstMatch - 4 - crossfade)) < 0.05, "not \(between.reported) s")
+    let beforeTheSong = try Self.startOfPlayFirstMatched15SecondsIn(
+      openingRate: 0.4, previousEndsBeforeFirstMatch: 15 + crossfade + 1)
+    #expect(abs(beforeTheSong.reported - beforeTheSong.audibleStart) < 0.01, "not \(beforeTheSong.reported) s")
+    let overlapping = try Self.startOfPlayFirstMatched15SecondsIn(
+      openingRate: 0.4, previousEndsBeforeFirstMatch: -crossfade - 1)
+    #expect(abs(overlapping.reported - overlapping.firstMatch) < 0.01, "not \(overlapping.reported) s")
   }
 
   /// A song, a minute of loud noise over it, and the song again on the same line (the airing went on under the noise).
