@@ -35,10 +35,11 @@ struct StreamMatcherPlaysTests {
   /// 100) and was first matched 15 s into its 40 s track: its first 10 s with `openingRate` times the rate of its
   /// matches after them (4 a second, for 12 s, or 5 s if `judged` is false); and the two times it may report: the
   /// track's audible start on the air, and the first match. With `previousEndsBeforeFirstMatch`, another track's play
-  /// runs before it on the channel, its last match that many seconds before this play's first.
+  /// runs before it on the channel, its last match that many seconds before this play's first; with
+  /// `previousEndedSecondsBeforeItsEnd`, that play has ended, its last match that long before its track's audible end.
   static func startOfPlayFirstMatched15SecondsIn(
     openingRate: Double, judged: Bool = true, kind: ItemKind = .song, settings: MatcherSettings = MatcherSettings(),
-    previousEndsBeforeFirstMatch: Double? = nil
+    previousEndsBeforeFirstMatch: Double? = nil, previousEndedSecondsBeforeItsEnd: Double? = nil
   ) throws -> (reported: Double, audibleStart: Double, firstMatch: Double) {
     let catalog = try MatcherHarness.catalog(
       ofRecordings: [
@@ -53,16 +54,23 @@ struct StreamMatcherPlaysTests {
 
     let first = Int32(100 + p.frame(atSeconds: track.audibleStartSeconds + 15))
     if let gap = previousEndsBeforeFirstMatch {
-      // The other track aired from broadcast frame 10 on (its reference frame = broadcast frame - 10 + its start).
+      // The other track's last match at broadcast frame `last`: from its start on (reference frame = broadcast frame
+      // - 10 + its start), or as long before its audible end as asked.
       let other = catalog.tracks[1]
       let last = first - Int32((gap * p.framesPerSecond).rounded())
+      var shift = Double(other.globalStartFrame) - 10
+      if let beforeEnd = previousEndedSecondsBeforeItsEnd {
+        shift = Double(other.globalStartFrame) + p.frame(atSeconds: other.audibleEndSeconds - beforeEnd) - Double(last)
+      }
       var previous = RunningPlay(
         id: 2, trackIndex: 1, referenceRange: other.globalStartFrame..<other.globalStartFrame + other.frameCount,
-        alpha: Double(other.globalStartFrame) - 10, beta: 1, firstFrame: 10, pitchShifted: false,
-        detectedAtSeconds: 5)
-      previous.add(
-        anchorFrame: last - 8, targetFrame: last, reference: UInt32(Int32(other.globalStartFrame) + last - 18))
-      matcher.active.append(previous)
+        alpha: shift, beta: 1, firstFrame: 10, pitchShifted: false, detectedAtSeconds: 5)
+      previous.add(anchorFrame: last - 8, targetFrame: last, reference: UInt32(shift + Double(last - 8)))
+      if previousEndedSecondsBeforeItsEnd == nil {
+        matcher.active.append(previous)
+      } else {
+        matcher.recentlyEnded.append(previous)
+      }
     }
     var play = RunningPlay(
       id: 1, trackIndex: 0, referenceRange: 0..<UInt32(track.frameCount), alpha: -100, beta: 1, firstFrame: first,
@@ -121,6 +129,10 @@ struct StreamMatcherPlaysTests {
     let overlapping = try Self.startOfPlayFirstMatched15SecondsIn(
       openingRate: 0.4, previousEndsBeforeFirstMatch: -crossfade - 1)
     #expect(abs(overlapping.reported - overlapping.firstMatch) < 0.01, "not \(overlapping.reported) s")
+    // An ended play whose last match came 6 s before its track's audible end ends there, 6 s later.
+    let ended = try Self.startOfPlayFirstMatched15SecondsIn(
+      openingRate: 0.4, previousEndsBeforeFirstMatch: 8, previousEndedSecondsBeforeItsEnd: 6)
+    #expect(abs(ended.reported - (ended.firstMatch - 8 + 6 - crossfade)) < 0.05, "not \(ended.reported) s")
   }
 
   /// A song, a minute of loud noise over it, and the song again on the same line (the airing went on under the noise).
