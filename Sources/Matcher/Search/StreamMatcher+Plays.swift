@@ -77,22 +77,18 @@ extension StreamMatcher {
   func snapshot(of play: RunningPlay, final: Bool) -> MatchedPlay {
     let track = catalog.tracks[play.trackIndex]
     let p = parameters
-    let base = Double(track.globalStartFrame)
-    // Reference seconds at a broadcast frame, and the broadcast frame at a reference second.
-    func referenceSeconds(atFrame f: Double) -> Double { p.seconds(ofFrame: play.alpha + play.beta * f - base) }
-    func frameAtReference(_ s: Double) -> Double { (base + p.frame(atSeconds: s) - play.alpha) / play.beta }
 
     let firstFrame = Double(play.firstFrame)
     let lastFrame = Double(play.lastFrame)
     var startFrame = firstFrame
     let snap = edgeSnap(of: track)
     let startSnap = hasSparseOpening(play) ? max(snap, settings.noisyOpeningSnapSeconds) : snap
-    let intoTrackSeconds = referenceSeconds(atFrame: firstFrame) - track.audibleStartSeconds
+    let intoTrackSeconds = referenceSeconds(on: play, atFrame: firstFrame) - track.audibleStartSeconds
     if intoTrackSeconds <= startSnap * play.beta {
       // The audible start itself, even when the first match maps before it: a match there is off the line (one
       // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of
       // the reference's inaudible lead-in.
-      startFrame = frameAtReference(track.audibleStartSeconds)
+      startFrame = broadcastFrame(on: play, atReferenceSeconds: track.audibleStartSeconds)
       if intoTrackSeconds > snap * play.beta, let previousEnd = latestEndFrame(before: play) {
         // Moved back over a masked opening: never over the item before by more than a crossfade.
         startFrame = min(firstFrame, max(startFrame, previousEnd - MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
@@ -106,7 +102,7 @@ extension StreamMatcher {
     let density = Double(track.hashCount) / max(1, track.durationSeconds)
     return MatchedPlay(
       id: play.id, track: track, startSeconds: start, endSeconds: end,
-      referenceOffsetSeconds: max(0, referenceSeconds(atFrame: frame(atStreamSeconds: start))),
+      referenceOffsetSeconds: max(0, referenceSeconds(on: play, atFrame: frame(atStreamSeconds: start))),
       speed: play.beta, pitchShifted: play.pitchShifted,
       confidence: min(1, Double(play.matchCount) / (density * referenceSpan)),
       detectedAtSeconds: play.detectedAtSeconds, matchCount: play.matchCount)
@@ -123,12 +119,22 @@ extension StreamMatcher {
   /// audible end if the last match maps within `edgeSnap` of it.
   func endFrame(of play: RunningPlay, final: Bool) -> Double {
     let track = catalog.tracks[play.trackIndex]
-    let p = parameters
-    let base = Double(track.globalStartFrame)
     let lastFrame = Double(play.lastFrame)
-    let referenceEnd = p.seconds(ofFrame: play.alpha + play.beta * lastFrame - base)
+    let referenceEnd = referenceSeconds(on: play, atFrame: lastFrame)
     guard final && track.audibleEndSeconds - referenceEnd <= edgeSnap(of: track) * play.beta else { return lastFrame }
-    return max(lastFrame, (base + p.frame(atSeconds: track.audibleEndSeconds) - play.alpha) / play.beta)
+    return max(lastFrame, broadcastFrame(on: play, atReferenceSeconds: track.audibleEndSeconds))
+  }
+
+  /// Seconds into `play`'s track at a (fractional) broadcast frame on its line.
+  func referenceSeconds(on play: RunningPlay, atFrame frame: Double) -> Double {
+    let base = Double(catalog.tracks[play.trackIndex].globalStartFrame)
+    return parameters.seconds(ofFrame: play.alpha + play.beta * frame - base)
+  }
+
+  /// The (fractional) broadcast frame on `play`'s line at `seconds` into its track.
+  func broadcastFrame(on play: RunningPlay, atReferenceSeconds seconds: Double) -> Double {
+    let base = Double(catalog.tracks[play.trackIndex].globalStartFrame)
+    return (base + parameters.frame(atSeconds: seconds) - play.alpha) / play.beta
   }
 
   /// The latest end, as reported, of the other plays on this channel that began before `play`'s first match.
