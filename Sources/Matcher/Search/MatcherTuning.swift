@@ -73,6 +73,19 @@ enum MatcherTuning {
   /// had 0.72–1.21 (one, 39 s of a song under heavy noise, 0.15). A share of the later rate.
   static let maxSparseOpeningRateShare = 0.6
 
+  /// An opening judged sparse stays so until its share of the later rate (`maxSparseOpeningRateShare`) reaches this:
+  /// the later rate is that of every match since the opening, so it drifts as the song goes on, and a share near 0.6
+  /// crossed the bar back and forth, moving the start that the console, the API and each progress event show by up
+  /// to 20 s at every report (`Loyalists` on `radio` s4 ch02 at 1,000 h: 749.4 and 739.2 s, four times). Replayed on
+  /// the reports of both channels of `radio` s1–s8 and `hard` s1–s6 (a throwaway build printed each report's share
+  /// and both starts): plays whose start moved more than once 4 / 5 / 6 → 2 / 3 / 2 with the dev / 100 h / 1,000 h
+  /// catalogs; logged starts more than 2 s late / early 21 / 4, 42 / 3, 48 / 3 → 20 / 5, 41 / 4, 47 / 3: three songs
+  /// that ended 17–20 s late now start right, and one airing joined 12.8 s in (dev and 100 h), dense only at its last
+  /// report, starts 12 s early. Not tuned on, `radio` s9 and `hard` s7: 3 / 1 → 2 / 1 with the dev catalog, the same
+  /// at 100 h and 1,000 h. A band on both sides (0.5 to judge sparse after judging not) made one start more early with
+  /// the dev and 100 h catalogs. A share of the later rate.
+  static let minResumedOpeningRateShare = 0.7
+
   /// A song's start moved back over a masked opening (`MatcherSettings.noisyOpeningSnapSeconds`) stops this long before
   /// the end of the play before it on the channel. Two songs overlap by a crossfade at most, and a song joined in its
   /// middle right after another item can look masked (its opening sparser than the rest) and would otherwise start

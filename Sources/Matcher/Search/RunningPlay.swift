@@ -15,8 +15,11 @@ struct RunningPlay {
   var lastFrame: Int32
   var matchCount = 0
   /// Matches anchored before `openingEndFrame`: how well the song's first seconds came through
-  /// (`StreamMatcher.hasSparseOpening`).
+  /// (`StreamMatcher.judgeOpening`).
   private(set) var openingMatchCount = 0
+  /// Whether the song's opening was judged masked at the last report (`StreamMatcher.judgeOpening`); nil until its
+  /// matches span twice the opening, and again on a corrected line (`realigned`).
+  var openingMasked: Bool?
   /// `openingFrames` after the first match of the line the play was found on.
   let openingEndFrame: Int32
   /// The opening's length: `MatcherTuning.openingBuckets` second-long buckets.

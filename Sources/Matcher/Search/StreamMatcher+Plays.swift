@@ -10,6 +10,7 @@ extension StreamMatcher {
       } else if now - active[i].lastReportedSeconds >= settings.progressIntervalSeconds
         && active[i].lastFrame != active[i].lastReportedLastFrame
       {
+        judgeOpening(of: &active[i])
         active[i].lastReportedSeconds = now
         active[i].lastReportedLastFrame = active[i].lastFrame
         sink?.receive(.playContinues(snapshot(of: active[i], final: false)))
@@ -37,7 +38,9 @@ extension StreamMatcher {
     return !active.contains { $0.id != play.id && $0.lastFrame > supportedUntil }
   }
 
-  func end(_ play: RunningPlay) {
+  func end(_ ending: RunningPlay) {
+    var play = ending
+    judgeOpening(of: &play)
     playedPairs.forget(playID: play.id)
     let dominated = (active + recentlyEnded).contains { isDominated(play, by: $0) }
     let final = snapshot(of: play, final: true)
@@ -82,7 +85,7 @@ extension StreamMatcher {
     let lastFrame = Double(play.lastFrame)
     var startFrame = firstFrame
     let snap = edgeSnap(of: track)
-    let startSnap = hasSparseOpening(play) ? max(snap, settings.noisyOpeningSnapSeconds) : snap
+    let startSnap = play.openingMasked == true ? max(snap, settings.noisyOpeningSnapSeconds) : snap
     let intoTrackSeconds = referenceSeconds(on: play, atFrame: firstFrame) - track.audibleStartSeconds
     if intoTrackSeconds <= startSnap * play.beta {
       // The audible start itself, even when the first match maps before it: a match there is off the line (one
@@ -145,18 +148,21 @@ extension StreamMatcher {
     return (running + ended).max()
   }
 
-  /// Whether `play` is of a song whose opening (`MatcherTuning.openingBuckets`) matched at under
-  /// `MatcherTuning.maxSparseOpeningRateShare` of the rate of its matches since, judged once they span as long: the
-  /// song's first seconds on the air were masked, and the seconds before them may have been the song too
-  /// (`MatcherSettings.noisyOpeningSnapSeconds`).
-  func hasSparseOpening(_ play: RunningPlay) -> Bool {
-    guard catalog.tracks[play.trackIndex].metadata.kind == .song else { return false }
+  /// Judges whether `play`'s song had its opening masked, at each report and at its end: its opening
+  /// (`MatcherTuning.openingBuckets`) matched at under `MatcherTuning.maxSparseOpeningRateShare` of the rate of its
+  /// matches since, once they span as long. The song's first seconds on the air were masked, and the seconds before
+  /// them may have been the song too (`MatcherSettings.noisyOpeningSnapSeconds`). An opening judged masked stays so
+  /// until the share reaches `MatcherTuning.minResumedOpeningRateShare`, so that the start shown does not flip.
+  func judgeOpening(of play: inout RunningPlay) {
+    guard catalog.tracks[play.trackIndex].metadata.kind == .song else { return }
     let openingFrames = Double(RunningPlay.openingFrames)
     let laterFrames = Double(play.lastAnchorFrame - play.openingEndFrame)
-    guard laterFrames >= openingFrames else { return false }
+    guard laterFrames >= openingFrames else { return }
     let laterMatches = Double(play.matchCount - play.openingMatchCount)
-    return Double(play.openingMatchCount) * laterFrames
-      < MatcherTuning.maxSparseOpeningRateShare * laterMatches * openingFrames
+    let bar =
+      play.openingMasked == true ? MatcherTuning.minResumedOpeningRateShare : MatcherTuning.maxSparseOpeningRateShare
+    // The opening's rate under `bar` times the later rate, both sides multiplied by the two spans.
+    play.openingMasked = Double(play.openingMatchCount) * laterFrames < bar * laterMatches * openingFrames
   }
 
   private func frame(atStreamSeconds s: Double) -> Double {

@@ -86,6 +86,7 @@ struct StreamMatcherPlaysTests {
       Int32((openingRate * 4 * Double(MatcherTuning.openingBuckets)).rounded()), from: first,
       over: play.openingEndFrame - first)
     add(4 * (judged ? 12 : 5), from: play.openingEndFrame, over: (judged ? 12 : 5) * bucket)
+    matcher.judgeOpening(of: &play)
     let reported = matcher.snapshot(of: play, final: false).startSeconds
     return (
       reported, p.seconds(ofFrame: 100 + p.frame(atSeconds: track.audibleStartSeconds)),
@@ -133,6 +134,47 @@ struct StreamMatcherPlaysTests {
     let ended = try Self.startOfPlayFirstMatched15SecondsIn(
       openingRate: 0.4, previousEndsBeforeFirstMatch: 8, previousEndedSecondsBeforeItsEnd: 6)
     #expect(abs(ended.reported - (ended.firstMatch - 8 + 6 - crossfade)) < 0.05, "not \(ended.reported) s")
+  }
+
+  @Test("An opening judged masked stays masked until its share of the later rate reaches 0.7, so the start holds")
+  func maskedOpeningVerdictHolds() throws {
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(SyntheticSong(seed: 45, seconds: 90).render(), "song")])
+    let track = catalog.tracks[0]
+    let p = catalog.parameters
+    let matcher = StreamMatcher(catalog: catalog, sink: nil)
+    let silence = [Float](repeating: 0, count: 90 * 8000)
+    try silence.withUnsafeBufferPointer { try matcher.append($0, channels: 1, sampleRate: 8000) }
+    // Aired from broadcast frame 100 on, first matched 15 s in: 20 matches in its opening, then later matches added
+    // up to a frame `laterFrames` past it, as many as give the opening `share` of their rate, each time reported.
+    let first = Int32(100 + p.frame(atSeconds: track.audibleStartSeconds + 15))
+    var play = RunningPlay(
+      id: 1, trackIndex: 0, referenceRange: 0..<UInt32(track.frameCount), alpha: -100, beta: 1, firstFrame: first,
+      pitchShifted: false, detectedAtSeconds: 20)
+    let openingFrames = play.openingEndFrame - first
+    for k in 0..<20 {
+      let anchor = first + Int32(k) * openingFrames / 20
+      play.add(anchorFrame: anchor, targetFrame: anchor + 8, reference: UInt32(anchor - 100))
+    }
+    var laterCount = 0
+    var laterEnd = play.openingEndFrame
+    func reportedStart(share: Double, laterSeconds: Int32) -> Double {
+      let end = play.openingEndFrame + laterSeconds * RunningPlay.bucketFrames
+      let total = Int((20 * Double(end - play.openingEndFrame) / (Double(openingFrames) * share)).rounded())
+      let added = total - laterCount
+      for k in 0..<added {
+        let anchor = laterEnd + Int32(k + 1) * (end - laterEnd) / Int32(added)
+        play.add(anchorFrame: anchor, targetFrame: anchor + 8, reference: UInt32(anchor - 100))
+      }
+      (laterCount, laterEnd) = (total, end)
+      matcher.judgeOpening(of: &play)
+      return matcher.snapshot(of: play, final: false).startSeconds
+    }
+    let audibleStart = p.seconds(ofFrame: 100 + p.frame(atSeconds: track.audibleStartSeconds))
+    let firstMatch = p.seconds(ofFrame: Double(first))
+    let starts = [(0.65, 12), (0.55, 24), (0.65, 36), (0.75, 48)].map { reportedStart(share: $0, laterSeconds: $1) }
+    // Dense, then sparse (moved back), still under 0.7 (held there), then at 0.75 (back to the first match).
+    let expected = [firstMatch, audibleStart, audibleStart, firstMatch]
+    #expect(zip(starts, expected).allSatisfy { abs($0 - $1) < 0.01 }, "not \(starts) s, \(expected)")
   }
 
   /// A song, a minute of loud noise over it, and the song again on the same line (the airing went on under the noise).
