@@ -39,8 +39,9 @@ dropped with /proc/sys/vm/drop_caches where permitted, else the catalog's pages 
 song and `catalog remove` of the middle track, each on a fresh copy of the catalog (wall time, CPU and max RSS), and a
 `scan` of each channel of each simulation (the first --max-minutes of it), timed with the scan process's rusage (its children, such as an ffmpeg decoder, included; with --runs N, the median of
 N scans of the channel, one after another, default 3, each of which must log the same plays as the first), scored with
-../shared/eval/from_scan.py and score.py as bench/yardstick.sh does. A play of a distractor (any track not in the dev
-catalog) is a false play; they are also counted on their own.
+../shared/eval/from_scan.py and score.py as bench/yardstick.sh does: F1, false plays, median latency, and the median and
+95th percentile of the start and end errors (|logged - true| over the plays matched to the truth). A play of a
+distractor (any track not in the dev catalog) is a false play; they are also counted on their own.
 
 Catalogs are cached in ~/.cache/bmon-scale/catalogs/KEY/ (never in the repository); KEY hashes the sources that shape
 a catalog's bytes (Sources/Matcher except the search: StreamMatcher*, MatchQueue*, MatcherSettings*, MatchEvent*,
@@ -471,7 +472,8 @@ def scan_sim(a, bin_path, cat, sim, dev_csv, dev_isrcs, run_dir, max_minutes):
                     distractor += 1
     res.update({"f1": score.get("f1"), "tp": score.get("tp"), "fp": score.get("fp"), "fn": score.get("fn"),
                 "distractor_plays": distractor,
-                "latency_median_s": (score.get("latency_s") or {}).get("median")})
+                "latency_median_s": (score.get("latency_s") or {}).get("median"),
+                "start_error_s": score.get("start_error_s"), "end_error_s": score.get("end_error_s")})
     return res
 
 
@@ -505,15 +507,19 @@ def tables(results):
                                                       .get("file", "?")).name if results["sizes"] else "?"))
     lines.append("")
     head = ["size", "simulation", "audio scanned (all channels)", "scan xRT/core", "scan max RSS MB", "F1", "FP", "distractor FP",
-            "latency med s"]
+            "latency med s", "start err med/p95 s", "end err med/p95 s"]
     rows = []
+
+    def errors(e):
+        return "n/a" if not e else "%.2f / %.2f" % (e["median_abs"], e["p95_abs"])
     for s in results["sizes"]:
         for r in s["scans"]:
             audio = ("%.0f min" % (r["audio_s"] / 60) if r["audio_s"] >= 120 else "%.0f s" % r["audio_s"]) + \
                 (" (stopped)" if r["timed_out"] else "")
             rows.append([s["name"], r["sim"], audio, fmt(r["x_rt_per_core"], ".3g"), "%.0f" % r["max_rss_mb"],
                          fmt(r.get("f1"), ".3f"), fmt(r.get("fp"), "d"), fmt(r.get("distractor_plays"), "d"),
-                         fmt(r.get("latency_median_s"), ".2f")])
+                         fmt(r.get("latency_median_s"), ".2f"), errors(r.get("start_error_s")),
+                         errors(r.get("end_error_s"))])
     lines += table(head, rows)
     for name, reason in results["skipped_sizes"].items():
         lines.append("%s: %s" % (name, reason))
@@ -521,7 +527,8 @@ def tables(results):
                  "header); scan xRT/core = audio seconds / CPU seconds of the scan process and its children (%s); scan max "
                  "RSS: the catalog's mapped pages and the scan's own memory (a WAV's samples are read a chunk at a "
                  "time; before a077ba0 its map added about 10.6 MB per minute of 44.1 kHz stereo); a scan stopped "
-                 "by --scan-timeout reports its speed from its last progress line (whole seconds of audio)" %
+                 "by --scan-timeout reports its speed from its last progress line (whole seconds of audio); start and end "
+                 "err: the scorer's median and 95th percentile of |logged - true| over the plays it matched" %
                  (results.get("cold_method", "n/a"),
                   "the median of %d runs of each channel, one after another" % results.get("runs", 1)
                   if results.get("runs", 1) > 1 else "one run of each channel"))
