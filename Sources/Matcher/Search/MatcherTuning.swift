@@ -268,6 +268,17 @@ enum MatcherTuning {
   /// matches that come back must be strong.
   static let denseSupportMaxAgeBuckets: Int32 = 6
 
+  /// A play whose line has had no sustained support for longer than `MatcherSettings.maxGapSeconds` is held open for
+  /// its airing to be heard again (`maxSilentLineSeconds`); matches that come back move its end only when its last
+  /// `sustainedSupportBuckets` seconds hold at least this share of the play's mean match rate. The line's acceptance
+  /// widens as it is extrapolated, and other audio can put three chance matches on it within two seconds: a chord pad
+  /// under an ad stretched `Vengeful` on `radio` s2 58 s past its cut with the dev catalog; another song and unknown
+  /// music stretched two more by 50 and 109 s; each at 0.03–0.04 of its play's mean rate. The ten airings heard again
+  /// after 20–32 s came back at 0.34 or more (traced on `radio` s1–s9 and `hard` s1–s7 at the dev, 100 h and 1,000 h
+  /// catalogs). Unknown music that took up a song's line 85 s after it ended, at 0.35 (`hard` s7, 100 h and 1,000 h),
+  /// still extends it: no share tells it from an airing heard again. A share of the mean rate.
+  static let minResumedSupportShare = 0.1
+
   /// A running play refits its line by least squares from this many matches on, and again whenever its matches have
   /// grown by half that or a quarter (`refitGrowthDivisor`) since the last fit: often enough to follow a line that
   /// started on a neighbouring speed hypothesis before it loses its matches, rarely enough to cost nothing.

@@ -113,7 +113,12 @@ struct RunningPlay {
 
   /// Counts a match, and moves the play's end to it when the play's support there is sustained (see below).
   /// `contested`: another track's play has sustained support more than a second past this play's (the next song).
-  mutating func add(anchorFrame: Int32, targetFrame: Int32, reference: UInt32, contested: Bool = false) {
+  /// `heldAfterFrames`: how long the play's line may go without sustained support before the play is only held open
+  /// for its airing to resume (`MatcherSettings.maxGapSeconds`).
+  mutating func add(
+    anchorFrame: Int32, targetFrame: Int32, reference: UInt32, contested: Bool = false,
+    heldAfterFrames: Int32 = .max
+  ) {
     matchCount += 1
     if anchorFrame < openingEndFrame { openingMatchCount += 1 }
     firstFrame = min(firstFrame, anchorFrame)
@@ -137,7 +142,9 @@ struct RunningPlay {
     let dense =
       !contested && anchorFrame - lastFrame <= Self.resumeFrames
       && matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= MatcherTuning.denseSupportMatches
-    if matchCount <= MatcherTuning.denseSupportMatches || strong || dense {
+    if matchCount <= MatcherTuning.denseSupportMatches
+      || ((strong || dense) && (anchorFrame - lastFrame <= heldAfterFrames || resumes(at: anchorFrame)))
+    {
       lastFrame = max(lastFrame, targetFrame)
     }
     let x = Double(anchorFrame) - x0
@@ -151,6 +158,16 @@ struct RunningPlay {
     {
       refit()
     }
+  }
+
+  /// Whether matches that come back on a line held open past its gap are its airing heard again: the last
+  /// `sustainedSupportBuckets` seconds hold at least `MatcherTuning.minResumedSupportShare` of the play's mean match
+  /// rate until its last sustained support.
+  private func resumes(at anchorFrame: Int32) -> Bool {
+    let window = MatcherTuning.sustainedSupportBuckets * Self.bucketFrames
+    let recent = Double(matchCount(from: anchorFrame - window, to: anchorFrame))
+    let meanInWindow = Double(matchCount) * Double(window) / Double(max(Self.bucketFrames, lastFrame - firstFrame))
+    return recent >= MatcherTuning.minResumedSupportShare * meanInWindow
   }
 
   /// Least-squares line through all matches, once they spread over a few seconds (a standard deviation of 1 s,

@@ -30,7 +30,9 @@ extension StreamMatcher {
         let track = active[i].trackIndex
         let supportedUntil = active[i].lastFrame + RunningPlay.bucketFrames
         let contested = active.contains { $0.trackIndex != track && $0.lastFrame > supportedUntil }
-        active[i].add(anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested)
+        active[i].add(
+          anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested,
+          heldAfterFrames: Int32(settings.maxGapSeconds * framesPerSecond))
         playedPairs.record(playID: active[i].id, anchorFrame: anchorFrame, targetFrame: targetFrame)
         return true
       }

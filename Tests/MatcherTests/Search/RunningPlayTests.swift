@@ -62,6 +62,37 @@ struct RunningPlayTests {
     #expect(play.lastFrame == 1054)
   }
 
+  @Test("On a line held open past its gap, matches from three anchors move its end only at a tenth of its mean rate")
+  func heldLineNeedsAShareOfItsRate() {
+    let held: Int32 = 625  // 20 s
+    func threeAnchors(_ play: inout RunningPlay, from anchor: Int32, each count: Int) {
+      for a in [anchor, anchor + 20, anchor + 50] {
+        for k in 0..<count {
+          play.add(anchorFrame: a, targetFrame: a + 4 + Int32(k), reference: UInt32(a), heldAfterFrames: held)
+        }
+      }
+    }
+    // 10 matches every 8 frames over 10 s: about 80 in two seconds; 3 are chance, 9 are the airing heard again.
+    var dense = RunningPlay(
+      id: 1, trackIndex: 0, referenceRange: 0..<10_000, alpha: 0, beta: 1, firstFrame: 0, pitchShifted: false,
+      detectedAtSeconds: 2)
+    for anchor in stride(from: Int32(0), through: 320, by: 8) {
+      for k in Int32(0)..<10 {
+        dense.add(anchorFrame: anchor + k % 3, targetFrame: anchor + k + 8, reference: UInt32(anchor + k % 3))
+      }
+    }
+    let end = dense.lastFrame
+    threeAnchors(&dense, from: 1500, each: 1)
+    #expect(dense.lastFrame == end)
+    threeAnchors(&dense, from: 1600, each: 3)
+    #expect(dense.lastFrame == 1656)
+
+    // The ten-second play of 3 matches every 8 frames, about 24 in two seconds: 3 are a tenth of that.
+    var sparse = Self.playWithTenSecondsOfSupport()
+    threeAnchors(&sparse, from: 1500, each: 1)
+    #expect(sparse.lastFrame == 1554)
+  }
+
   @Test("Dense matches soon after its support move its end, unless another track's play started since")
   func denseMatchesSoonAfter() {
     var free = Self.playWithTenSecondsOfSupport()
