@@ -80,7 +80,7 @@ enum MatcherTuning {
   /// the reports of both channels of `radio` s1–s8 and `hard` s1–s6 (a throwaway build printed each report's share
   /// and both starts): plays whose start moved more than once 4 / 5 / 6 → 2 / 3 / 2 with the dev / 100 h / 1,000 h
   /// catalogs; logged starts more than 2 s late / early 21 / 4, 42 / 3, 48 / 3 → 20 / 5, 41 / 4, 47 / 3: three songs
-  /// that ended 17–20 s late now start right, and one airing joined 12.8 s in (dev and 100 h), dense only at its last
+  /// that started 17–20 s late now start right, and one airing joined 12.8 s in (dev and 100 h), dense only at its last
   /// report, starts 12 s early. Not tuned on, `radio` s9 and `hard` s7: 3 / 1 → 2 / 1 with the dev catalog, the same
   /// at 100 h and 1,000 h. A band on both sides (0.5 to judge sparse after judging not) made one start more early with
   /// the dev and 100 h catalogs. A share of the later rate.
