@@ -1,11 +1,10 @@
 /// Running plays: progress reports, ends, and the times reported for them.
 extension StreamMatcher {
   func advancePlays() {
-    let gapFrames = Int32(settings.maxGapSeconds * framesPerSecond)
     let now = streamSeconds
     var ended = [Int]()
     for i in active.indices {
-      if newestFrame - active[i].lastFrame > gapFrames && !mayResume(active[i]) {
+      if newestFrame - active[i].lastFrame > maxGapFrames && !mayResume(active[i]) {
         ended.append(i)
       } else if now - active[i].lastReportedSeconds >= settings.progressIntervalSeconds
         && active[i].lastFrame != active[i].lastReportedLastFrame

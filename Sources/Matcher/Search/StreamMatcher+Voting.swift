@@ -32,7 +32,7 @@ extension StreamMatcher {
         let contested = active.contains { $0.trackIndex != track && $0.lastFrame > supportedUntil }
         active[i].add(
           anchorFrame: anchorFrame, targetFrame: targetFrame, reference: reference, contested: contested,
-          heldAfterFrames: Int32(settings.maxGapSeconds * framesPerSecond))
+          heldAfterFrames: maxGapFrames)
         playedPairs.record(playID: active[i].id, anchorFrame: anchorFrame, targetFrame: targetFrame)
         return true
       }

@@ -59,6 +59,9 @@ public final class StreamMatcher {
   let queue: MatchQueue
   var candidates: [(hypothesis: Int, diagonal: Int)] = []
   let windowFrames: Int32
+  /// `MatcherSettings.maxGapSeconds` in frames: a play whose line goes this long without sustained support ends, or is
+  /// only held open for its airing to resume (`mayResume`).
+  let maxGapFrames: Int32
 
   // Plays.
   var active: [RunningPlay] = []
@@ -149,6 +152,7 @@ public final class StreamMatcher {
       .sorted { ($0.pitchShifted ? 1 : 0, $0.speed) < ($1.pitchShifted ? 1 : 0, $1.speed) }
     maxQueryPairFrames = Int32((Double(parameters.maxPairFrames) / (1 - settings.maxSpeedDeviation)).rounded(.up))
     windowFrames = Int32(settings.voteWindowSeconds * parameters.framesPerSecond)
+    maxGapFrames = Int32(settings.maxGapSeconds * parameters.framesPerSecond)
     hypothesisSpeeds = hypotheses.map { Float($0.speed) }
     pairTimeMargin = Float(settings.pairTimeMarginFrames)
     pairTimePasses = parameters.interpolatePeakTimes && settings.pairTimeMarginFrames > 0 ? 2 : 1
