@@ -54,8 +54,11 @@ enum PeakLevelCopy {
 
     let audibleStart = reversed ? duration - base.audibleEndSeconds : base.audibleStartSeconds
     let audibleEnd = reversed ? duration - base.audibleStartSeconds : base.audibleEndSeconds
+    // Reversed, the recording's quiet tail becomes its opening and its opening its tail, which was not measured: such a
+    // copy is taken as loud to its audible end.
+    let loudEnd = reversed ? audibleEnd : base.loudEndSeconds
     return Signature(
       parameters: p, sampleCount: sampleCount, peaks: peaks, audibleStartSeconds: max(0, audibleStart / factor),
-      audibleEndSeconds: max(0, audibleEnd / factor))
+      audibleEndSeconds: max(0, audibleEnd / factor), loudEndSeconds: max(0, loudEnd / factor))
   }
 }

@@ -1,7 +1,7 @@
 import Common
 import Foundation
 
-/// The catalog file format (`.bmcat`), version 4, little-endian:
+/// The catalog file format (`.bmcat`), version 5, little-endian:
 ///
 ///     "BMCATLG\1"  UInt32 version  UInt32 headerLength  header (JSON)  zero padding to 16
 ///     track table  zero padding to 16      pair index      triplet index      UInt64 checksum
@@ -17,13 +17,14 @@ import Foundation
 /// before it. The indexes are used in place from a memory map: loading costs one pass of checksum, one of validation
 /// and reading the track table.
 ///
-/// Version 3 is the same without the track table, the tracks in the JSON header (`tracks`). Version 2 is version 3
+/// Version 4 is the same without each track's `loudEndSeconds` (read as its audible end: no quiet tail known). Version
+/// 3 is version 4 without the track table, the tracks in the JSON header (`tracks`). Version 2 is version 3
 /// with each directory a plain list of UInt32 offsets (`directoryCount` of them, 4 bytes a slot), and version 1 is
 /// version 2 without the triplet index. All are still read, plain directories made `SlotDirectory`s in memory as they
-/// load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites them as version 4.
+/// load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites them as version 5.
 extension Catalog {
   static let magic = Array("BMCATLG\u{1}".utf8)
-  public static let formatVersion: UInt32 = 4
+  public static let formatVersion: UInt32 = 5
   /// The oldest version this build reads.
   static let oldestFormatVersion: UInt32 = 1
 
@@ -200,7 +201,7 @@ extension Catalog {
     if let table = header.trackTable {
       let bytesLeft = body.count - offset
       guard table.bytes >= 0, table.bytes <= bytesLeft, table.count >= 0,
-        table.count <= table.bytes / CatalogTrackTable.minimumTrackBytes
+        table.count <= table.bytes / CatalogTrackTable.minimumTrackBytes(version: version)
       else {
         throw damaged(
           path,
@@ -208,7 +209,8 @@ extension Catalog {
             + "\(max(0, bytesLeft)) bytes left for it")
       }
       header.tracks = try CatalogTrackTable.decode(
-        UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + table.bytes)]), count: table.count, path: path)
+        UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + table.bytes)]), count: table.count,
+        version: version, path: path)
       offset += (table.bytes + 15) / 16 * 16
     }
     try header.validate(path: path)
@@ -264,7 +266,7 @@ extension Catalog {
     return (header, try pairs(), try triplets.map { (read) throws(FormatError) in try read() })
   }
 
-  /// The file's bytes: version 4, with a triplet index derived now if this catalog was read from version 1.
+  /// The file's bytes: version 5, with a triplet index derived now if this catalog was read from version 1.
   func encoded() throws -> [UInt8] {
     var out = [UInt8]()
     try encode { out.append(contentsOf: $0) }

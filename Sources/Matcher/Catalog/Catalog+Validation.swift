@@ -110,6 +110,12 @@ extension Catalog.Header {
           "\(name) is audible from \(t.audibleStartSeconds) s to \(t.audibleEndSeconds) s of its "
             + "\(t.durationSeconds) s")
       }
+      guard t.loudEndSeconds >= t.audibleStartSeconds, t.loudEndSeconds <= t.audibleEndSeconds else {
+        throw Catalog.damaged(
+          path,
+          "\(name) is loud until \(t.loudEndSeconds) s, outside its audible span (\(t.audibleStartSeconds) s to "
+            + "\(t.audibleEndSeconds) s)")
+      }
       guard t.hashCount >= 0 else { throw Catalog.damaged(path, "\(name) has \(t.hashCount) hashes") }
       let start = UInt64(t.globalStartFrame)
       if let previousEnd, start < previousEnd + UInt64(Catalog.gapFrames) {

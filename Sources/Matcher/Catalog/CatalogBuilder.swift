@@ -69,7 +69,8 @@ public final class CatalogBuilder {
     let track = CatalogTrack(
       key: key, sourcePath: sourcePath, metadata: metadata, durationSeconds: signature.durationSeconds,
       audibleStartSeconds: signature.audibleStartSeconds, audibleEndSeconds: signature.audibleEndSeconds,
-      globalStartFrame: 0, frameCount: UInt32(signature.frameCount), hashCount: h.count, addedAt: Date())
+      loudEndSeconds: signature.loudEndSeconds, globalStartFrame: 0, frameCount: UInt32(signature.frameCount),
+      hashCount: h.count, addedAt: Date())
     remove(key: key)
     current = nil
     positions[key] = tracks.count

@@ -7,6 +7,7 @@ import Foundation
 ///
 ///     UInt32 globalStartFrame   UInt32 frameCount   Int64 hashCount
 ///     Float64 durationSeconds   Float64 audibleStartSeconds   Float64 audibleEndSeconds
+///     Float64 loudEndSeconds (from format version 5; version 4 tracks are loud to their audible end)
 ///     Float64 addedAt (seconds since 2001-01-01 00:00:00 UTC)
 ///     key   sourcePath   title   artist   album   isrc   label   kind
 ///     UInt32 attribute count, then each attribute's name and value, names in ascending order
@@ -14,14 +15,14 @@ import Foundation
 /// where each text is a UInt32 count of bytes and that many bytes of UTF-8, and `kind` is an `ItemKind`'s raw value.
 /// The header holds the number of tracks and the table's length (`Catalog.TrackTableGeometry`).
 enum CatalogTrackTable {
-  /// The bytes of a track with every text empty and no attribute: its fixed-width fields, 8 text lengths and the
-  /// attribute count.
-  static let minimumTrackBytes = 4 + 4 + 8 + 4 * 8 + 8 * 4 + 4
+  /// The bytes of a track with every text empty and no attribute, in a table of format `version`: its fixed-width
+  /// fields, 8 text lengths and the attribute count.
+  static func minimumTrackBytes(version: UInt32) -> Int { 4 + 4 + 8 + (version >= 5 ? 5 : 4) * 8 + 8 * 4 + 4 }
 
   /// The most tracks `decode` makes room for before it reads them (a 1,000 h catalog has 17,646).
   static let reservedTracks = 1 << 16
 
-  /// The table of `tracks`. Attributes are written in the order of their names, so that the same catalog is always the
+  /// The table of `tracks`, in the current format (`Catalog.formatVersion`). Attributes are written in the order of their names, so that the same catalog is always the
   /// same bytes.
   static func encoded(_ tracks: [CatalogTrack]) -> [UInt8] {
     var out = BinaryWriter()
@@ -35,7 +36,8 @@ enum CatalogTrackTable {
       out.append(t.frameCount)
       out.append(Int64(t.hashCount))
       for seconds in [
-        t.durationSeconds, t.audibleStartSeconds, t.audibleEndSeconds, t.addedAt.timeIntervalSinceReferenceDate,
+        t.durationSeconds, t.audibleStartSeconds, t.audibleEndSeconds, t.loudEndSeconds,
+        t.addedAt.timeIntervalSinceReferenceDate,
       ] {
         out.append(seconds.bitPattern)
       }
@@ -50,10 +52,12 @@ enum CatalogTrackTable {
     return out.bytes
   }
 
-  /// Reads `count` tracks from `raw`, which must hold them exactly. A table that runs short or long, a text that is
+  /// Reads `count` tracks of a table of format `version` from `raw`, which must hold them exactly. A table that runs short or long, a text that is
   /// not UTF-8, an unknown kind or a time that is not a number is a damaged catalog (`Catalog.damaged`); the values
   /// are checked against each other afterwards, with the rest of the header (`Catalog+Validation`).
-  static func decode(_ raw: UnsafeRawBufferPointer, count: Int, path: String) throws(FormatError) -> [CatalogTrack] {
+  static func decode(
+    _ raw: UnsafeRawBufferPointer, count: Int, version: UInt32, path: String
+  ) throws(FormatError) -> [CatalogTrack] {
     var reader = Reader(raw: raw, path: path, trackCount: count)
     var tracks: [CatalogTrack] = []
     // Room made ahead for at most `reservedTracks`: the count is not checksummed yet when the table is read.
@@ -66,6 +70,7 @@ enum CatalogTrackTable {
       let durationSeconds = try reader.seconds("its duration")
       let audibleStartSeconds = try reader.seconds("where its sound starts")
       let audibleEndSeconds = try reader.seconds("where its sound ends")
+      let loudEndSeconds = version >= 5 ? try reader.seconds("where its loud part ends") : audibleEndSeconds
       let addedAt = try reader.seconds("when it was added")
       let key = try reader.text()
       let sourcePath = try reader.text()
@@ -95,7 +100,8 @@ enum CatalogTrackTable {
           metadata: TrackMetadata(
             title: title, artist: artist, album: album, isrc: isrc, label: label, kind: kind, attributes: attributes),
           durationSeconds: durationSeconds, audibleStartSeconds: audibleStartSeconds,
-          audibleEndSeconds: audibleEndSeconds, globalStartFrame: globalStartFrame, frameCount: frameCount,
+          audibleEndSeconds: audibleEndSeconds, loudEndSeconds: loudEndSeconds, globalStartFrame: globalStartFrame,
+          frameCount: frameCount,
           hashCount: Int(hashCount), addedAt: Date(timeIntervalSinceReferenceDate: addedAt)))
     }
     guard reader.bytesLeft == 0 else {

@@ -6,7 +6,8 @@ import Foundation
 /// extractor) receives the same spectra beside the peak extractor, and an optional audio ring (the air watch's, for
 /// clips of unknown music) the audio at the fingerprint rate.
 ///
-/// Also measures the audible span on the way. One thread at a time.
+/// Also measures the audible span on the way, and for a signature where the recording's loud part ends (`QuietTail`).
+/// One thread at a time.
 final class FingerprintFrontEnd {
   let parameters: FingerprintParameters
   private let analyzer: SpectrumAnalyzer
@@ -24,12 +25,15 @@ final class FingerprintFrontEnd {
   private var hopEnergy: Float = 0
   private var hopFill = 0
   private let audibleEnergy: Float
+  /// The loud part's measure, for signatures only: a stream matcher's front end runs for months.
+  private(set) var quietTail: QuietTail?
 
   init(
     parameters: FingerprintParameters, peaksPerBlock: Int, consumer: any PeakConsumer,
-    spectrumTap: (any SpectrumFrameConsumer)? = nil, audioRing: AirAudioRing? = nil
+    spectrumTap: (any SpectrumFrameConsumer)? = nil, audioRing: AirAudioRing? = nil, measuresQuietTail: Bool = false
   ) {
     self.parameters = parameters
+    quietTail = measuresQuietTail ? QuietTail() : nil
     self.audioRing = audioRing
     let bins = SpectrumAnalyzer.binRange(parameters)
     extractor = PeakExtractor(
@@ -102,6 +106,7 @@ final class FingerprintFrontEnd {
     hopFill += slice.count
     samplesAtFingerprintRate += slice.count
     if hopFill == parameters.hopSizeSamples {
+      quietTail?.add(hopEnergy: hopEnergy, samples: hopFill)
       if hopEnergy > audibleEnergy {
         let index = samplesAtFingerprintRate / parameters.hopSizeSamples - 1
         if firstAudibleHop == nil { firstAudibleHop = index }
@@ -116,5 +121,7 @@ final class FingerprintFrontEnd {
   func flush() {
     resampler?.process(UnsafeBufferPointer(start: nil, count: 0), flush: true) { atFingerprintRate($0) }
     analyzer.flush()
+    if hopFill > 0 { quietTail?.add(hopEnergy: hopEnergy, samples: hopFill) }
+    quietTail?.flush()
   }
 }

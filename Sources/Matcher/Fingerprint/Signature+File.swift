@@ -15,6 +15,8 @@ extension Signature {
     var peakCount: Int
     var audibleStartSeconds: Double
     var audibleEndSeconds: Double
+    /// Absent from signatures written before it was measured.
+    var loudEndSeconds: Double?
   }
 
   /// The file's bytes.
@@ -29,7 +31,8 @@ extension Signature {
     let header = try encoder.encode(
       Header(
         parameters: parameters, sampleCount: sampleCount, peakCount: peaks.count,
-        audibleStartSeconds: audibleStartSeconds, audibleEndSeconds: audibleEndSeconds))
+        audibleStartSeconds: audibleStartSeconds, audibleEndSeconds: audibleEndSeconds,
+        loudEndSeconds: loudEndSeconds))
     out.append(UInt32(header.count))
     out.append(bytes: header)
     for p in peaks {
@@ -74,7 +77,8 @@ extension Signature {
     }
     self.init(
       parameters: header.parameters, sampleCount: header.sampleCount, peaks: peaks,
-      audibleStartSeconds: header.audibleStartSeconds, audibleEndSeconds: header.audibleEndSeconds)
+      audibleStartSeconds: header.audibleStartSeconds, audibleEndSeconds: header.audibleEndSeconds,
+      loudEndSeconds: header.loudEndSeconds)
   }
 
   /// Writes the signature file atomically; a name that is not a regular file (/dev/null, a FIFO) is written in

@@ -14,16 +14,20 @@ public struct Signature: Sendable, Equatable {
   /// Where sound begins and ends (first and last hop louder than -60 dBFS), in seconds from the start.
   public var audibleStartSeconds: Double
   public var audibleEndSeconds: Double
+  /// Where the recording's loud part ends (`QuietTail`), between the audible start and end: the audible end when the
+  /// recording stays loud to its end, or when it was not measured (`loudEndSeconds` nil at `init`).
+  public var loudEndSeconds: Double
 
   public init(
     parameters: FingerprintParameters, sampleCount: Int, peaks: [Peak], audibleStartSeconds: Double,
-    audibleEndSeconds: Double
+    audibleEndSeconds: Double, loudEndSeconds: Double? = nil
   ) {
     self.parameters = parameters
     self.sampleCount = sampleCount
     self.peaks = peaks
     self.audibleStartSeconds = audibleStartSeconds
     self.audibleEndSeconds = audibleEndSeconds
+    self.loudEndSeconds = min(audibleEndSeconds, max(audibleStartSeconds, loudEndSeconds ?? audibleEndSeconds))
   }
 
   public var durationSeconds: Double { Double(sampleCount) / Double(parameters.sampleRateHz) }

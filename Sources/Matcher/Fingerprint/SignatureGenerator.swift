@@ -16,7 +16,8 @@ public final class SignatureGenerator {
 
   public init(parameters: FingerprintParameters = FingerprintParameters(), purpose: Purpose = .query) {
     let perBlock = purpose == .reference ? parameters.referencePeaksPerBlock : parameters.queryPeaksPerBlock
-    frontEnd = FingerprintFrontEnd(parameters: parameters, peaksPerBlock: perBlock, consumer: collector)
+    frontEnd = FingerprintFrontEnd(
+      parameters: parameters, peaksPerBlock: perBlock, consumer: collector, measuresQuietTail: true)
   }
 
   /// Appends interleaved samples (`channels` per frame) at `sampleRate` Hz.
@@ -43,9 +44,10 @@ public final class SignatureGenerator {
     let duration = Double(frontEnd.samplesAtFingerprintRate) / Double(p.sampleRateHz)
     let start = frontEnd.firstAudibleHop.map { Double($0) * hopSeconds } ?? 0
     let end = frontEnd.lastAudibleHop.map { min(duration, Double($0 + 1) * hopSeconds) } ?? 0
+    let loudEnd = frontEnd.quietTail?.loudEndHop.map { Double($0) * hopSeconds }
     return Signature(
       parameters: p, sampleCount: frontEnd.samplesAtFingerprintRate, peaks: collector.peaks,
-      audibleStartSeconds: start, audibleEndSeconds: end)
+      audibleStartSeconds: start, audibleEndSeconds: end, loudEndSeconds: loudEnd)
   }
 }
 

@@ -260,9 +260,12 @@ enum CatalogCommand {
         ? "version 1, without the triplet index: searching a large catalog is slow" + upgrade
         : info.formatVersion < 3
           ? "version \(info.formatVersion), with index directories twice the size" + upgrade
-          : info.formatVersion < Catalog.formatVersion
+          : info.formatVersion < 4
             ? "version \(info.formatVersion), with the tracks in JSON: twice as slow to load" + upgrade
-            : "version \(info.formatVersion)")
+            : info.formatVersion < Catalog.formatVersion
+              ? "version \(info.formatVersion), without the recordings' quiet tails: songs whose tails are masked on "
+                + "the air are logged ending early; a catalog built again from the audio measures them"
+              : "version \(info.formatVersion)")
   }
 
   /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.

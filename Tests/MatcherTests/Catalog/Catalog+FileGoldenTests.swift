@@ -83,7 +83,7 @@ struct CatalogFileGoldenTests {
       lines.append("\(name).globalStartFrame = \(try integer(4))")
       lines.append("\(name).frameCount = \(try integer(4))")
       lines.append("\(name).hashCount = \(Int64(bitPattern: try integer(8)))")
-      for field in ["durationSeconds", "audibleStartSeconds", "audibleEndSeconds"] {
+      for field in ["durationSeconds", "audibleStartSeconds", "audibleEndSeconds", "loudEndSeconds"] {
         lines.append("\(name).\(field) = " + String(format: "%.3f", Double(bitPattern: try integer(8))))
       }
       _ = try integer(8)

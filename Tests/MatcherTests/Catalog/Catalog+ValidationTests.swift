@@ -208,7 +208,9 @@ struct CatalogValidationTests {
     try Self.expectRefused(versionTwoWithBlocks, "does not match format version 2", "block bits in version 2")
   }
 
-  @Test("Tracks that overlap, repeat a key, disagree with their length or leave the frame axis are refused")
+  @Test(
+    "Tracks that overlap, repeat a key, disagree with their length, are loud outside their sound or leave the frame axis are refused"
+  )
   func badTracks() throws {
     let catalog = Self.catalogs[0]
     let first = catalog.tracks[0]
@@ -225,6 +227,8 @@ struct CatalogValidationTests {
       (["tracks", "0", "audibleEndSeconds"], 1e9, "is audible from"),
       (["tracks", "0", "audibleStartSeconds"], -2, "is audible from"),
       (["tracks", "0", "audibleStartSeconds"], first.audibleEndSeconds + 0.5, "is audible from"),
+      (["tracks", "0", "loudEndSeconds"], first.audibleEndSeconds + 0.5, "outside its audible span"),
+      (["tracks", "0", "loudEndSeconds"], first.audibleStartSeconds - 0.5, "outside its audible span"),
       (["tracks", "0", "hashCount"], -5, "has -5 hashes"),
       (["tracks"], [Any](), "beyond the tracks' frame axis"),
     ]

@@ -108,7 +108,8 @@ struct CatalogBuilderLowMemoryTests {
       tracks.append(
         CatalogTrack(
           key: "\(t)", sourcePath: "", metadata: TrackMetadata(title: "\(t)"), durationSeconds: 1,
-          audibleStartSeconds: 0, audibleEndSeconds: 1, globalStartFrame: start, frameCount: frames, hashCount: 300,
+          audibleStartSeconds: 0, audibleEndSeconds: 1, loudEndSeconds: 1, globalStartFrame: start, frameCount: frames,
+          hashCount: 300,
           addedAt: Date(timeIntervalSince1970: 0)))
       // A track's hashes out of frame order, as a catalog edit recovers them: by hash, from 40 values.
       var own = (0..<300).map { _ in

@@ -182,7 +182,7 @@ struct CatalogTests {
 
   @Test("A newer format version, or version 0, is refused, naming the versions this build reads")
   func otherVersion() throws {
-    for version: UInt8 in [0, 5, 7] {
+    for version: UInt8 in [0, UInt8(Catalog.formatVersion + 1), UInt8(Catalog.formatVersion + 3)] {
       var bytes = try Self.catalog().encoded()
       bytes[8] = version
       let folder = try TemporaryDirectory()
@@ -198,14 +198,70 @@ struct CatalogTests {
   /// The bytes of `catalog` as format version 1 wrote them: no triplet index, a plain directory.
   static func versionOne(_ catalog: Catalog) throws -> [UInt8] { try olderFormat(catalog, version: 1) }
 
-  /// The header of `catalog`'s file as a JSON object, with the tracks in it, as format versions 1 to 3 wrote it.
+  /// The header of `catalog`'s file as a JSON object, with the tracks in it, as format versions 1 to 3 wrote it
+  /// (without `loudEndSeconds`).
   static func headerWithTracks(_ catalog: Catalog) throws -> [String: Any] {
     let bytes = try catalog.encoded()
     var header = try #require(
       try JSONSerialization.jsonObject(with: Data(bytes[Layout(bytes, catalog: catalog).header])) as? [String: Any])
     header["trackTable"] = nil
-    header["tracks"] = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(catalog.tracks))
+    var tracks = try #require(
+      try JSONSerialization.jsonObject(with: try JSONEncoder().encode(catalog.tracks)) as? [[String: Any]])
+    for i in tracks.indices { tracks[i]["loudEndSeconds"] = nil }
+    header["tracks"] = tracks
     return header
+  }
+
+  /// `catalog` as a file of format version 4 or older knows it: every track loud to its audible end.
+  static func withoutLoudEnds(_ catalog: Catalog) -> Catalog {
+    Catalog(
+      parameters: catalog.parameters,
+      tracks: catalog.tracks.map { track in
+        var t = track
+        t.loudEndSeconds = t.audibleEndSeconds
+        return t
+      }, index: catalog.index, stopHashCap: catalog.stopHashCap, triplets: catalog.triplets)
+  }
+
+  /// The bytes of `catalog` as format version 4 wrote them: the track table without the tracks' loud ends.
+  static func versionFour(_ catalog: Catalog) throws -> [UInt8] {
+    let bytes = try catalog.encoded()
+    let layout = Layout(bytes, catalog: catalog)
+    let table = CatalogTrackTableTests.versionFourTable(catalog.tracks)
+    var header = try #require(try JSONSerialization.jsonObject(with: Data(bytes[layout.header])) as? [String: Any])
+    var geometry = try #require(header["trackTable"] as? [String: Any])
+    geometry["bytes"] = table.count
+    header["trackTable"] = geometry
+    let json = try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)
+    var out = BinaryWriter()
+    out.append(bytes: bytes[0..<8])
+    out.append(UInt32(4))
+    out.append(UInt32(json.count))
+    out.append(bytes: json)
+    out.align(to: 16)
+    out.append(bytes: table)
+    out.align(to: 16)
+    out.append(bytes: bytes[layout.directory.lowerBound..<layout.trailer.lowerBound])
+    out.append(UInt64(0))
+    return resealed(out.bytes)
+  }
+
+  @Test(
+    "A version 4 catalog, without the recordings' loud ends, loads with every track loud to its audible end; upgraded, it is the file this build writes"
+  )
+  func versionFourLoadsAndUpgrades() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v4.bmcat")
+    try Data(try Self.versionFour(catalog)).write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.info().formatVersion == 4)
+    let expected = Self.withoutLoudEnds(catalog)
+    #expect(loaded.tracks == expected.tracks)
+    #expect(Self.entries(loaded) == Self.entries(catalog))
+    try loaded.write(to: url)
+    #expect(Array(try Data(contentsOf: url)) == (try expected.encoded()))
+    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
   }
 
   /// The bytes of `catalog` as format version 3, 2 or 1 wrote them: the tracks in the JSON header; before version 3
@@ -247,7 +303,7 @@ struct CatalogTests {
     "A version 3 catalog, with its tracks in the JSON header, loads with the same tracks and index; upgraded, it is the file this build writes"
   )
   func versionThreeLoadsAndUpgrades() throws {
-    let catalog = try Self.catalog()
+    let catalog = Self.withoutLoudEnds(try Self.catalog())
     let folder = try TemporaryDirectory()
     let url = folder.file("v3.bmcat")
     try Data(try Self.olderFormat(catalog, version: 3)).write(to: url)
@@ -264,7 +320,7 @@ struct CatalogTests {
     "A version 2 catalog, with plain directories, loads with the same index and finds the same plays; upgraded, it is the file this build writes"
   )
   func versionTwoLoadsAndUpgrades() throws {
-    let catalog = try Self.catalog()
+    let catalog = Self.withoutLoudEnds(try Self.catalog())
     let folder = try TemporaryDirectory()
     let url = folder.file("v2.bmcat")
     let old = try Self.olderFormat(catalog, version: 2)

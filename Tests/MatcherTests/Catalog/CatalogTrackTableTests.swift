@@ -22,16 +22,30 @@ struct CatalogTrackTableTests {
           title: word(), artist: word(), album: word(), isrc: i % 2 == 0 ? "" : "ZZBMF26\(i)", label: word(),
           kind: ItemKind.allCases[i % ItemKind.allCases.count], attributes: attributes),
         durationSeconds: Double(random.next() % 1_000_000) / 997, audibleStartSeconds: i == 0 ? 0 : 0.1,
-        audibleEndSeconds: i == 0 ? .greatestFiniteMagnitude : 1.5,
+        audibleEndSeconds: i == 0 ? .greatestFiniteMagnitude : 1.5, loudEndSeconds: i == 0 ? 0 : 1.25,
         globalStartFrame: i == 0 ? 0 : UInt32.max - UInt32(i), frameCount: UInt32(truncatingIfNeeded: random.next()),
         hashCount: i == 1 ? Int.max : Int(random.next() % 100_000),
         addedAt: Date(timeIntervalSinceReferenceDate: Double(random.next() % 1_000_000_000) / 1000))
     }
   }
 
-  static func decode(_ bytes: [UInt8], count: Int) -> Result<[CatalogTrack], FormatError> {
+  static func decode(
+    _ bytes: [UInt8], count: Int, version: UInt32 = Catalog.formatVersion
+  ) -> Result<[CatalogTrack], FormatError> {
     bytes.withUnsafeBytes { raw in
-      Result { () throws(FormatError) in try CatalogTrackTable.decode(raw, count: count, path: "/c.bmcat") }
+      Result { () throws(FormatError) in
+        try CatalogTrackTable.decode(raw, count: count, version: version, path: "/c.bmcat")
+      }
+    }
+  }
+
+  /// The table of `tracks` as format version 4 wrote it: without each track's `loudEndSeconds`, which follows its
+  /// three integers and three other times.
+  static func versionFourTable(_ tracks: [CatalogTrack]) -> [UInt8] {
+    tracks.flatMap { track in
+      var bytes = CatalogTrackTable.encoded([track])
+      bytes.removeSubrange(40..<48)
+      return bytes
     }
   }
 
@@ -41,6 +55,18 @@ struct CatalogTrackTableTests {
     let bytes = CatalogTrackTable.encoded(tracks)
     #expect(try Self.decode(bytes, count: tracks.count).get() == tracks)
     #expect(CatalogTrackTable.encoded(try Self.decode(bytes, count: tracks.count).get()) == bytes)
+  }
+
+  @Test("A version 4 table, without loud ends, reads each track as loud to its audible end")
+  func versionFour() throws {
+    let tracks = Self.tracks(seed: 11, count: 12)
+    let decoded = try Self.decode(Self.versionFourTable(tracks), count: tracks.count, version: 4).get()
+    #expect(decoded.map(\.loudEndSeconds) == tracks.map(\.audibleEndSeconds))
+    #expect(decoded.map(\.key) == tracks.map(\.key))
+    #expect(decoded.map(\.metadata) == tracks.map(\.metadata))
+    #expect(decoded.map(\.addedAt) == tracks.map(\.addedAt))
+    // The same bytes read as version 5 run out of bytes.
+    #expect(throws: FormatError.self) { try Self.decode(Self.versionFourTable(tracks), count: tracks.count).get() }
   }
 
   @Test("The same tracks always make the same bytes, whatever order their attributes were given in")
@@ -60,15 +86,17 @@ struct CatalogTrackTableTests {
     #expect(try Self.decode([], count: 0).get().isEmpty)
     let track = CatalogTrack(
       key: "", sourcePath: "", metadata: TrackMetadata(title: ""), durationSeconds: 0, audibleStartSeconds: 0,
-      audibleEndSeconds: 0, globalStartFrame: 0, frameCount: 0, hashCount: 0, addedAt: Date())
-    #expect(CatalogTrackTable.encoded([track]).count == CatalogTrackTable.minimumTrackBytes + 4)  // "song"
+      audibleEndSeconds: 0, loudEndSeconds: 0, globalStartFrame: 0, frameCount: 0, hashCount: 0, addedAt: Date())
+    let bytes = CatalogTrackTable.encoded([track])
+    #expect(bytes.count == CatalogTrackTable.minimumTrackBytes(version: Catalog.formatVersion) + 4)  // "song"
+    #expect(Self.versionFourTable([track]).count == CatalogTrackTable.minimumTrackBytes(version: 4) + 4)
   }
 
   /// The offset of `tracks[0]`'s kind text's length in its table: after the fixed fields and 7 texts.
   static func kindOffset(_ track: CatalogTrack) -> Int {
     let m = track.metadata
     let texts = [track.key, track.sourcePath, m.title, m.artist, m.album, m.isrc, m.label]
-    return 48 + texts.reduce(0) { $0 + 4 + $1.utf8.count }
+    return 56 + texts.reduce(0) { $0 + 4 + $1.utf8.count }
   }
 
   @Test("A table that does not hold its tracks exactly is refused as damaged, naming the track and what is wrong")
@@ -79,15 +107,17 @@ struct CatalogTrackTableTests {
     let kindAt = Self.kindOffset(tracks[0])
     unknownKind[kindAt + 4] = UInt8(ascii: "x")
     var notUTF8 = CatalogTrackTable.encoded([tracks[0]])
-    notUTF8[48 + 4] = 0xFF  // the first byte of the key
+    notUTF8[56 + 4] = 0xFF  // the first byte of the key
     var notANumber = CatalogTrackTable.encoded([tracks[0]])
     withUnsafeBytes(of: Double.nan.bitPattern.littleEndian) { notANumber.replaceSubrange(16..<24, with: $0) }
+    var infiniteLoudEnd = CatalogTrackTable.encoded([tracks[0]])
+    withUnsafeBytes(of: Double.infinity.bitPattern.littleEndian) { infiniteLoudEnd.replaceSubrange(40..<48, with: $0) }
     var repeatedName = tracks[0]
     repeatedName.metadata.attributes = ["a": "1", "b": "2"]
     var twice = CatalogTrackTable.encoded([repeatedName])
     twice[twice.count - 6] = UInt8(ascii: "a")  // the table ends with "b" and "2", each after its 4-byte length
     var hugeText = CatalogTrackTable.encoded([tracks[0]])
-    hugeText.replaceSubrange(48..<52, with: [0xFF, 0xFF, 0xFF, 0x7F])
+    hugeText.replaceSubrange(56..<60, with: [0xFF, 0xFF, 0xFF, 0x7F])
     let cases: [([UInt8], Int, String)] = [
       (Array(bytes.dropLast()), 3, "track 3 of 3 in the track table runs past the table's end"),
       (bytes, 4, "track 4 of 4 in the track table runs past the table's end"),
@@ -97,6 +127,7 @@ struct CatalogTrackTableTests {
       (unknownKind, 1, "is of kind"),
       (notUTF8, 1, "has a text that is not UTF-8"),
       (notANumber, 1, "has nan seconds for its duration"),
+      (infiniteLoudEnd, 1, "has inf seconds for where its loud part ends"),
       (twice, 1, "names an attribute twice"),
     ]
     for (table, count, what) in cases {

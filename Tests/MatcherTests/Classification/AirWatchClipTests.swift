@@ -72,7 +72,8 @@ struct AirWatchClipTests {
       playCount += 1
       let track = CatalogTrack(
         key: "item-\(playCount)", sourcePath: "/item.ogg", metadata: TrackMetadata(title: "Item", kind: kind),
-        durationSeconds: 600, audibleStartSeconds: 0, audibleEndSeconds: 600, globalStartFrame: 0, frameCount: 1,
+        durationSeconds: 600, audibleStartSeconds: 0, audibleEndSeconds: 600, loudEndSeconds: 600, globalStartFrame: 0,
+        frameCount: 1,
         hashCount: 1, addedAt: Date())
       let p = MatchedPlay(
         id: playCount, track: track, startSeconds: nowSeconds, endSeconds: nowSeconds, referenceOffsetSeconds: 0,

@@ -91,6 +91,20 @@ struct SignatureGeneratorTests {
     #expect(s.frameCount == (s.sampleCount - parameters.fftSizeSamples) / parameters.hopSizeSamples + 1)
   }
 
+  @Test(
+    "A reference recording's loud part ends where its last seconds fall 20 dB under it", arguments: [8000.0, 44100.0])
+  func loudEnd(rate: Double) throws {
+    let samples =
+      Signals.sine(frequency: 700, seconds: 20, sampleRate: rate, amplitude: 0.3)
+      + Signals.sine(frequency: 700, seconds: 8, sampleRate: rate, amplitude: 0.03)
+    let s = try signature(samples, sampleRate: rate, purpose: .reference)
+    #expect(abs(s.audibleEndSeconds - 28) < 0.1)
+    // Within a window (0.512 s) of the fall: the window across it is loud on its loud part's energy alone.
+    #expect(abs(s.loudEndSeconds - 20) <= 0.52, "\(s.loudEndSeconds) s")
+    let loud = try signature(Array(samples.prefix(Int(20 * rate))), sampleRate: rate, purpose: .reference)
+    #expect(loud.loudEndSeconds == loud.audibleEndSeconds)
+  }
+
   @Test("Silence has no audible span and no peaks")
   func silence() throws {
     let s = try signature(Signals.silence(seconds: 2), sampleRate: 8000)

@@ -53,7 +53,8 @@ struct SignatureTests {
     let bytes = [UInt8](try Self.sample().encoded())
     let header = String(decoding: bytes[16..<Self.peaksOffset(bytes)], as: UTF8.self)
     func positions(of keys: [String]) -> [String.Index?] { keys.map { header.range(of: "\"\($0)\":")?.lowerBound } }
-    let top = ["parameters", "sampleCount", "peakCount", "audibleStartSeconds", "audibleEndSeconds"].sorted()
+    let top = ["parameters", "sampleCount", "peakCount", "audibleStartSeconds", "audibleEndSeconds", "loudEndSeconds"]
+      .sorted()
     let parameters = Mirror(reflecting: FingerprintParameters()).children.compactMap(\.label).sorted()
     #expect(parameters.count > 10)
     for keys in [top, parameters] {
@@ -120,6 +121,23 @@ struct SignatureTests {
     let decoded = try Signature(decoding: Self.resealed(old))
     #expect(decoded == signature)
     #expect(decoded.parameters.interpolatePeakTimes == false)
+  }
+
+  @Test("A signature written before the loud end was measured reads as loud to its audible end")
+  func withoutLoudEnd() throws {
+    var signature = try Self.sample()
+    signature.loudEndSeconds = signature.audibleEndSeconds - 1
+    let bytes = [UInt8](try signature.encoded())
+    let start = Self.peaksOffset(bytes)
+    let header = String(decoding: bytes[16..<start], as: UTF8.self)
+      .replacing(/"loudEndSeconds":[0-9.e+-]+,?/, with: "")
+    #expect(!header.contains("loudEndSeconds"))
+    var old: [UInt8] = Array(bytes[0..<12])
+    withUnsafeBytes(of: UInt32(header.utf8.count).littleEndian) { old.append(contentsOf: $0) }
+    old += Array(header.utf8) + bytes[start...]
+    let decoded = try Signature(decoding: Self.resealed(old))
+    #expect(decoded.loudEndSeconds == signature.audibleEndSeconds)
+    #expect(decoded.peaks == signature.peaks)
   }
 
   @Test("A file that is not a signature is refused as such")

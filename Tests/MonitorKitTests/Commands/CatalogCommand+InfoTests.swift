@@ -18,6 +18,11 @@ struct CatalogCommandInfoTests {
     var info = Catalog.Info(
       trackCount: 1, hours: 1, hashCount: 1, indexBytes: 1, fileBytes: nil, hasTripletIndex: true)
     #expect(CatalogCommand.formatLine(info) == "format:       version \(Catalog.formatVersion)")
+    info.formatVersion = 4
+    #expect(
+      CatalogCommand.formatLine(info)
+        == "format:       version 4, without the recordings' quiet tails: songs whose tails are masked on the air are "
+        + "logged ending early; a catalog built again from the audio measures them")
     info.formatVersion = 3
     #expect(
       CatalogCommand.formatLine(info)

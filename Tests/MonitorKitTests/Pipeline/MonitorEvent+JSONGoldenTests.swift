@@ -26,7 +26,8 @@ struct MonitorEventJSONGoldenTests {
     let track = CatalogTrack(
       key: "armygeddon", sourcePath: "/music/catalog-a.ogg",
       metadata: TrackMetadata(title: "Armygeddon", artist: "Muldjord", isrc: "ZZBMF2600001"), durationSeconds: 30,
-      audibleStartSeconds: 0, audibleEndSeconds: 30, globalStartFrame: 0, frameCount: 900, hashCount: 700,
+      audibleStartSeconds: 0, audibleEndSeconds: 30, loudEndSeconds: 30, globalStartFrame: 0, frameCount: 900,
+      hashCount: 700,
       addedAt: Date(timeIntervalSince1970: 0))
     return MatchedPlay(
       id: id, track: track, startSeconds: start, endSeconds: end, referenceOffsetSeconds: 2.5, speed: 1.04,

@@ -14,7 +14,8 @@ struct PlayEventSinkTests {
   static func play(id: Int = 1, start: Double, end: Double, offset: Double) -> MatchedPlay {
     let track = CatalogTrack(
       key: "song", sourcePath: "/song.ogg", metadata: TrackMetadata(title: "Song"), durationSeconds: 48,
-      audibleStartSeconds: 0, audibleEndSeconds: 48, globalStartFrame: 0, frameCount: 1500, hashCount: 900,
+      audibleStartSeconds: 0, audibleEndSeconds: 48, loudEndSeconds: 48, globalStartFrame: 0, frameCount: 1500,
+      hashCount: 900,
       addedAt: Date())
     return MatchedPlay(
       id: id, track: track, startSeconds: start, endSeconds: end, referenceOffsetSeconds: offset, speed: 1,

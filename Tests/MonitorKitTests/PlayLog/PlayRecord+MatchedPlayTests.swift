@@ -14,7 +14,7 @@ struct PlayRecordMatchedPlayTests {
       title: "T", artist: "A", album: "L", isrc: "ZZ1", label: "Lab", kind: .ad, attributes: ["k": "v"])
     let track = CatalogTrack(
       key: "key-1", sourcePath: "/x.ogg", metadata: metadata, durationSeconds: 30, audibleStartSeconds: 0,
-      audibleEndSeconds: 30, globalStartFrame: 0, frameCount: 900, hashCount: 10, addedAt: Date())
+      audibleEndSeconds: 30, loudEndSeconds: 30, globalStartFrame: 0, frameCount: 900, hashCount: 10, addedAt: Date())
     let play = MatchedPlay(
       id: 3, track: track, startSeconds: 12.5, endSeconds: 40.25, referenceOffsetSeconds: 1.5, speed: 1.04,
       pitchShifted: true, confidence: 0.8, detectedAtSeconds: 15, matchCount: 99)
