@@ -82,20 +82,7 @@ extension StreamMatcher {
 
     let firstFrame = Double(play.firstFrame)
     let lastFrame = Double(play.lastFrame)
-    var startFrame = firstFrame
-    let snap = edgeSnap(of: track)
-    let startSnap = play.openingMasked == true ? max(snap, settings.noisyOpeningSnapSeconds) : snap
-    let intoTrackSeconds = referenceSeconds(on: play, atFrame: firstFrame) - track.audibleStartSeconds
-    if intoTrackSeconds <= startSnap * play.beta {
-      // The audible start itself, even when the first match maps before it: a match there is off the line (one
-      // claimed while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of
-      // the reference's inaudible lead-in.
-      startFrame = broadcastFrame(on: play, atReferenceSeconds: track.audibleStartSeconds)
-      if intoTrackSeconds > snap * play.beta, let previousEnd = latestEndFrame(before: play) {
-        // Moved back over a masked opening: never over the item before by more than a crossfade.
-        startFrame = min(firstFrame, max(startFrame, previousEnd - MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
-      }
-    }
+    let startFrame = self.startFrame(of: play)
     let endFrame = self.endFrame(of: play, final: final)
     let origin = seconds(ofFrame: 0) - p.seconds(ofFrame: 0)
     let start = max(origin, seconds(ofFrame: startFrame))
@@ -110,6 +97,26 @@ extension StreamMatcher {
       detectedAtSeconds: play.detectedAtSeconds, matchCount: play.matchCount)
   }
 
+  /// The broadcast frame where `play` is reported to start: its first match, or the track's audible start when the
+  /// first match maps within `edgeSnap` of it (within `noisyOpeningSnapSeconds` when the opening was masked).
+  func startFrame(of play: RunningPlay) -> Double {
+    let track = catalog.tracks[play.trackIndex]
+    let firstFrame = Double(play.firstFrame)
+    let snap = edgeSnap(of: track)
+    let startSnap = play.openingMasked == true ? max(snap, settings.noisyOpeningSnapSeconds) : snap
+    let intoTrackSeconds = referenceSeconds(on: play, atFrame: firstFrame) - track.audibleStartSeconds
+    guard intoTrackSeconds <= startSnap * play.beta else { return firstFrame }
+    // The audible start itself, even when the first match maps before it: a match there is off the line (one claimed
+    // while the line was young, on a wrong speed hypothesis, then left behind by a refit), or a peak of the
+    // reference's inaudible lead-in.
+    let audibleStart = broadcastFrame(on: play, atReferenceSeconds: track.audibleStartSeconds)
+    guard intoTrackSeconds > snap * play.beta, let previousEnd = latestEndFrame(before: play) else {
+      return audibleStart
+    }
+    // Moved back over a masked opening: never over the item before by more than a crossfade.
+    return min(firstFrame, max(audibleStart, previousEnd - MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
+  }
+
   /// How far a play of `track` is extended to the track's audible start or end (seconds of reference).
   func edgeSnap(of track: CatalogTrack) -> Double {
     guard track.metadata.kind != .song else { return settings.snapToEdgeSeconds }
@@ -118,13 +125,25 @@ extension StreamMatcher {
   }
 
   /// The broadcast frame where `play` is reported to end: its last match, and once it has ended (`final`), the track's
-  /// audible end if the last match maps within `edgeSnap` of it.
-  func endFrame(of play: RunningPlay, final: Bool) -> Double {
+  /// audible end if the last match maps within `edgeSnap` of it, or of the end of the recording's loud part
+  /// (`CatalogTrack.loudEndSeconds`) when `overQuietTail`.
+  ///
+  /// Matches that stop where the recording turns quiet for good most likely lost its tail to the air's noise or a
+  /// voice, not to the station: the end moves to the audible end, but never more than a crossfade past the start of
+  /// the next play (`MatcherTuning.maxCrossfadeSeconds`). The start of a later play's masked opening is bounded by this
+  /// end without the quiet tail (`latestEndFrame(before:)`), so that each bound rests on matches, not on the other's
+  /// extension.
+  func endFrame(of play: RunningPlay, final: Bool, overQuietTail: Bool = true) -> Double {
     let track = catalog.tracks[play.trackIndex]
     let lastFrame = Double(play.lastFrame)
+    guard final else { return lastFrame }
     let referenceEnd = referenceSeconds(on: play, atFrame: lastFrame)
-    guard final && track.audibleEndSeconds - referenceEnd <= edgeSnap(of: track) * play.beta else { return lastFrame }
-    return max(lastFrame, broadcastFrame(on: play, atReferenceSeconds: track.audibleEndSeconds))
+    let snap = edgeSnap(of: track) * play.beta
+    let audibleEnd = max(lastFrame, broadcastFrame(on: play, atReferenceSeconds: track.audibleEndSeconds))
+    if track.audibleEndSeconds - referenceEnd <= snap { return audibleEnd }
+    guard overQuietTail && track.loudEndSeconds - referenceEnd <= snap else { return lastFrame }
+    guard let nextStart = earliestStartFrame(after: play) else { return audibleEnd }
+    return max(lastFrame, min(audibleEnd, nextStart + MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
   }
 
   /// Seconds into `play`'s track at a (fractional) broadcast frame on its line.
@@ -139,12 +158,19 @@ extension StreamMatcher {
     return (base + parameters.frame(atSeconds: seconds) - play.alpha) / play.beta
   }
 
-  /// The latest end, as reported, of the other plays on this channel that began before `play`'s first match.
+  /// The latest end, as reported but not extended over a quiet tail, of the other plays on this channel that began
+  /// before `play`'s first match.
   func latestEndFrame(before play: RunningPlay) -> Double? {
     func before(_ other: RunningPlay) -> Bool { other.id != play.id && other.firstFrame < play.firstFrame }
     let running = active.filter(before).map { endFrame(of: $0, final: false) }
-    let ended = recentlyEnded.filter(before).map { endFrame(of: $0, final: true) }
+    let ended = recentlyEnded.filter(before).map { endFrame(of: $0, final: true, overQuietTail: false) }
     return (running + ended).max()
+  }
+
+  /// The earliest start, as reported, of the other plays on this channel that began after `play`'s first match.
+  func earliestStartFrame(after play: RunningPlay) -> Double? {
+    func after(_ other: RunningPlay) -> Bool { other.id != play.id && other.firstFrame > play.firstFrame }
+    return (active.filter(after) + recentlyEnded.filter(after)).map { startFrame(of: $0) }.min()
   }
 
   /// Judges whether `play`'s song had its opening masked, at each report and at its end: its opening

@@ -291,6 +291,68 @@ struct StreamMatcherPlaysTests {
     }
   }
 
+  /// A 40 s song whose last 12 s are 30 dB under the rest (a recording's fade-out), and the same song with a second
+  /// one: the second starts `nextAfterTailStarts` seconds into the first one's quiet tail when given. Aired from 10 s
+  /// on under white noise about 3 dB under the song, which masks the tail, then 40 s of noise alone.
+  static func songWithQuietTailAired(
+    nextAfterTailStarts: Double? = nil, loudEnds: Bool = true
+  ) throws -> (catalog: Catalog, ended: [MatchedPlay]) {
+    var song = SyntheticSong(seed: 61, seconds: 40).render()
+    let tailStart = 28 * 8000
+    for i in tailStart..<song.count { song[i] *= 0.03 }
+    let next = SyntheticSong(seed: 62, seconds: 30).render()
+    var catalog = try MatcherHarness.catalog(ofRecordings: [(song, "quiet-tail"), (next, "next")])
+    if !loudEnds {
+      // As a catalog of format version 4 knows it.
+      var tracks = catalog.tracks
+      for i in tracks.indices { tracks[i].loudEndSeconds = tracks[i].audibleEndSeconds }
+      catalog = Catalog(
+        parameters: catalog.parameters, tracks: tracks, index: catalog.index, stopHashCap: catalog.stopHashCap,
+        triplets: catalog.triplets)
+    }
+    var air = Signals.silence(seconds: 10) + song + Signals.silence(seconds: 40)
+    if let after = nextAfterTailStarts {
+      let at = 10 * 8000 + tailStart + Int(after * 8000)
+      for (i, sample) in next.enumerated() where at + i < air.count { air[at + i] += sample }
+    }
+    let songRMS = (song.prefix(tailStart).reduce(0) { $0 + $1 * $1 } / Float(tailStart)).squareRoot()
+    let noise = Signals.noise(seconds: Double(air.count) / 8000, amplitude: songRMS * 1.73 * 0.7, seed: 63)
+    for i in air.indices { air[i] += noise[i] }
+    return (catalog, try MatcherHarness.run(air, catalog: catalog).sink.ended)
+  }
+
+  @Test("A song whose quiet tail the air's noise masks is logged to its audible end, not to its last match")
+  func quietTailMaskedReachesTheEnd() throws {
+    let (catalog, ended) = try Self.songWithQuietTailAired()
+    let track = catalog.tracks[0]
+    #expect(abs(track.loudEndSeconds - 28) <= 0.52, "loud until \(track.loudEndSeconds) s")
+    #expect(track.audibleEndSeconds > 39)
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.track.key, $0.startSeconds, $0.endSeconds) })")
+    if let play = ended.first {
+      #expect(abs(play.endSeconds - (10 + track.audibleEndSeconds)) < 0.5, "end \(play.endSeconds) s")
+    }
+    // Without the loud end (a catalog of format version 4), the same air ends at the last match, before the tail.
+    let (_, before) = try Self.songWithQuietTailAired(loudEnds: false)
+    #expect(before.count == 1)
+    if let play = before.first {
+      #expect(play.endSeconds < 10 + 31, "end \(play.endSeconds) s")
+    }
+  }
+
+  @Test("A song whose quiet tail is masked ends no more than a crossfade after the next song starts")
+  func quietTailEndsAtTheNextSong() throws {
+    let (catalog, ended) = try Self.songWithQuietTailAired(nextAfterTailStarts: 2)
+    let plays = ended.sorted { $0.startSeconds < $1.startSeconds }
+    #expect(plays.map(\.track.key) == ["quiet-tail", "next"], "ended: \(plays.map { ($0.track.key, $0.endSeconds) })")
+    guard plays.count == 2 else { return }
+    let nextStart = 10 + 28 + 2 + catalog.tracks[1].audibleStartSeconds
+    #expect(abs(plays[1].startSeconds - nextStart) < 0.5, "next starts at \(plays[1].startSeconds) s")
+    #expect(
+      plays[0].endSeconds <= plays[1].startSeconds + MatcherTuning.maxCrossfadeSeconds + 0.01,
+      "ends at \(plays[0].endSeconds) s")
+    #expect(plays[0].endSeconds < 10 + catalog.tracks[0].audibleEndSeconds - 4)
+  }
+
   /// Like Internal Degeneration on the `hard` simulation against a 100 h catalog: the air first matched a section of
   /// the song that comes back 40 s later in the reference (a play on that later line, 6 s), and the song's true line
   /// was found only once its next section came on, 4 s after the first play's last match: past the 3 s in which a
