@@ -98,6 +98,12 @@ enum MatcherTuning {
   /// and 1,000 h). Seconds.
   static let maxCrossfadeSeconds = 4.0
 
+  /// The longest quiet tail (`CatalogTrack.loudEndSeconds` to the audible end) over which a play whose matches stop at
+  /// it is extended to the audible end. A fade-out or a reverb's decay that the air's noise masks lasts seconds (the
+  /// dev songs' tails are 0–21.5 s, and their early ends 8–19 s); a recording that stays 12 dB under itself for longer
+  /// ends in a soft coda, music a station may cut into, and is ended where its matches end. Seconds of reference.
+  static let maxQuietTailSeconds = 30.0
+
   /// Vote counters per matcher (`VoteTable`): one byte per 128 postings of the catalog, between 256 KB and 4 MB. The
   /// counters in use are two per unclaimed match of the vote window, and with common hashes searched through the
   /// triplet index those grow far slower than the catalog: about 37,000 matches (74,000 counters) at 1,000 hours,

@@ -128,11 +128,11 @@ extension StreamMatcher {
   /// audible end if the last match maps within `edgeSnap` of it, or of the end of the recording's loud part
   /// (`CatalogTrack.loudEndSeconds`) when `overQuietTail`.
   ///
-  /// Matches that stop where the recording turns quiet for good most likely lost its tail to the air's noise or a
-  /// voice, not to the station: the end moves to the audible end, but never more than a crossfade past the start of
-  /// the next play (`MatcherTuning.maxCrossfadeSeconds`). The start of a later play's masked opening is bounded by this
-  /// end without the quiet tail (`latestEndFrame(before:)`), so that each bound rests on matches, not on the other's
-  /// extension.
+  /// A play whose matches stop where its recording turns quiet for good most likely lost the recording's tail to the
+  /// air's noise or a voice, not to the station: its end moves to the audible end, when the tail is at most
+  /// `MatcherTuning.maxQuietTailSeconds` long, but never more than a crossfade past the start of the next play
+  /// (`MatcherTuning.maxCrossfadeSeconds`). The start of a later play's masked opening is bounded by this end without
+  /// the quiet tail (`latestEndFrame(before:)`), so that each bound rests on matches, not on the other's extension.
   func endFrame(of play: RunningPlay, final: Bool, overQuietTail: Bool = true) -> Double {
     let track = catalog.tracks[play.trackIndex]
     let lastFrame = Double(play.lastFrame)
@@ -141,7 +141,9 @@ extension StreamMatcher {
     let snap = edgeSnap(of: track) * play.beta
     let audibleEnd = max(lastFrame, broadcastFrame(on: play, atReferenceSeconds: track.audibleEndSeconds))
     if track.audibleEndSeconds - referenceEnd <= snap { return audibleEnd }
-    guard overQuietTail && track.loudEndSeconds - referenceEnd <= snap else { return lastFrame }
+    guard overQuietTail && track.loudEndSeconds - referenceEnd <= snap,
+      track.audibleEndSeconds - track.loudEndSeconds <= MatcherTuning.maxQuietTailSeconds
+    else { return lastFrame }
     guard let nextStart = earliestStartFrame(after: play) else { return audibleEnd }
     return max(lastFrame, min(audibleEnd, nextStart + MatcherTuning.maxCrossfadeSeconds * framesPerSecond))
   }

@@ -291,14 +291,14 @@ struct StreamMatcherPlaysTests {
     }
   }
 
-  /// A 40 s song whose last 12 s are 30 dB under the rest (a recording's fade-out), and the same song with a second
-  /// one: the second starts `nextAfterTailStarts` seconds into the first one's quiet tail when given. Aired from 10 s
-  /// on under white noise about 3 dB under the song, which masks the tail, then 40 s of noise alone.
+  /// A song whose last `tailSeconds` are 30 dB under the `bodySeconds` before them (a recording's fade-out), and the
+  /// same song with a second one: the second starts `nextAfterTailStarts` seconds into the first one's quiet tail when
+  /// given. Aired from 10 s on under white noise about 3 dB under the song, which masks the tail, then 40 s of noise.
   static func songWithQuietTailAired(
-    nextAfterTailStarts: Double? = nil, loudEnds: Bool = true
+    bodySeconds: Int = 28, tailSeconds: Double = 12, nextAfterTailStarts: Double? = nil, loudEnds: Bool = true
   ) throws -> (catalog: Catalog, ended: [MatchedPlay]) {
-    var song = SyntheticSong(seed: 61, seconds: 40).render()
-    let tailStart = 28 * 8000
+    var song = SyntheticSong(seed: 61, seconds: Double(bodySeconds) + tailSeconds).render()
+    let tailStart = bodySeconds * 8000
     for i in tailStart..<song.count { song[i] *= 0.03 }
     let next = SyntheticSong(seed: 62, seconds: 30).render()
     var catalog = try MatcherHarness.catalog(ofRecordings: [(song, "quiet-tail"), (next, "next")])
@@ -336,6 +336,17 @@ struct StreamMatcherPlaysTests {
     #expect(before.count == 1)
     if let play = before.first {
       #expect(play.endSeconds < 10 + 31, "end \(play.endSeconds) s")
+    }
+  }
+
+  @Test("A song whose quiet tail lasts longer than a fade-out (a soft coda) ends at its last match")
+  func longQuietTailIsMusic() throws {
+    let (catalog, ended) = try Self.songWithQuietTailAired(bodySeconds: 40, tailSeconds: 35)
+    let track = catalog.tracks[0]
+    #expect(track.audibleEndSeconds - track.loudEndSeconds > MatcherTuning.maxQuietTailSeconds)
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.track.key, $0.startSeconds, $0.endSeconds) })")
+    if let play = ended.first {
+      #expect(play.endSeconds < 10 + 43, "end \(play.endSeconds) s")
     }
   }
 
