@@ -264,7 +264,7 @@ enum CatalogCommand {
             ? "version \(info.formatVersion), with the tracks in JSON: twice as slow to load" + upgrade
             : info.formatVersion < Catalog.formatVersion
               ? "version \(info.formatVersion), without the recordings' quiet tails: songs whose tails are masked on "
-                + "the air are logged ending early; a catalog built again from the audio measures them"
+                + "the air are logged ending early; `catalog add` the same files to a new catalog to measure them"
               : "version \(info.formatVersion)")
   }
 

@@ -22,7 +22,7 @@ struct CatalogCommandInfoTests {
     #expect(
       CatalogCommand.formatLine(info)
         == "format:       version 4, without the recordings' quiet tails: songs whose tails are masked on the air are "
-        + "logged ending early; a catalog built again from the audio measures them")
+        + "logged ending early; `catalog add` the same files to a new catalog to measure them")
     info.formatVersion = 3
     #expect(
       CatalogCommand.formatLine(info)
