@@ -22,8 +22,8 @@ enum CatalogTrackTable {
   /// The most tracks `decode` makes room for before it reads them (a 1,000 h catalog has 17,646).
   static let reservedTracks = 1 << 16
 
-  /// The table of `tracks`, in the current format (`Catalog.formatVersion`). Attributes are written in the order of their names, so that the same catalog is always the
-  /// same bytes.
+  /// The table of `tracks`, in the current format (`Catalog.formatVersion`). Attributes are written in the order of
+  /// their names, so that the same catalog is always the same bytes.
   static func encoded(_ tracks: [CatalogTrack]) -> [UInt8] {
     var out = BinaryWriter()
     func append(_ text: String) {
@@ -52,9 +52,10 @@ enum CatalogTrackTable {
     return out.bytes
   }
 
-  /// Reads `count` tracks of a table of format `version` from `raw`, which must hold them exactly. A table that runs short or long, a text that is
-  /// not UTF-8, an unknown kind or a time that is not a number is a damaged catalog (`Catalog.damaged`); the values
-  /// are checked against each other afterwards, with the rest of the header (`Catalog+Validation`).
+  /// Reads `count` tracks of a table of format `version` from `raw`, which must hold them exactly. A table that runs
+  /// short or long, a text that is not UTF-8, an unknown kind or a time that is not a number is a damaged catalog
+  /// (`Catalog.damaged`); the values are checked against each other afterwards, with the rest of the header
+  /// (`Catalog+Validation`).
   static func decode(
     _ raw: UnsafeRawBufferPointer, count: Int, version: UInt32, path: String
   ) throws(FormatError) -> [CatalogTrack] {
@@ -101,8 +102,7 @@ enum CatalogTrackTable {
             title: title, artist: artist, album: album, isrc: isrc, label: label, kind: kind, attributes: attributes),
           durationSeconds: durationSeconds, audibleStartSeconds: audibleStartSeconds,
           audibleEndSeconds: audibleEndSeconds, loudEndSeconds: loudEndSeconds, globalStartFrame: globalStartFrame,
-          frameCount: frameCount,
-          hashCount: Int(hashCount), addedAt: Date(timeIntervalSinceReferenceDate: addedAt)))
+          frameCount: frameCount, hashCount: Int(hashCount), addedAt: Date(timeIntervalSinceReferenceDate: addedAt)))
     }
     guard reader.bytesLeft == 0 else {
       throw Catalog.damaged(path, "\(reader.bytesLeft) bytes in the track table after its \(count) tracks")

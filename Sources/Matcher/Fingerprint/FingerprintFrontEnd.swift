@@ -24,6 +24,9 @@ final class FingerprintFrontEnd {
   private(set) var lastAudibleHop: Int?
   private var hopEnergy: Float = 0
   private var hopFill = 0
+  /// Mean square of -60 dBFS: audio quieter than this is silence, not sound (the audible span, `QuietTail`'s median).
+  static let audibleMeanSquare: Float = 1e-6
+  /// `audibleMeanSquare` over one hop.
   private let audibleEnergy: Float
   /// The loud part's measure, for signatures only: a stream matcher's front end runs for months.
   private(set) var quietTail: QuietTail?
@@ -42,8 +45,7 @@ final class FingerprintFrontEnd {
     let peaks = extractor
     tee = spectrumTap.map { SpectrumFrameTee(first: peaks, second: $0) }
     analyzer = SpectrumAnalyzer(parameters: parameters, consumer: tee ?? peaks)
-    // -60 dBFS RMS over one hop.
-    audibleEnergy = Float(parameters.hopSizeSamples) * 1e-6
+    audibleEnergy = Float(parameters.hopSizeSamples) * Self.audibleMeanSquare
   }
 
   /// Appends interleaved samples with `channels` channels at `sampleRate` Hz.

@@ -15,8 +15,6 @@ struct QuietTail {
   /// softer than the chorus. On the dev corpus's 29 songs, five have tails of 8.5–21.5 s at this level, among them
   /// the four whose plays ended 8–18 s early; the median song's is 3.5 s. At 18 dB three of those four fall to 4.5–7 s.
   static let quietBelowMedianDB: Float = 12
-  /// Windows quieter than -60 dBFS (mean square 1e-6) are silence, not music: they do not count towards the median.
-  static let audibleMeanSquare: Float = 1e-6
 
   /// Each whole or partial window's mean square, in order.
   private(set) var windowMeanSquares: [Float] = []
@@ -46,7 +44,8 @@ struct QuietTail {
 
   /// The hop after the last loud window (windows are `windowHops` long from hop 0), or nil when no window is audible.
   var loudEndHop: Int? {
-    let audible = windowMeanSquares.filter { $0 > Self.audibleMeanSquare }.sorted()
+    // Silent windows (under -60 dBFS) do not count towards the median.
+    let audible = windowMeanSquares.filter { $0 > FingerprintFrontEnd.audibleMeanSquare }.sorted()
     guard !audible.isEmpty else { return nil }
     let median = audible[audible.count / 2]
     let loud = median * pow(10, -Self.quietBelowMedianDB / 10)
