@@ -54,6 +54,7 @@ from PyPI with pip when it is missing.
 """
 import argparse
 import csv
+import fcntl
 import hashlib
 import json
 import os
@@ -313,6 +314,19 @@ def timed_edit(cat, out, name, args):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit("catalog %s failed:\n%s" % (name, text[-2000:]))
     return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_mb": ru.ru_maxrss / 1024, "text": text}
+
+
+def hold_lock(out):
+    """Takes `out`'s lock for the rest of the run, or exits: two runs writing one --out folder overwrite each other's
+    results, and one's `cp` of a catalog onto the shared test copy rewrites the file that the other's `catalog add` or
+    `catalog remove` has mapped, which kills that process with SIGBUS."""
+    f = open(out / ".lock", "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit("another catalog_scale run is using %s (it holds %s); wait for it to finish, or give this run "
+                 "another --out" % (out, out / ".lock"))
+    return f
 
 
 def evict(cat):
@@ -665,6 +679,7 @@ def main():
         sys.exit("no evaluation scripts at %s (../shared/eval beside the checkout, or --eval-dir)" % a.eval_dir)
     out = Path(a.out)
     (out / "clips").mkdir(parents=True, exist_ok=True)
+    out_lock = hold_lock(out)  # held until this process exits
     ensure_matplotlib()
 
     env = swift_env()
