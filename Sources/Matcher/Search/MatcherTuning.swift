@@ -282,8 +282,20 @@ enum MatcherTuning {
   /// music stretched two more by 50 and 109 s; each at 0.03–0.04 of its play's mean rate. The ten airings heard again
   /// after 20–32 s came back at 0.34 or more (traced on `radio` s1–s9 and `hard` s1–s7 at the dev, 100 h and 1,000 h
   /// catalogs). Unknown music that took up a song's line 85 s after it ended, at 0.35 (`hard` s7, 100 h and 1,000 h),
-  /// still extends it: no share tells it from an airing heard again. A share of the mean rate.
+  /// passes this share: `minResumedAnchors` stops it. A share of the mean rate.
   static let minResumedSupportShare = 0.1
+
+  /// Matches that come back on a held line (above) move its end only once they come from this many distinct anchor
+  /// peaks within `resumedSupportBuckets` seconds: what a new play's line needs from its matches (two thirds of
+  /// `MatcherSettings.minMatches`, 10) within the vote window (8 s). The chance matches that stretched a play over
+  /// unknown music came from 3–5 distinct anchors, most of them several matches of one peak (as a note held in both
+  /// recordings gives; `sustainedSupportBuckets`): the 85 s above, a cut `Knolls` 114 s on `hard` s8 and a cut
+  /// `Weight Of Revenge` 23 s on `radio` s10. The six airings heard again after 20–46 s (twelve resumptions over the
+  /// dev, 100 h and 1,000 h catalogs) reached 7 within 1.8–4.5 s of the first match that moved their end before, and
+  /// ended where they did (traced on `radio` s1–s10 and `hard` s1–s8). At most 7: `RunningPlay.recentAnchors` keeps the
+  /// 7 latest.
+  static let minResumedAnchors = 7
+  static let resumedSupportBuckets: Int32 = 8
 
   /// A running play refits its line by least squares from this many matches on, and again whenever its matches have
   /// grown by half that or a quarter (`refitGrowthDivisor`) since the last fit: often enough to follow a line that

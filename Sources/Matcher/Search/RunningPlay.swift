@@ -42,8 +42,9 @@ struct RunningPlay {
   private var buckets = InlineArray<64, UInt16>(repeating: 0)
   private var bucketIDs = InlineArray<64, Int32>(repeating: -1)
   static let bucketFrames: Int32 = 32
-  /// The three latest distinct anchor frames of its matches, newest first (-1: none yet).
-  private var recentAnchors: (Int32, Int32, Int32) = (-1, -1, -1)
+  /// The latest distinct anchor frames of its matches, newest first (-1: none yet): the third for sustained support,
+  /// the seventh (`MatcherTuning.minResumedAnchors`) for a held line heard again.
+  private var recentAnchors = InlineArray<7, Int32>(repeating: -1)
   /// After this long without sustained support, matches that come back must be strong to move the play's end.
   static let resumeFrames: Int32 = MatcherTuning.denseSupportMaxAgeBuckets * bucketFrames
 
@@ -133,12 +134,13 @@ struct RunningPlay {
     // Sustained support moves the end (`MatcherTuning.sustainedSupportBuckets` and the constants after it): matches
     // from 3 distinct anchor peaks within 2 s, 1 s when contested (strong), or at least 3 matches in this second and
     // the one before (dense) while the play is not contested and its last sustained support is under 6 s old.
-    if anchorFrame > recentAnchors.0 {
-      recentAnchors = (anchorFrame, recentAnchors.0, recentAnchors.1)
+    if anchorFrame > recentAnchors[0] {
+      for i in stride(from: recentAnchors.count - 1, to: 0, by: -1) { recentAnchors[i] = recentAnchors[i - 1] }
+      recentAnchors[0] = anchorFrame
     }
     let strongBuckets =
       contested ? MatcherTuning.contestedSustainedSupportBuckets : MatcherTuning.sustainedSupportBuckets
-    let strong = recentAnchors.2 >= 0 && anchorFrame - recentAnchors.2 <= strongBuckets * Self.bucketFrames
+    let strong = recentAnchors[2] >= 0 && anchorFrame - recentAnchors[2] <= strongBuckets * Self.bucketFrames
     let dense =
       !contested && anchorFrame - lastFrame <= Self.resumeFrames
       && matchCount(from: anchorFrame - Self.bucketFrames, to: anchorFrame) >= MatcherTuning.denseSupportMatches
@@ -162,8 +164,12 @@ struct RunningPlay {
 
   /// Whether matches that come back on a line held open past its gap are its airing heard again: the last
   /// `sustainedSupportBuckets` seconds hold at least `MatcherTuning.minResumedSupportShare` of the play's mean match
-  /// rate until its last sustained support.
+  /// rate until its last sustained support, and the last `resumedSupportBuckets` seconds hold matches from
+  /// `minResumedAnchors` distinct anchor peaks.
   private func resumes(at anchorFrame: Int32) -> Bool {
+    let anchorWindow = MatcherTuning.resumedSupportBuckets * Self.bucketFrames
+    let oldestAnchor = recentAnchors[MatcherTuning.minResumedAnchors - 1]
+    guard oldestAnchor >= 0 && anchorFrame - oldestAnchor <= anchorWindow else { return false }
     let window = MatcherTuning.sustainedSupportBuckets * Self.bucketFrames
     let recent = Double(matchCount(from: anchorFrame - window, to: anchorFrame))
     let meanInWindow = Double(matchCount) * Double(window) / Double(max(Self.bucketFrames, lastFrame - firstFrame))

@@ -62,17 +62,19 @@ struct RunningPlayTests {
     #expect(play.lastFrame == 1054)
   }
 
-  @Test("On a line held open past its gap, matches from three anchors move its end only at a tenth of its mean rate")
-  func heldLineNeedsAShareOfItsRate() {
-    let held: Int32 = 625  // 20 s
-    func threeAnchors(_ play: inout RunningPlay, from anchor: Int32, each count: Int) {
-      for a in [anchor, anchor + 20, anchor + 50] {
-        for k in 0..<count {
-          play.add(anchorFrame: a, targetFrame: a + 4 + Int32(k), reference: UInt32(a), heldAfterFrames: held)
-        }
+  /// Adds `count` matches on the line from each anchor peak in `anchors`, to a play held open after 20 s.
+  static func held(_ play: inout RunningPlay, anchors: [Int32], each count: Int) {
+    for a in anchors {
+      for k in 0..<count {
+        play.add(anchorFrame: a, targetFrame: a + 4 + Int32(k), reference: UInt32(a), heldAfterFrames: 625)
       }
     }
-    // 10 matches every 8 frames over 10 s: about 80 in two seconds; 3 are chance, 9 are the airing heard again.
+  }
+
+  @Test("On a line held open past its gap, matches from seven anchors move its end only at a tenth of its mean rate")
+  func heldLineNeedsAShareOfItsRate() {
+    let sevenInTwoSeconds = (Int32(0)..<7).map { 1500 + 8 * $0 }
+    // 10 matches every 8 frames over 10 s: about 80 in two seconds; 7 are chance, 21 are the airing heard again.
     var dense = RunningPlay(
       id: 1, trackIndex: 0, referenceRange: 0..<10_000, alpha: 0, beta: 1, firstFrame: 0, pitchShifted: false,
       detectedAtSeconds: 2)
@@ -82,15 +84,30 @@ struct RunningPlayTests {
       }
     }
     let end = dense.lastFrame
-    threeAnchors(&dense, from: 1500, each: 1)
+    Self.held(&dense, anchors: sevenInTwoSeconds, each: 1)
     #expect(dense.lastFrame == end)
-    threeAnchors(&dense, from: 1600, each: 3)
-    #expect(dense.lastFrame == 1656)
+    Self.held(&dense, anchors: sevenInTwoSeconds.map { $0 + 200 }, each: 3)
+    #expect(dense.lastFrame == 1748 + 6)
 
-    // The ten-second play of 3 matches every 8 frames, about 24 in two seconds: 3 are a tenth of that.
+    // The ten-second play of 3 matches every 8 frames, about 24 in two seconds: 7 are more than a tenth of that.
     var sparse = Self.playWithTenSecondsOfSupport()
-    threeAnchors(&sparse, from: 1500, each: 1)
-    #expect(sparse.lastFrame == 1554)
+    Self.held(&sparse, anchors: sevenInTwoSeconds, each: 1)
+    #expect(sparse.lastFrame == 1548 + 4)
+  }
+
+  @Test("On a line held open past its gap, matches move its end only once they come from seven anchors within 8 s")
+  func heldLineNeedsSevenAnchors() {
+    // Six anchor peaks with five matches each (a chord held in both recordings): far more than a tenth of the rate.
+    var chord = Self.playWithTenSecondsOfSupport()
+    Self.held(&chord, anchors: (Int32(0)..<6).map { 1500 + 20 * $0 }, each: 5)
+    #expect(chord.lastFrame == 330)
+    Self.held(&chord, anchors: [1700, 1710, 1720], each: 2)
+    #expect(chord.lastFrame == 1725, "three more within 2 s: seven within 7 s")
+
+    // Three anchors within 2 s, three times, 6.25 s apart: never seven within 8 s.
+    var spread = Self.playWithTenSecondsOfSupport()
+    Self.held(&spread, anchors: [1500, 1510, 1520, 1700, 1710, 1720, 1800, 1810, 1820], each: 1)
+    #expect(spread.lastFrame == 330)
   }
 
   @Test("Dense matches soon after its support move its end, unless another track's play started since")
