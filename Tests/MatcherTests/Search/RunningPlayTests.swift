@@ -104,7 +104,7 @@ struct RunningPlayTests {
     Self.held(&chord, anchors: [1700, 1710, 1720], each: 2)
     #expect(chord.lastFrame == 1725, "three more within 2 s: seven within 7 s")
 
-    // Three anchors within 2 s, three times, 6.25 s apart: never seven within 8 s.
+    // Three anchors within 2 s, three times (from 47, 53 and 56 s): the seven latest always span more than 8 s.
     var spread = Self.playWithTenSecondsOfSupport()
     Self.held(&spread, anchors: [1500, 1510, 1520, 1700, 1710, 1720, 1800, 1810, 1820], each: 1)
     #expect(spread.lastFrame == 330)
