@@ -255,17 +255,19 @@ enum CatalogCommand {
   /// `catalog info`'s format line: the file's version, and for an older one what upgrading it gains.
   static func formatLine(_ info: Catalog.Info) -> String {
     let upgrade = "; run `catalog upgrade`"
-    return "format:       "
-      + (!info.hasTripletIndex
-        ? "version 1, without the triplet index: searching a large catalog is slow" + upgrade
-        : info.formatVersion < 3
-          ? "version \(info.formatVersion), with index directories twice the size" + upgrade
-          : info.formatVersion < 4
-            ? "version \(info.formatVersion), with the tracks in JSON: twice as slow to load" + upgrade
-            : info.formatVersion < Catalog.formatVersion
-              ? "version \(info.formatVersion), without the recordings' quiet tails: songs whose tails are masked on "
-                + "the air are logged ending early; `catalog add` the same files to a new catalog to measure them"
-              : "version \(info.formatVersion)")
+    let version = "version \(info.formatVersion)"
+    let detail =
+      switch info.formatVersion {
+      case _ where !info.hasTripletIndex:
+        "version 1, without the triplet index: searching a large catalog is slow" + upgrade
+      case ..<3: "\(version), with index directories twice the size" + upgrade
+      case 3: "\(version), with the tracks in JSON: twice as slow to load" + upgrade
+      case ..<Catalog.formatVersion:
+        "\(version), without the recordings' quiet tails: songs whose tails are masked on the air are logged ending "
+          + "early; `catalog add` the same files to a new catalog to measure them"
+      default: version
+      }
+    return "format:       " + detail
   }
 
   /// `catalog info`'s index line: the bytes in full (a 10,000-hour catalog's exceed 32 bits) and per hour.
