@@ -237,7 +237,8 @@ enum MatcherTuning {
   static let handOverSeconds = 3.0
 
   /// A play of the same track detected less than this long ago, on a nearby line or at the track's opening, is young:
-  /// a stronger line takes it over instead of starting a second play. Seconds.
+  /// a stronger line takes it over instead of starting a second play. A young play does not end an older play of its
+  /// track that waits for its line to resume (`StreamMatcher.mayResume`). Seconds.
   static let youngPlaySeconds = 20.0
 
   /// A line within this distance of a young play's line (at the new line's middle) is nearby. Seconds of reference.

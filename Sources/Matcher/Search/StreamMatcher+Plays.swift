@@ -26,6 +26,9 @@ extension StreamMatcher {
   /// voice-over can hide a song for a minute. It is kept while its line has been silent for at most
   /// `MatcherTuning.maxSilentLineSeconds`, the line still lies inside the track now (the song could still be on the
   /// air), and no other play has gone on past its last support (the next item, or the track again, is on the air).
+  /// A young play of the same track (`MatcherTuning.youngPlaySeconds`) does not count: it may be a repeated section
+  /// that the track's true line takes over, and that line must still find this play to take it over as well when it
+  /// places its audio inside the track (`playLockedOntoRepeat`), or the airing is logged twice.
   func mayResume(_ play: RunningPlay) -> Bool {
     let silentFrames = Double(newestFrame - play.lastFrame)
     guard silentFrames <= MatcherTuning.maxSilentLineSeconds * framesPerSecond else { return false }
@@ -34,7 +37,11 @@ extension StreamMatcher {
       ofFrame: play.predictedReference(at: newestFrame) - Double(track.globalStartFrame))
     guard referenceNow < track.audibleEndSeconds else { return false }
     let supportedUntil = play.lastFrame + RunningPlay.bucketFrames
-    return !active.contains { $0.id != play.id && $0.lastFrame > supportedUntil }
+    let now = streamSeconds
+    return !active.contains {
+      $0.id != play.id && $0.lastFrame > supportedUntil
+        && !($0.trackIndex == play.trackIndex && now - $0.detectedAtSeconds < MatcherTuning.youngPlaySeconds)
+    }
   }
 
   func end(_ ending: RunningPlay) {

@@ -389,6 +389,35 @@ struct StreamMatcherPlaysTests {
     }
   }
 
+  /// Like Knalgan Theme on the `hard` simulation of seed 7 against the 100 h catalog with seven query peaks a block:
+  /// the air first matched a section the reference has further in (a play), then, after noise, a section the reference
+  /// also has 8 s before where the air has it (a second play, on a line that puts the first play's audio before the
+  /// track's start), and then the song's true line, which takes that young play over. The first play is held while
+  /// the second is young, so that the true line finds it too (its audio lies inside the track on that line) and the
+  /// airing is one play. The reference is A (22 s), R (8 s), T (8 s), B (30 s), S (6 s), C (60 s); the air has S 4 s in,
+  /// where the reference has A, then 20 s of noise, then R where the reference has T, then B.
+  @Test("A play on a repeated section, a second on another, then the song's true line, is one play, not two")
+  func twoRepeatedSectionsThenTrueLineIsOnePlay() throws {
+    let (a, r, t, b, repeated, c) = (
+      SyntheticSong(seed: 81, seconds: 22).render(), SyntheticSong(seed: 82, seconds: 8).render(),
+      SyntheticSong(seed: 83, seconds: 8).render(), SyntheticSong(seed: 84, seconds: 30).render(),
+      SyntheticSong(seed: 85, seconds: 6).render(), SyntheticSong(seed: 86, seconds: 60).render()
+    )
+    let catalog = try MatcherHarness.catalog(ofRecordings: [(a + r + t + b + repeated + c, "repeats-two-sections")])
+    let noise = Signals.noise(seconds: 20, amplitude: 0.15, seed: 2614)
+    let broadcast =
+      StreamMatcherTests.filler(seconds: 4) + repeated + noise + r + b + StreamMatcherTests.filler(seconds: 30)
+    let run = try MatcherHarness.run(broadcast, catalog: catalog)
+    let ended = run.sink.ended
+    #expect(ended.count == 1, "ended: \(ended.map { ($0.startSeconds, $0.endSeconds, $0.referenceOffsetSeconds) })")
+    #expect(
+      run.sink.retracted.count == run.sink.started.count - 1,
+      "started: \(run.sink.started.map { ($0.startSeconds, $0.referenceOffsetSeconds) })")
+    if let play = ended.first {
+      #expect(abs(play.endSeconds - 68) < 1, "end \(play.endSeconds) s")
+    }
+  }
+
   /// Like Underground on the `hard` simulation of seed 4 against the 100 h and 1,000 h catalogs: the air first matched a
   /// section that the reference has 20 s further in (a play of 8.5 s), and the song's true line was found 21 s later,
   /// after noise: a play found that long ago is no longer young (`MatcherTuning.youngPlaySeconds`), but its matches
