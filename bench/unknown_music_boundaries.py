@@ -22,6 +22,7 @@ single recording. A detector is worth building only when those thresholds split 
 """
 import csv
 import itertools
+import os
 import subprocess
 import sys
 
@@ -92,8 +93,16 @@ def features(level, x, ts):
 
 
 def main():
+    folders = sys.argv[1:]
+    if not folders or any(a in ("-h", "--help") for a in folders):
+        print(__doc__)
+        sys.exit(0 if folders else 64)
+    missing = [f for f in folders if not os.path.isfile(os.path.join(f, "segments.csv"))]
+    if missing:
+        sys.exit(f"unknown_music_boundaries: no segments.csv in {', '.join(missing)}: give simulation folders made by "
+                 "the yardstick's simulate.py (for example ~/.cache/bmon-eval/sims/dev-radio-s1)")
     singles, pairs = [], []
-    for sim in sys.argv[1:]:
+    for sim in folders:
         truth = [r for r in csv.DictReader(open(f"{sim}/segments.csv")) if r["kind"] != "noise"]
         for channel in sorted({r["channel"] for r in truth}):
             level, x = windows(decode(f"{sim}/{channel}.wav"))

@@ -75,7 +75,7 @@ enum CommandTable {
     ["match"], "identifies a clip, or a signature written by `signature`: exit 0 with the match, 1 with \"no match\"",
     options: [
       catalogOption,
-      .flag("all", "every match in the clip, longest first, not only the best"),
+      .flag("all", "every match in the clip, the most matches first, not only the best"),
       settingsOption,
     ],
     arguments: "CLIP|FILE.bmsig",

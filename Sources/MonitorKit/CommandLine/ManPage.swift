@@ -29,8 +29,9 @@ enum ManPage {
       ".SH EXIT STATUS",
       "0: done; 1: no match (match), or another error; 64: a usage error; 65: a malformed traffic log or audience "
         + "file; 74: stopped while the play log could not be written (the writes wait in its spool); 75: the play "
-        + "log is in use by another monitor or scan; 78: a configuration error, a missing or damaged catalog, or a "
-        + "play log that cannot be one.",
+        + "log is in use by another monitor or scan; 78: a configuration error, a missing or damaged catalog, a "
+        + "play log that cannot be one, or a PostgreSQL play log refused before it opens (a password in the URL, an "
+        + "unreadable password file, a refused login).",
       ".SH SEE ALSO",
       "README.md, config/monitor.example.json5",
     ]

@@ -49,6 +49,11 @@ package enum CommandLineTool {
     } catch let error as PlayLogNodeError {
       printError("broadcast-monitor: \(error)")
       status = 75  // EX_TEMPFAIL, as a held lock: the node or channel is free once the other monitor stops
+    } catch let error as PostgreSQLError where error.needsConfigurationFix {
+      printError("broadcast-monitor: \(error)")
+      // EX_CONFIG: a password in the URL, an unreadable password file or a refused login; restarting every 2 s
+      // would only repeat it.
+      status = 78
     } catch let error as SQLiteError where error.isUnusableFile {
       printError("broadcast-monitor: \(error)")
       // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one.

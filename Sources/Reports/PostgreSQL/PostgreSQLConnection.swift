@@ -34,13 +34,15 @@ final class PostgreSQLConnection {
   /// - Parameter passwordFile: a file whose first line is the password, when the configuration names one.
   /// - Parameter waitingForServer: when the server cannot be reached (down, starting, unreachable), return a closed
   ///   connection that the first call opens, rather than throw.
-  /// - Throws: ``PostgreSQLError`` when the URL holds a password, or the server refuses the login (its
-  ///   `isLoginRefused`), or cannot be reached (unless `waitingForServer`).
+  /// - Throws: ``PostgreSQLError`` when the URL holds a password or the password file cannot be read (its
+  ///   `isBadAddress`), or the server refuses the login (its `isLoginRefused`), or cannot be reached (unless
+  ///   `waitingForServer`).
   init(url: String, passwordFile: String? = nil, waitingForServer: Bool = false) throws {
     self.url = url
     if let problem = Self.urlProblem(url) {
       throw PostgreSQLError(
-        message: problem, url: Self.redacted(url), advice: "Give the URL as postgresql://USER@HOST:PORT/DB.")
+        message: problem, url: Self.redacted(url), advice: "Give the URL as postgresql://USER@HOST:PORT/DB.",
+        isBadAddress: true)
     }
     var parameters: [(String, String)] = [
       ("connect_timeout", "\(Self.connectTimeoutSeconds)"), ("application_name", "broadcast-monitor"),
@@ -54,7 +56,7 @@ final class PostgreSQLConnection {
         throw PostgreSQLError(
           message: "cannot read the password file \(passwordFile): \(error.localizedDescription)", url: url,
           advice: "Check database.passwordFile in the configuration and that the user running broadcast-monitor "
-            + "can read it.")
+            + "can read it.", isBadAddress: true)
       }
       // The first line, without its line end (`\r\n` from Windows included).
       parameters.append(("password", String(DataFileLines.numbered(text).first?.text ?? "")))

@@ -17,16 +17,24 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
   /// True when the server is up and refused the login: a wrong user, password or database name, which waiting does
   /// not mend (unlike a server that is down or unreachable).
   public let isLoginRefused: Bool
+  /// True when the address or the password file given is unusable before any server is asked (a password in the URL,
+  /// a password file that cannot be read): only a person editing the configuration or the command line mends it.
+  public let isBadAddress: Bool
+
+  /// True when waiting or restarting cannot help, only a changed configuration: a refused login or a bad address
+  /// (exit status 78, on which the systemd unit does not restart).
+  public var needsConfigurationFix: Bool { isLoginRefused || isBadAddress }
 
   init(
     sqlState: String = "", message: String, sql: String? = nil, url: String, advice: String? = nil,
-    isLoginRefused: Bool = false
+    isLoginRefused: Bool = false, isBadAddress: Bool = false
   ) {
     self.sqlState = sqlState
     self.message = message
     self.sql = sql
     self.url = url
     self.isLoginRefused = isLoginRefused
+    self.isBadAddress = isBadAddress
     self.advice =
       advice
       ?? (isLoginRefused
@@ -41,7 +49,8 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable {
   /// True when the connection, not the request, failed: the server is down, restarting or unreachable. The request
   /// may be retried once the server is back.
   public var isConnectionLost: Bool {
-    (!isLoginRefused && sqlState.isEmpty) || sqlState.hasPrefix("08") || sqlState.hasPrefix("57") || sqlState == "53300"
+    (!needsConfigurationFix && sqlState.isEmpty) || sqlState.hasPrefix("08") || sqlState.hasPrefix("57")
+      || sqlState == "53300"
   }
 
   public var description: String {

@@ -354,6 +354,20 @@ struct RunCommandTests {
         },
         message: "spoolDirectory: cannot write in"),
       .init(
+        testDescription: "a password in the PostgreSQL URL",
+        file: { catalog, _ in
+          "{catalogPath: '\(catalog)', database: {url: 'postgresql://bm:secret@127.0.0.1:1/plays'}, "
+            + "channels: [{name: 'fm', source: 'jack'}]}"
+        },
+        message: "remove it, and give the password in PGPASSWORD"),
+      .init(
+        testDescription: "a PostgreSQL password file that cannot be read",
+        file: {
+          "{catalogPath: '\($0)', database: {url: 'postgresql://bm@127.0.0.1:1/plays', "
+            + "passwordFile: '\($1).missing'}, channels: [{name: 'fm', source: 'jack'}]}"
+        },
+        message: "cannot read the password file"),
+      .init(
         testDescription: "bad source on the command line",
         file: { "{catalogPath: '\($0)', databasePath: '\($1)', channels: []}" },
         arguments: ["--channel", "fm=tuner3"], status: 64, message: "fm"),

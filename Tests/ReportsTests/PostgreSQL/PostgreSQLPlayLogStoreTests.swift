@@ -29,6 +29,14 @@ struct PostgreSQLPlayLogStoreTests {
     } throws: { error in
       "\(error)".contains("PGPASSWORD") && !"\(error)".contains("secret@")
     }
+    // Only a changed configuration mends it: the command exits 78, and a writer would not wait for a server.
+    #expect {
+      _ = try PostgreSQLPlayLogStore(
+        startingWithoutServer: "postgresql://bm:secret@127.0.0.1:1/plays", node: "a", channels: [])
+    } throws: { error in
+      let error = error as? PostgreSQLError
+      return error?.needsConfigurationFix == true && error?.isConnectionLost == false
+    }
   }
 
   @Test("The password comes from the configured file; without it the login is refused")
@@ -37,7 +45,7 @@ struct PostgreSQLPlayLogStoreTests {
     let url = server.url()
     #expect {
       _ = try PostgreSQLPlayLogStore(url: url, node: "a", passwordFile: "/nonexistent/password")
-    } throws: { "\($0)".contains("/nonexistent/password") }
+    } throws: { "\($0)".contains("/nonexistent/password") && ($0 as? PostgreSQLError)?.needsConfigurationFix == true }
     try withTemporaryDirectory { folder in
       let file = folder.appendingPathComponent("password").path
       try "s3cret pass\n".write(toFile: file, atomically: true, encoding: .utf8)
