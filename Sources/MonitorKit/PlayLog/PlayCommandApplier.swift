@@ -52,6 +52,13 @@ struct PlayCommandApplier {
       } else if let reopened = try store.reopenPlayOfSameAiring(as: play, retrying: retrying) {
         // An open one is one this play reopened before its write was retried; `closed` is what it had before.
         let earlier = reopened.status == .open ? PlayStatus.closed : reopened.status
+        guard play.status == .open else {
+          // A whole play (`scan` writes each play once, at its end), no update to follow: the continued play is
+          // whole again at once, with the later of the two ends (set by the reopening). A recording scanned a second
+          // time lands here, play by play.
+          try store.extend(playID: reopened.id, end: nil, confidence: play.confidence, status: play.status)
+          return (reopened.id, earlier)
+        }
         targets[token] = Target(row: reopened.id, continues: earlier)
         return (reopened.id, earlier)
       } else {

@@ -4,7 +4,12 @@ import CSQLite
 extension SQLiteError {
   /// What an operator should do about an error with this (extended or primary) result code.
   static func defaultAdvice(for code: Int32) -> String {
-    switch code & 0xFF {
+    // Growing the `-shm` file beside a WAL database fails so when the disk is full: nothing else is written first.
+    if code == SQLITE_IOERR | 19 << 8 {
+      return "SQLite could not grow the -shm file beside the database: the disk is most likely full (free some "
+        + "space), or the file system does not support shared memory files (use a local disk)."
+    }
+    return switch code & 0xFF {
     case SQLITE_CANTOPEN:
       "Check that the folder exists and is writable."
     case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
@@ -72,5 +77,6 @@ extension SQLiteError {
     SQLITE_CONSTRAINT | 8 << 8: "SQLITE_CONSTRAINT_UNIQUE", SQLITE_CONSTRAINT | 12 << 8: "SQLITE_CONSTRAINT_DATATYPE",
     SQLITE_IOERR | 4 << 8: "SQLITE_IOERR_FSYNC", SQLITE_IOERR | 3 << 8: "SQLITE_IOERR_WRITE",
     SQLITE_IOERR | 1 << 8: "SQLITE_IOERR_READ", SQLITE_IOERR | 13 << 8: "SQLITE_IOERR_ACCESS",
+    SQLITE_IOERR | 19 << 8: "SQLITE_IOERR_SHMSIZE",
   ]
 }

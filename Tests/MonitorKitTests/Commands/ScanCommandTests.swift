@@ -57,6 +57,26 @@ struct ScanCommandTests {
     #expect(try PlayLogStore(path: db).plays().count == 2)
   }
 
+  @Test("the same recording scanned twice into one play log gives each play once, closed")
+  func sameRecordingScannedTwice() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let expected = try writeBroadcast()
+    let db = folder.file("plays.sqlite").path
+    let arguments = [
+      "scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--start", "2026-01-01T00:00:00Z", "--db", db,
+      recording.path,
+    ]
+    let first = try CLI.run(arguments)
+    try #require(first.status == 0, "\(first)")
+    let before = try PlayLogStore(path: db).plays()
+    let again = try CLI.run(arguments)
+    #expect(again.status == 0, "\(again)")
+    let after = try PlayLogStore(path: db).plays()
+    #expect(after.map(\.metadata.title) == expected.map(\.title), "\(after)")
+    #expect(after.allSatisfy { $0.status == .closed }, "\(after.map(\.status))")
+    #expect(after.map(\.start) == before.map(\.start) && after.map(\.end) == before.map(\.end))
+  }
+
   @Test("--db logs the unknown music; a second scan's repeat of it joins its cluster, and the reports show them")
   func unknownMusic() throws {
     try CLI.makeCatalog(at: catalogURL)

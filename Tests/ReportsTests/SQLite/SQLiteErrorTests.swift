@@ -23,6 +23,9 @@ struct SQLiteErrorTests {
     #expect(SQLiteError.defaultAdvice(for: SQLITE_FULL) == "The disk is full: free some space.")
     #expect(SQLiteError.defaultAdvice(for: SQLITE_CONSTRAINT | 8 << 8).contains("bug in broadcast-monitor"))
     #expect(SQLiteError.defaultAdvice(for: SQLITE_BUSY | 3 << 8).contains("5 s busy timeout"))
+    // The -shm file that a full disk cannot grow (found with a play log on a full tmpfs): not a failing disk.
+    #expect(SQLiteError.defaultAdvice(for: SQLITE_IOERR | 19 << 8).contains("the disk is most likely full"))
+    #expect(SQLiteError.name(of: SQLITE_IOERR | 19 << 8) == "SQLITE_IOERR_SHMSIZE")
   }
 
   @Test("Long SQL is put on one line and cut to 200 characters")
