@@ -22,6 +22,11 @@ struct WAVFile {
   /// most 64 channels too.
   static let maxChannels = 64
 
+  /// The sample rates read, in Hz: from telephone audio's 1 kHz multiples down to 1,000, up to 768,000 (the highest
+  /// that audio interfaces and ffmpeg's encoders use). A header outside them is damaged: at 4,000,000,000 Hz an hour
+  /// of samples reads as a millisecond, and a scan would report "0 plays in 0 s" instead of an error.
+  static let sampleRatesHz = 1000.0...768_000.0
+
   init(path: String) throws(FormatError) {
     file = try ReadOnlyFile(path: path)
     var header = HeaderReader(file: file)
@@ -53,6 +58,13 @@ struct WAVFile {
     }
     guard let f = format, let d = data, f.channels >= 1, f.rate > 0 else {
       throw FormatError(path: path, reason: "WAVE file without fmt or data chunk")
+    }
+    guard Self.sampleRatesHz.contains(f.rate) else {
+      throw FormatError(
+        path: path,
+        reason: "WAVE header gives a sample rate of \(Int(f.rate)) Hz, outside \(Int(Self.sampleRatesHz.lowerBound))–"
+          + "\(Int(Self.sampleRatesHz.upperBound)) Hz: the header is damaged; write the file again or convert it "
+          + "with ffmpeg")
     }
     guard f.channels <= Self.maxChannels else {
       throw FormatError(

@@ -132,12 +132,23 @@ final class CatalogImport: Sendable {
         return .present(key: key, metadata: listed ?? AudioTags.metadata(path: file.path))
       }
       if let listed {
-        return .fingerprinted(try fingerprinter.signature(ofFileAt: file.path), key: key, metadata: listed)
+        let signature = try fingerprinter.signature(ofFileAt: file.path)
+        return Self.withoutPeaks(signature, file) ?? .fingerprinted(signature, key: key, metadata: listed)
       }
       let (signature, tags) = try fingerprinter.signatureAndTags(ofFileAt: file.path)
-      return .fingerprinted(signature, key: key, metadata: AudioTags.metadata(tags: tags, path: file.path))
+      return Self.withoutPeaks(signature, file)
+        ?? .fingerprinted(signature, key: key, metadata: AudioTags.metadata(tags: tags, path: file.path))
     } catch {
       return .failed("\(error)")
     }
+  }
+
+  /// A failure for a recording without a single spectral peak, which no broadcast could ever match: digital silence,
+  /// or a file that decodes to something other than its audio (a WAV whose header names the wrong encoding).
+  private static func withoutPeaks(_ signature: Signature, _ file: URL) -> Outcome? {
+    guard signature.peaks.isEmpty else { return nil }
+    return .failed(
+      "\(file.path): no fingerprint in its \(String(format: "%.1f", signature.durationSeconds)) s: the audio as "
+        + "decoded is silent or not sound, and could never be matched; check that the file plays as it should")
   }
 }

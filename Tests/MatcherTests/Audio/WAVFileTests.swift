@@ -197,6 +197,23 @@ struct WAVFileTests {
     #expect(try Self.decode(most).chunks.allSatisfy { $0.0 == 64 })
   }
 
+  @Test("A header whose sample rate no audio has is refused, naming the rate, and the edges of the range are read")
+  func impossibleSampleRate() throws {
+    let folder = try TemporaryDirectory()
+    for rate: UInt32 in [999, 768_001, 4_000_000_000] {
+      var data = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: 8000, bitsPerSample: 16)
+      withUnsafeBytes(of: rate.littleEndian) { data.replaceSubrange(24..<28, with: $0) }
+      let url = folder.file("\(rate).wav")
+      try data.write(to: url)
+      let error = #expect(throws: FormatError.self, "\(rate)") { try WAVFile(path: url.path) }
+      #expect(error?.reason.contains("sample rate of \(rate) Hz") == true, "\(String(describing: error))")
+    }
+    for rate in [1000, 768_000] {
+      let edge = WAVWriter.pcm([0, 1, 2, 3], channels: 1, sampleRate: rate, bitsPerSample: 16)
+      #expect(try Self.decode(edge).wav.sampleRate == Double(rate))
+    }
+  }
+
   @Test("A WAVE_FORMAT_EXTENSIBLE fmt chunk cut before its sub-format is refused, without reading past the file")
   func extensibleCutShort() throws {
     // Found by scripts/fuzz.sh (wav): the sub-format was read 24 bytes into the fmt chunk's body whatever the file's

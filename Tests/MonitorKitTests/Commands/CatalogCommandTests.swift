@@ -86,6 +86,27 @@ struct CatalogCommandTests {
     #expect(try listRows().map { $0[5] } == ["Armygeddon", "Chaos God", "Internal Degeneration"])
   }
 
+  @Test("catalog add refuses a recording without a single peak (silence, or 16-bit samples labelled as floats)")
+  func recordingWithoutPeaks() throws {
+    let silent = folder.file("silent.wav")
+    try WAVWriter.write(Signals.silence(seconds: 5), sampleRate: 8000, to: silent)
+    let song = try CLI.decode("catalog-a.ogg").prefix(8000 * 15)
+    var mislabelled = WAVWriter.pcm(
+      song.map { Int32(($0 * 32767).rounded()) }, channels: 1, sampleRate: 8000, bitsPerSample: 16)
+    mislabelled[20] = 3  // format tag: IEEE float
+    mislabelled[34] = 32  // bits per sample: the 16-bit frames read in pairs as floats
+    mislabelled[32] = 4  // block align
+    let lying = folder.file("lying.wav")
+    try mislabelled.write(to: lying)
+    let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, silent.path, lying.path])
+    #expect(result.status == 2, "\(result)")
+    #expect(result.stdout.contains("added 0, already present 0, failed 2; now 0 tracks"), "\(result.stdout)")
+    for path in [silent.path, lying.path] {
+      #expect(
+        CLI.lines(result.stderr).contains { $0.hasPrefix("skipped: \(path): no fingerprint") }, "\(result.stderr)")
+    }
+  }
+
   @Test(
     "catalog add skips a file whose recording the catalog holds already (an MP3 of a song added as Ogg), naming both; --allow-duplicates adds it with a warning"
   )
