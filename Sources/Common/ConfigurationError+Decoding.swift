@@ -2,8 +2,9 @@ import Foundation
 
 extension ConfigurationError {
   /// The error for a JSON file that `JSONDecoder` could not decode: the file and the key path in it
-  /// (`monitor.json5: channels[2].source`), and what was wrong there in words.
-  package init(_ error: DecodingError, file: String) {
+  /// (`monitor.json5: channels[2].source`), and what was wrong there in words. With the file's `data`, a syntax
+  /// error, of which the decoder does not say where it is, gives the line and column where the text breaks.
+  package init(_ error: DecodingError, file: String, data: Data? = nil) {
     func at(_ path: [any CodingKey]) -> String { path.isEmpty ? file : "\(file): \(Self.keyPath(path))" }
     switch error {
     case .dataCorrupted(let context):
@@ -11,7 +12,14 @@ extension ConfigurationError {
       if let underlying = context.underlyingError {
         reason += " (\(underlying))"
       } else if context.codingPath.isEmpty {
-        // A syntax error: JSONDecoder does not say where, so say what to look for.
+        // A syntax error: JSONDecoder does not say where, so say where the grammar breaks and what to look for.
+        if let data, let place = JSON5Scanner.syntaxBreak(in: data) {
+          reason =
+            "line \(place.line), column \(place.column)"
+            + (place.atEnd
+              ? " (the end of the file)" : place.text.isEmpty ? " (the end of the line)" : " (at `\(place.text)`)")
+            + ": " + reason
+        }
         reason +=
           " Look for a missing or doubled comma or colon, or an unclosed quote, bracket or brace "
           + "(JSON5 allows comments, trailing commas and unquoted keys)."

@@ -7,6 +7,8 @@ public enum ItemKind: String, Codable, Sendable, CaseIterable {
   case jingle
   case other
 
+  public init(from decoder: any Decoder) throws { self = try decoder.word(of: Self.self) }
+
   /// Parses a metadata value leniently ("Song", "advert", "" …): empty is `.song`; a word that is not one of
   /// `acceptedWords` is nil, so that a typo is not filed as `.other` without a word.
   public init?(lenient text: String) {

@@ -54,6 +54,26 @@ package struct JSON5Scanner {
     }
   }
 
+  /// Where the text first breaks the JSON5 grammar, for a decoder's syntax error that does not say where: the line,
+  /// the column (in characters), the text from there to the end of its line (at most 40 characters) and whether that
+  /// is the end of the file (an unclosed quote or comment is placed where it opens); nil when the
+  /// grammar as this scan reads it holds (the decoder refuses something finer, such as a misspelt `true`).
+  package static func syntaxBreak(in data: Data) -> (line: Int, column: Int, text: String, atEnd: Bool)? {
+    var scanner = JSON5Scanner(data)
+    do {
+      try scanner.skipSpace()
+      try scanner.value()
+      try scanner.skipSpace()
+      if scanner.offset == scanner.bytes.count { return nil }
+    } catch {}
+    let at = min(scanner.offset, scanner.bytes.count)
+    let lineStart = scanner.bytes[..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+    let lineEnd = scanner.bytes[at...].firstIndex(of: 0x0A) ?? scanner.bytes.count
+    let column = String(decoding: scanner.bytes[lineStart..<at], as: UTF8.self).count + 1
+    let rest = String(decoding: scanner.bytes[at..<lineEnd], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    return (scanner.line, column, rest.count > 40 ? String(rest.prefix(40)) + "…" : rest, at == scanner.bytes.count)
+  }
+
   /// Keeps the first problem; the scan goes on to the end, so that text the decoder refuses is not reported here.
   private mutating func report(_ problem: Found) {
     if found == nil { found = problem }
@@ -149,15 +169,18 @@ package struct JSON5Scanner {
 
   /// A quoted string with its escapes resolved (keys are compared as the decoder compares them).
   private mutating func string() throws -> String {
+    let (start, startLine) = (offset, line)
     let quote = bytes[offset]
     offset += 1
     var text: [UInt8] = []
     while true {
-      guard offset < bytes.count else { throw Unreadable() }
+      guard offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") else {
+        (offset, line) = (start, startLine)  // an unclosed quote: the break is where the string began
+        throw Unreadable()
+      }
       let byte = bytes[offset]
       offset += 1
       if byte == quote { break }
-      if byte == UInt8(ascii: "\n") { throw Unreadable() }
       guard byte == UInt8(ascii: "\\") else {
         text.append(byte)
         continue
@@ -246,9 +269,13 @@ package struct JSON5Scanner {
       case UInt8(ascii: "/") where next(is: Array("//".utf8)):
         while offset < bytes.count, bytes[offset] != 0x0A { offset += 1 }
       case UInt8(ascii: "/") where next(is: Array("/*".utf8)):
+        let (start, startLine) = (offset, line)
         offset += 2
         while !next(is: Array("*/".utf8)) {
-          guard offset < bytes.count else { throw Unreadable() }
+          guard offset < bytes.count else {
+            (offset, line) = (start, startLine)  // an unclosed comment: the break is where it began
+            throw Unreadable()
+          }
           if bytes[offset] == 0x0A { line += 1 }
           offset += 1
         }

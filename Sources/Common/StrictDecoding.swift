@@ -48,3 +48,20 @@ extension KeyedDecodingContainer {
     throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: reason)
   }
 }
+
+extension Decoder {
+  /// The word this value holds, as one of `T`'s cases: a word that is not one is an error that names it and lists
+  /// the words there are (`fire` is not one of `silence`, `source_down`, …), where the synthesized decoder says only
+  /// that it cannot initialize the type.
+  package func word<T: RawRepresentable & CaseIterable>(of type: T.Type) throws -> T where T.RawValue == String {
+    let container = try singleValueContainer()
+    let word = try container.decode(String.self)
+    guard let value = T(rawValue: word) else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription: "`\(word)` is not one of "
+          + T.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + "; use one of them")
+    }
+    return value
+  }
+}

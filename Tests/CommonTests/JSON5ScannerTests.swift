@@ -68,4 +68,27 @@ struct JSON5ScannerTests {
       #expect(problem(text) == nil, "\(text)")
     }
   }
+
+  @Test(
+    "A syntax error is placed at its line and column, an unclosed quote or comment where it opens",
+    arguments: [
+      ("{\n  a: 1\n  b: 2\n}", 3, 3, "b: 2", false),
+      ("{\n  a: 1,\n  b: \"two,\n  c: 3\n}", 3, 6, "\"two,", false),
+      ("{a: 1, /* note\n b: 2}", 1, 8, "/* note", false),
+      ("{a: 1}\n}", 2, 1, "}", false),
+      ("{\n  a 1\n}", 2, 5, "1", false),
+      ("{a: [1, 2", 1, 10, "", true),
+    ])
+  func syntaxBreak(text: String, line: Int, column: Int, at: String, atEnd: Bool) throws {
+    let place = try #require(JSON5Scanner.syntaxBreak(in: Data(text.utf8)), "\(text)")
+    #expect(place.line == line && place.column == column, "\(text): \(place)")
+    #expect(place.text == at && place.atEnd == atEnd, "\(text): \(place)")
+  }
+
+  @Test("Text the grammar reads has no syntax break, even where the decoder refuses a word in it")
+  func noSyntaxBreak() {
+    for text in ["{a: 1, b: [1, 2,], // c\n}", "{a: tru}", "'x'"] {
+      #expect(JSON5Scanner.syntaxBreak(in: Data(text.utf8)) == nil, "\(text)")
+    }
+  }
 }

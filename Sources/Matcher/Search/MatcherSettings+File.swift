@@ -16,7 +16,7 @@ extension MatcherSettings {
     do {
       self = try decoder.decode(MatcherSettings.self, from: data)
     } catch let error as DecodingError {
-      throw ConfigurationError(error, file: url.path)
+      throw ConfigurationError(error, file: url.path, data: data)
     } catch {
       throw ConfigurationError(keyPath: url.path, reason: "\(error)")
     }

@@ -1,3 +1,5 @@
+import Common
+
 /// What an alert is about: the condition that held. The raw value names the alert in the play log's `alerts` table,
 /// the log's `alert_opened`/`alert_closed` lines, the webhooks' JSON and the configuration's `kinds`.
 ///
@@ -13,6 +15,8 @@ enum AlertKind: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
   case playLogUnwritable = "play_log_unwritable"
   /// Nothing from the catalog aired on the channel for a while.
   case noCatalog = "no_catalog"
+
+  init(from decoder: any Decoder) throws { self = try decoder.word(of: Self.self) }
 
   /// The configuration key of the condition (`alerts.silence`, `alerts.sourceDown`, …).
   var settingsKey: String {

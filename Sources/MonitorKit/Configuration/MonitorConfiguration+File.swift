@@ -38,7 +38,7 @@ extension MonitorConfiguration {
     do {
       configuration = try decoder.decode(MonitorConfiguration.self, from: data)
     } catch let error as DecodingError {
-      throw ConfigurationError(error, file: path)
+      throw ConfigurationError(error, file: path, data: data)
     } catch {
       throw ConfigurationError(keyPath: path, reason: "\(error)")
     }

@@ -79,9 +79,11 @@ struct JackSource: Codable, Sendable, Equatable {
   }
 
   /// `ports` is `"stereo"` or `"mono"`.
-  enum Ports: String, Codable {
+  enum Ports: String, Codable, CaseIterable {
     case stereo
     case mono
+
+    init(from decoder: any Decoder) throws { self = try decoder.word(of: Self.self) }
   }
 
   init(stereo: Bool, connect: [String] = [], connectPattern: String? = nil) {

@@ -256,7 +256,8 @@ struct MonitorConfigurationTests {
       (
         file(
           channels: "{name: \"a\", source: \"jack\"}", "alerts: {webhooks: [{url: \"http://x\", kinds: [\"quiet\"]}]},"),
-        "alerts.webhooks[0].kinds[0]", "quiet"
+        "alerts.webhooks[0].kinds[0]",
+        "`quiet` is not one of `silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`; use one of them"
       ),
       (
         file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",
@@ -523,6 +524,7 @@ struct MonitorConfigurationTests {
     let broken = try #require(throws: ConfigurationError.self) { try folder.load("{catalogPath: \"x\",, }") }
     #expect(broken.keyPath == "monitor.json5")
     #expect(broken.reason.contains("Look for a missing or doubled comma"))
+    #expect(broken.reason.hasPrefix("line 1, column 19 (at `, }`): "), "\(broken.reason)")
     #expect(broken.description.hasPrefix("configuration: monitor.json5: "))
   }
 
