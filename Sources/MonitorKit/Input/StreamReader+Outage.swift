@@ -30,9 +30,14 @@ extension StreamReader {
     case .notStarted(let reason):
       return reason
     case .stalled(let message):
-      return "no data for \(Self.seconds(configuration.stallTimeoutSeconds)), ffmpeg stopped"
+      // ffmpeg's words for bytes it cannot decode (AVERROR_INVALIDDATA): the server sends, but not audio.
+      let undecodable = message?.contains("Invalid data found") == true
+      return "no audio for \(Self.seconds(configuration.stallTimeoutSeconds)), ffmpeg stopped"
         + (message.map { " (its last message: \($0))" } ?? "")
-        + ". The server or the network stopped sending"
+        + (undecodable
+          ? ". The server sends data that ffmpeg cannot decode as audio: check that the URL is the stream itself, "
+            + "not a web page or a playlist, and its format"
+          : ". The server or the network stopped sending")
     case .exited(let termination, let message):
       let said = message.map { $0.replacingOccurrences(of: url + ": ", with: "") }
       if hadAudio {

@@ -54,12 +54,35 @@ struct StreamInputNetworkTests {
     #expect(input.status == .reconnecting)
     if let gap = recorder.notices.first {
       #expect(gap.kind == .gap)
-      #expect(gap.detail.contains("no data for 1.5 s"), "\(gap.detail)")
+      #expect(gap.detail.contains("no audio for 1.5 s"), "\(gap.detail)")
+      #expect(gap.detail.contains("stopped sending"), "\(gap.detail)")
       #expect(gap.detail.contains(url))
     }
     recorder.pump(seconds: 0.5)
     for pid in seen { #expect(!ProcessTable.isChildOfThisProcess(pid), "stalled ffmpeg \(pid) left behind") }
     withExtendedLifetime(hanging) { input.stop() }
+  }
+
+  @Test("A server that sends what ffmpeg cannot decode is reported as such, not as a server that stopped sending")
+  func undecodableStream() throws {
+    // An ffmpeg stand-in that says what ffmpeg says of random bytes from an HTTP server, then outputs nothing.
+    let folder = try TemporaryDirectory(prefix: "undecodable")
+    let ffmpeg = folder.file("ffmpeg")
+    try """
+    #!/bin/sh
+    echo "http://127.0.0.1:1/live.ogg: Invalid data found when processing input" >&2
+    exec sleep 60
+    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let input = try StreamInput(
+      url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, stallTimeoutSeconds: 1.5, ffmpegPath: ffmpeg.path)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 30) { !$0.notices.isEmpty }, "no gap notice")
+    let gap = try #require(recorder.notices.first)
+    #expect(gap.detail.contains("cannot decode as audio"), "\(gap.detail)")
+    #expect(!gap.detail.contains("stopped sending"), "\(gap.detail)")
   }
 
   @Test("A burst decoded slower than it arrives (a loaded machine) is placed in the past up to its live end")
