@@ -31,7 +31,8 @@ enum PlayLogLocation {
   /// - Throws: `PlayLogLockError` when another process writes the SQLite file; `PlayLogNodeError` when another
   ///   monitor runs as `node` or another live node holds one of `channels`; a `ConfigurationError` (key
   ///   `database.url`) when the PostgreSQL server is up and refuses the login (user, password, database: exit 78);
-  ///   `PostgreSQLError` or `SQLiteError` when the play log cannot be opened.
+  ///   `PostgreSQLError` or `SQLiteError` when the play log cannot be opened (for `run`, an SQLite file on a full or
+  ///   failing disk opens later instead: `PlayLogStore(openingLater:)`).
   static func openForWriting(
     _ path: String, node: String, passwordFile: String?, channels: [String], command: String
   ) throws -> (store: any PlayLogStorage, lock: PlayLogLock?) {
@@ -52,7 +53,13 @@ enum PlayLogLocation {
     // The lock comes before the play log is opened: a recovery must only ever close plays that no running monitor
     // owns.
     let lock = try PlayLogLock(playLog: path, command: command)
-    return (try PlayLogStore(path: path), lock)
+    do {
+      return (try PlayLogStore(path: path), lock)
+    } catch let error as SQLiteError where command == "run" && error.isDiskProblem {
+      // A disk so full that SQLite cannot even open the file: the monitor listens all the same, and its writer
+      // opens the play log with its start-up writes, as soon as there is room (it logs `cannot be written at start`).
+      return (PlayLogStore(openingLater: path), lock)
+    }
   }
 
   /// Opens the play log at `path` for the HTTP API's pages: the SQLite file read-only, or a read-only connection

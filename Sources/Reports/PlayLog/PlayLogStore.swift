@@ -24,6 +24,14 @@ public final class PlayLogStore {
     try Migrations.playLog.apply(to: database)
   }
 
+  /// A play log that opens on first use, for `run` started while the file cannot be opened (a disk so full that
+  /// SQLite cannot create its files): every call tries again, throwing the open's ``SQLiteError`` until it opens,
+  /// and the schema is brought up to date when it does.
+  public init(openingLater path: String) {
+    self.path = path
+    database = SQLiteDatabase(openingLater: path, name: "play log") { try Migrations.playLog.apply(to: $0) }
+  }
+
   /// Closes the file. Further calls throw. (Dropping the store closes it too, without reporting errors.)
   public func close() throws {
     try database.close()

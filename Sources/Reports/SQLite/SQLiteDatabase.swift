@@ -25,10 +25,13 @@ final class SQLiteDatabase {
   let path: String
   /// What the database is to the user, such as "play log": used in error messages.
   let name: String
-  /// The journal mode SQLite answered: "wal" for a file, "memory" for ":memory:".
-  let journalMode: String
-  /// The connection; nil once closed.
+  /// The journal mode SQLite answered: "wal" for a file, "memory" for ":memory:"; "" while a database opened
+  /// later (`init(openingLater:name:onOpen:)`) is not open yet.
+  private(set) var journalMode: String
+  /// The connection; nil once closed, and until a database opened later opens.
   private var connection: OpaquePointer?
+  /// For a database opened later: what to run once it opens (the schema's migrations); nil once that succeeded.
+  private var pendingOpen: ((SQLiteDatabase) throws -> Void)?
   /// Prepared statements by SQL text.
   private var statements: [String: PreparedStatement] = [:]
 
@@ -44,6 +47,23 @@ final class SQLiteDatabase {
     self.path = path
     self.name = name
     isReadOnly = readOnly
+    (connection, journalMode) = try Self.open(path: path, name: name, readOnly: readOnly)
+  }
+
+  /// A database for writing that opens on first use, for a monitor that must start while the file cannot be opened
+  /// (a disk so full that SQLite cannot create its files): every call tries to open it until it opens, and throws
+  /// the open's error until then. Once open, `onOpen` runs (the schema's migrations) before the call goes on; if it
+  /// fails, the connection is closed again and the next call tries both again.
+  init(openingLater path: String, name: String, onOpen: @escaping (SQLiteDatabase) throws -> Void) {
+    self.path = path
+    self.name = name
+    isReadOnly = false
+    journalMode = ""
+    pendingOpen = onOpen
+  }
+
+  /// Opens and configures a connection; it is closed again when the configuration fails.
+  private static func open(path: String, name: String, readOnly: Bool) throws -> (OpaquePointer, String) {
     var handle: OpaquePointer?
     let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -53,12 +73,10 @@ final class SQLiteDatabase {
       sqlite3_close_v2(handle)
       throw SQLiteError(.open, code: code, message: message, path: path, databaseName: name)
     }
-    connection = handle
     do {
-      journalMode = try Self.configure(handle, path: path, name: name, readOnly: readOnly)
+      return (handle, try configure(handle, path: path, name: name, readOnly: readOnly))
     } catch {
       sqlite3_close_v2(handle)
-      connection = nil
       throw error
     }
   }
@@ -162,6 +180,11 @@ final class SQLiteDatabase {
 
   /// Finalizes every statement and closes the connection. Further use throws `SQLITE_MISUSE`.
   func close() throws {
+    pendingOpen = nil
+    try closeConnection()
+  }
+
+  private func closeConnection() throws {
     guard let connection else { return }
     for statement in statements.values {
       statement.finalize()
@@ -175,8 +198,19 @@ final class SQLiteDatabase {
     }
   }
 
-  /// The connection, or an error when the database was closed.
+  /// The connection (opening a database opened later), or an error when the database was closed.
   private func liveConnection(for sql: String?) throws -> OpaquePointer {
+    if connection == nil, let onOpen = pendingOpen {
+      let (handle, mode) = try Self.open(path: path, name: name, readOnly: false)
+      (connection, journalMode) = (handle, mode)
+      do {
+        try onOpen(self)
+        pendingOpen = nil
+      } catch {
+        try? closeConnection()
+        throw error
+      }
+    }
     guard let connection else {
       throw SQLiteError(
         .run, code: SQLITE_MISUSE, message: "the database was closed", sql: sql, path: path, databaseName: name)

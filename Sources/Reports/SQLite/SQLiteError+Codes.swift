@@ -35,6 +35,11 @@ extension SQLiteError {
     }
   }
 
+  /// True when the disk is full or failing (`SQLITE_FULL`, `SQLITE_IOERR`): a retry may succeed once there is room.
+  public var isDiskProblem: Bool {
+    [SQLITE_FULL, SQLITE_IOERR].contains(code & 0xFF)
+  }
+
   /// True when the file is not an SQLite database or is damaged: no retry can help, a person must name the right
   /// file or restore it from a backup.
   public var isUnusableFile: Bool {

@@ -200,6 +200,41 @@ struct RunCommandTests {
   }
 
   @Test(
+    "a monitor started on a disk too full to open its play log listens, and writes when there is room",
+    .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+  func startOnFullDisk() throws {
+    let disk = folder.file("disk")
+    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+    let mount = try Subprocess.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path])
+    try #require(mount.status == 0, "cannot mount a tmpfs: \(mount)")
+    defer { _ = try? Subprocess.run("umount", ["-l", disk.path]) }
+    let full = disk.appendingPathComponent("plays.sqlite").path
+    // Fill the disk to the last block: SQLite cannot even write the new play log's header.
+    let filler = disk.appendingPathComponent("filler")
+    _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: filler)
+    while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
+    try? handle.close()
+    let spool = folder.file("spool")
+    try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true)
+    let monitor = try startMonitor([
+      "--log", "--catalog", catalog.path, "--db", full, "--spool-dir", spool.path, "--channel",
+      "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    defer { monitor.terminateAndWait() }
+    try waitForLog(monitor, "play log \(full) cannot be written at start")
+    try waitForLog(monitor, "[demo] play started: \"Armygeddon\"")
+    try FileManager.default.removeItem(at: filler)
+    try waitForLog(monitor, "play log \(full) is writable: the start-up writes are done")
+    try waitForLog(monitor, "[demo] play ended: \"Armygeddon\"")
+    monitor.send(SIGTERM)
+    #expect(monitor.waitForExit(seconds: 20) == 0, "\(monitor.output)")
+    #expect(
+      try PlayLogStore(path: full).plays().map(\.status) == [.closed],
+      "the play heard while the disk was full: \(monitor.output)")
+  }
+
+  @Test(
     "a monitor killed in the middle of a song and started again logs the airing as one play",
     .enabled(if: IcecastTestServer.isAvailable, Comment(rawValue: IcecastTestServer.skipMessage)))
   func restartMidSongIsOnePlay() throws {

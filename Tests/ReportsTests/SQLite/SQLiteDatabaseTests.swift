@@ -45,6 +45,33 @@ struct SQLiteDatabaseTests {
     }
   }
 
+  @Test("A database opened later throws the open's error at each call until it opens, then runs its setup once")
+  func openedLater() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("later/plays.sqlite").path
+      var setups = 0
+      let database = SQLiteDatabase(openingLater: path, name: "play log") { database in
+        setups += 1
+        try database.execute("CREATE TABLE IF NOT EXISTS t(x INTEGER)")
+      }
+      for _ in 0..<2 {
+        let error = #expect(throws: SQLiteError.self) { try database.run("INSERT INTO t VALUES (1)") }
+        #expect(error.map { $0.code & 0xFF } == SQLITE_CANTOPEN && error?.operation == .open)
+      }
+      #expect(setups == 0)
+      try FileManager.default.createDirectory(
+        atPath: folder.appendingPathComponent("later").path, withIntermediateDirectories: true)
+      try database.run("INSERT INTO t VALUES (1)")
+      try database.run("INSERT INTO t VALUES (2)")
+      #expect(setups == 1)
+      #expect(database.journalMode == "wal")
+      #expect(try database.firstRow("SELECT count(*) FROM t")?[0] == .integer(2))
+      try database.close()
+      #expect(throws: SQLiteError.self) { try database.run("INSERT INTO t VALUES (3)") }  // closed stays closed
+      #expect(setups == 1)
+    }
+  }
+
   @Test("A file that is not an SQLite database is refused on open with advice to restore it")
   func foreignFileIsRefused() throws {
     try withTemporaryDirectory { folder in
