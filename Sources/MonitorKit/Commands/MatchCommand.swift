@@ -10,6 +10,7 @@ enum MatchCommand {
     guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.match)) }
     let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
     let clip = a.positionals[0]
+    try CatalogCommand.requireRegularFileIfPresent(clip, for: "match")
     let collector = PlayCollector()
     let settings = try a.value("settings").map { try MatcherSettings(contentsOf: URL(fileURLWithPath: $0)) }
     let matcher = StreamMatcher(catalog: catalog, settings: settings ?? MatcherSettings(), sink: collector)

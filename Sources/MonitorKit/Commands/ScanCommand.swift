@@ -25,6 +25,7 @@ enum ScanCommand {
     }
     let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
     let decoder = AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz)
+    try CatalogCommand.requireRegularFileIfPresent(recording, for: "scan")
     guard FileManager.default.isReadableFile(atPath: recording) else {
       throw AudioError.unreadable(path: recording, reason: "no such file, or not readable")
     }

@@ -45,6 +45,21 @@ struct MatchCommandTests {
     #expect(result.stderr.contains(path))
   }
 
+  @Test("match and scan refuse a FIFO at once (exit 64), instead of waiting for a writer forever")
+  func fifoRefused() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let fifo = folder.file("clip.wav")
+    try #require(mkfifo(fifo.path, 0o600) == 0, "mkfifo failed")
+    for arguments in [
+      ["match", "--catalog", catalogURL.path, fifo.path],
+      ["scan", "--catalog", catalogURL.path, "--channel", "fm", fifo.path],
+    ] {
+      let result = try CLI.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result)")
+      #expect(result.stderr.contains("\(fifo.path) is not a regular file (a FIFO"), "\(result.stderr)")
+    }
+  }
+
   @Test("match on a .bmsig written by signature finds the same item as on the clip")
   func matchesSignatureFile() throws {
     try CLI.makeCatalog(at: catalogURL)
