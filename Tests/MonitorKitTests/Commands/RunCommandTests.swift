@@ -203,18 +203,10 @@ struct RunCommandTests {
     "a monitor started on a disk too full to open its play log listens, and writes when there is room",
     .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
   func startOnFullDisk() throws {
-    let disk = folder.file("disk")
-    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-    let mount = try Subprocess.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path])
-    try #require(mount.status == 0, "cannot mount a tmpfs: \(mount)")
-    defer { _ = try? Subprocess.run("umount", ["-l", disk.path]) }
-    let full = disk.appendingPathComponent("plays.sqlite").path
-    // Fill the disk to the last block: SQLite cannot even write the new play log's header.
-    let filler = disk.appendingPathComponent("filler")
-    _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: filler)
-    while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
-    try? handle.close()
+    let disk = try SmallDisk(in: folder)
+    defer { withExtendedLifetime(disk) {} }  // mounted to the end of the test
+    let full = disk.file("plays.sqlite").path
+    let filler = try disk.fill()  // to the last block: SQLite cannot even write the new play log's header
     let spool = folder.file("spool")
     try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true)
     let monitor = try startMonitor([

@@ -570,21 +570,11 @@ struct PlayLogWriterDiskTests {
     "A full disk: the error names the file and the cause, plays wait, and are written once when space returns")
   func fullDisk() throws {
     let folder = try TemporaryDirectory(prefix: "writer-full")
-    let mountPoint = folder.file("disk")
-    try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-    let mount = try Subprocess.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path])
-    try #require(mount.status == 0, "cannot mount a tmpfs: \(mount)")
-    defer { _ = try? Subprocess.run("umount", ["-l", mountPoint.path]) }
-    let path = mountPoint.appendingPathComponent("plays.sqlite").path
+    let disk = try SmallDisk(in: folder)
+    defer { withExtendedLifetime(disk) {} }  // mounted to the end of the test
+    let path = disk.file("plays.sqlite").path
     let (writer, lines) = try Self.writerWithOnePlay(at: path)
-
-    // Fill the disk to the last block.
-    let filler = mountPoint.appendingPathComponent("filler")
-    _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: filler)
-    let block = Data(count: 4096)
-    while (try? handle.write(contentsOf: block)) != nil {}
-    try? handle.close()
+    let filler = try disk.fill()
 
     Self.submitPlays(["full-1", "full-2", "full-3"], start: 2000, to: writer)
     Wait.until(seconds: 120) { writer.isFailing }
