@@ -67,8 +67,7 @@ enum CatalogCommand {
   /// Refuses a FIFO, socket or device named as a recording (`match`, `scan`): reading a FIFO waits for a writer
   /// forever, and the recording is read more than once. A path that does not exist is left to the reader's message.
   static func requireRegularFileIfPresent(_ path: String, for command: String) throws(UsageError) {
-    var st = stat()
-    guard stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG else { return }
+    guard access(path, F_OK) == 0, !isRegularFile(path) else { return }
     throw UsageError(
       "\(command): \(path) is not a regular file (a FIFO, socket or device): give an audio file; for a live source, "
         + "use run")

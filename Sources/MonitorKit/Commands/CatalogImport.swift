@@ -131,13 +131,15 @@ final class CatalogImport: Sendable {
       if presentKeys.contains(key) {
         return .present(key: key, metadata: listed ?? AudioTags.metadata(path: file.path))
       }
+      let signature: Signature
+      let metadata: TrackMetadata
       if let listed {
-        let signature = try fingerprinter.signature(ofFileAt: file.path)
-        return Self.withoutPeaks(signature, file) ?? .fingerprinted(signature, key: key, metadata: listed)
+        (signature, metadata) = (try fingerprinter.signature(ofFileAt: file.path), listed)
+      } else {
+        let (read, tags) = try fingerprinter.signatureAndTags(ofFileAt: file.path)
+        (signature, metadata) = (read, AudioTags.metadata(tags: tags, path: file.path))
       }
-      let (signature, tags) = try fingerprinter.signatureAndTags(ofFileAt: file.path)
-      return Self.withoutPeaks(signature, file)
-        ?? .fingerprinted(signature, key: key, metadata: AudioTags.metadata(tags: tags, path: file.path))
+      return Self.withoutPeaks(signature, file) ?? .fingerprinted(signature, key: key, metadata: metadata)
     } catch {
       return .failed("\(error)")
     }

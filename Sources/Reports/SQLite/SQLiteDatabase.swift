@@ -201,8 +201,7 @@ final class SQLiteDatabase {
   /// The connection (opening a database opened later), or an error when the database was closed.
   private func liveConnection(for sql: String?) throws -> OpaquePointer {
     if connection == nil, let onOpen = pendingOpen {
-      let (handle, mode) = try Self.open(path: path, name: name, readOnly: false)
-      (connection, journalMode) = (handle, mode)
+      (connection, journalMode) = try Self.open(path: path, name: name, readOnly: false)
       do {
         try onOpen(self)
         pendingOpen = nil
