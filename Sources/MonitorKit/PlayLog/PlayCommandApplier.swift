@@ -40,27 +40,27 @@ struct PlayCommandApplier {
   /// did not see its start).
   /// - Parameter retrying: the command may be in the play log already (an earlier attempt failed with an error after
   ///   SQLite committed it, or the spool is replayed): a start or an event found there is not added again.
-  /// - Returns: the row of the earlier play that a start continues (or that an update moved the play onto), and the
-  ///   status it had; nil otherwise.
+  /// - Returns: the earlier play that a start continues (or that an update moved the play onto), as it was; nil
+  ///   otherwise.
   /// - Throws: ``PlayLogError`` for a command the store refuses; ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> (id: Int64, status: PlayStatus)? {
+  mutating func apply(_ entry: PlaySpool.Entry, retrying: Bool) throws -> ContinuedPlay? {
     switch entry.command {
     case .start(let token, let play):
       if retrying, let recorded = try store.recordedPlayID(matching: play, startMayHaveMoved: true) {
         targets[token] = Target(row: recorded, continues: nil, play: play)
-      } else if let reopened = try store.reopenPlayOfSameAiring(as: play, retrying: retrying) {
+      } else if var reopened = try store.reopenPlayOfSameAiring(as: play, retrying: retrying) {
         // An open one is one this play reopened before its write was retried; `closed` is what it had before.
-        let earlier = reopened.status == .open ? PlayStatus.closed : reopened.status
+        if reopened.status == .open { reopened.status = .closed }
         guard play.status == .open else {
           // A whole play (`scan` writes each play once, at its end), no update to follow: the continued play is
           // whole again at once, with the later of the two ends (set by the reopening). A recording scanned a second
           // time lands here, play by play.
           try store.extend(playID: reopened.id, end: nil, confidence: play.confidence, status: play.status)
-          return (reopened.id, earlier)
+          return reopened
         }
-        targets[token] = Target(row: reopened.id, continues: earlier)
-        return (reopened.id, earlier)
+        targets[token] = Target(row: reopened.id, continues: reopened.status)
+        return reopened
       } else {
         targets[token] = Target(row: try store.record(play), continues: nil, play: play)
       }
@@ -124,12 +124,12 @@ struct PlayCommandApplier {
   /// of an airing heard after an outage may first be found on a repeated section of the item, and moved to its
   /// true line only by a later update, when the start's check for the same airing has passed. The play's row goes,
   /// and the earlier play, open again, takes its end and its later updates.
-  /// - Returns: the earlier play's id and the status it had; nil when the update leaves the play on its own line
-  ///   (or moved it onto no earlier play's), and nothing was written.
+  /// - Returns: the earlier play as it was; nil when the update leaves the play on its own line (or moved it onto no
+  ///   earlier play's), and nothing was written.
   private mutating func foldIntoEarlierPart(
     token: UInt64, _ target: Target, start: Date?, end: Date, refOffsetSeconds: Double, speed: Double,
     confidence: Double, closed: Bool
-  ) throws -> (id: Int64, status: PlayStatus)? {
+  ) throws -> ContinuedPlay? {
     guard target.continues == nil, var moved = target.play else { return nil }
     let before = moved
     moved.start = start ?? moved.start

@@ -31,7 +31,7 @@ public protocol PlayLogStorage: AnyObject {
   /// Marks this writer's `open` plays `recovered`; returns their ids, oldest first.
   @discardableResult func recoverOpenPlays() throws -> [Int64]
   /// Continues an earlier play of the same airing instead of recording `play` (see `PlayLogStore`'s).
-  func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> (id: Int64, status: PlayStatus)?
+  func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> ContinuedPlay?
   /// Moves on a continued play: its end, its confidence (the higher) and its status.
   func extend(playID: Int64, end: Date?, confidence: Double?, status: PlayStatus) throws
   /// The id of a recorded play of the same channel, item, start and detection time; nil when none.

@@ -58,19 +58,17 @@ extension PlayLogStore {
   /// play whose line an update moved), that play itself is not a candidate.
   /// - Parameter retrying: also continue an `open` play of the same airing: a write that is retried (after an
   ///   error, or from the spool on the next start) may find the play it reopened before.
-  /// - Returns: the continued play's id and the status it had (`closed` or `recovered`, or `open` when retrying);
-  ///   nil when there is none, and nothing changed.
+  /// - Returns: the continued play as it was (its status `closed` or `recovered`, or `open` when retrying); nil
+  ///   when there is none, and nothing changed.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
-  public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool = false) throws -> (
-    id: Int64, status: PlayStatus
-  )? {
+  public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool = false) throws -> ContinuedPlay? {
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
     return try database.transaction {
-      var found: (id: Int64, status: PlayStatus)?
+      var found: ContinuedPlay?
       try database.forEachRow(
         """
-        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status FROM plays AS p
+        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status, p.end_ms FROM plays AS p
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
         WHERE c.name = ? AND i.item_key = ? AND (p.status IN ('recovered', 'closed') OR ?) AND p.start_ms <= ?
@@ -88,7 +86,8 @@ extension PlayLogStore {
             earlierSpeed: try row.double(3))
         else { return }
         guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
-        found = (try row.int64(0), status)
+        found = ContinuedPlay(
+          id: try row.int64(0), status: status, end: try row.date(5))
       }
       guard let found else { return nil }
       try database.run(

@@ -250,13 +250,13 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     return try rows.map { (try $0.int64(1), try $0.int64(0)) }.sorted { $0 < $1 }.map(\.1)
   }
 
-  public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> (id: Int64, status: PlayStatus)? {
+  public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> ContinuedPlay? {
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: PlayLogStore.restartGapSeconds)
     return try connection.transaction {
       let rows = try connection.query(
         """
-        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status FROM plays AS p
+        SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status, p.end_ms FROM plays AS p
           JOIN channels AS c ON c.id = p.channel_id
           JOIN catalog_items AS i ON i.id = p.item_id
         WHERE c.name = $1 AND i.item_key = $2 AND (p.status IN ('recovered', 'closed') OR $3::boolean)
@@ -279,7 +279,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         try connection.query(
           "UPDATE plays SET status = 'open', end_ms = GREATEST(end_ms, $1), updated_at_ms = $2 WHERE id = $3",
           [.date(play.end), .date(Date()), .integer(id)])
-        return (id, status)
+        return ContinuedPlay(id: id, status: status, end: try row.date(5))
       }
       return nil
     }

@@ -57,7 +57,7 @@ struct ScanCommandTests {
     #expect(try PlayLogStore(path: db).plays().count == 2)
   }
 
-  @Test("the same recording scanned twice into one play log gives each play once, closed")
+  @Test("the same recording scanned twice into one play log gives each play once, closed, and says so")
   func sameRecordingScannedTwice() throws {
     try CLI.makeCatalog(at: catalogURL)
     let expected = try writeBroadcast()
@@ -75,6 +75,8 @@ struct ScanCommandTests {
     #expect(after.map(\.metadata.title) == expected.map(\.title), "\(after)")
     #expect(after.allSatisfy { $0.status == .closed }, "\(after.map(\.status))")
     #expect(after.map(\.start) == before.map(\.start) && after.map(\.end) == before.map(\.end))
+    #expect(again.stderr.contains("is already in the play log as play 1 "), "\(again.stderr)")
+    #expect(!again.stderr.contains("cut by a gap"), "a rescan is not an airing cut short: \(again.stderr)")
   }
 
   @Test("--db logs the unknown music; a second scan's repeat of it joins its cluster, and the reports show them")

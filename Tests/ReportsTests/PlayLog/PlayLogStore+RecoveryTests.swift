@@ -130,8 +130,25 @@ struct PlayLogStoreRecoveryTests {
     let id = try store.record(closed)
     let rest = Self.rest(of: closed, after: 35, shiftSeconds: 1.6)
     let continued = try store.reopenPlayOfSameAiring(as: rest)
-    #expect(continued?.id == id && continued?.status == .closed, "\(String(describing: continued))")
+    #expect(continued == ContinuedPlay(id: id, status: .closed, end: closed.end), "\(String(describing: continued))")
     #expect(try store.plays().map(\.status) == [.open])
+  }
+
+  @Test("The same play logged again is continued by the earlier play that spans it, which says so")
+  func samePlayLoggedAgainIsSpanned() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    var whole = Self.play("whole", start: 5_000_000, status: .closed)
+    whole.end = whole.start.addingTimeInterval(180)
+    let id = try store.record(whole)
+    let continued = try #require(try store.reopenPlayOfSameAiring(as: whole))
+    #expect(continued == ContinuedPlay(id: id, status: .closed, end: whole.end))
+    #expect(continued.spans(whole))
+    var again = whole
+    again.end = whole.end.addingTimeInterval(0.0004)  // the same play found again, to the millisecond
+    #expect(continued.spans(again))
+    var longer = whole
+    longer.end = whole.end.addingTimeInterval(0.001)
+    #expect(!continued.spans(longer), "a play that goes on past it is the rest of an airing")
   }
 
   @Test("The rest of a sped-up airing, found young at speed 1, continues the earlier play on the earlier play's line")

@@ -77,7 +77,8 @@ struct PlayLogStorageContractTests {
     itself.id = cutID
     #expect(try store.reopenPlayOfSameAiring(as: itself, retrying: false) == nil, "a play is not its own earlier part")
     let reopened = try #require(try store.reopenPlayOfSameAiring(as: rest, retrying: false))
-    #expect(reopened.id == cutID && reopened.status == .recovered)
+    #expect(reopened == ContinuedPlay(id: cutID, status: .recovered, end: cut.end), "as it was before reopening")
+    #expect(!reopened.spans(rest), "the rest of an airing goes on past its first part")
     try store.extend(playID: cutID, end: time(1_150_000), confidence: 0.95, status: .closed)
     #expect(try store.recordedPlayID(matching: cut, startMayHaveMoved: false) == cutID)
     #expect(try store.recordedPlayID(matching: rest, startMayHaveMoved: false) == nil)
