@@ -5,8 +5,9 @@ import Reports
 
 /// Where a report goes: standard output, or a file written in place only when complete (`FILE.partial`, renamed
 /// to `FILE` at the end), so an interrupted report never leaves a truncated CSV under the real name. A name that
-/// is not a regular file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced (`OutputFile`).
-/// Counts the rows written.
+/// is not a regular file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced (`OutputFile`). A
+/// report that fails before ``finish()`` renames it (a full disk, an error reading the play log) removes its partial
+/// file as the output goes, so that a failed report leaves no file behind. Counts the rows written.
 ///
 /// Thread: the command's (main) thread.
 final class ReportOutput {
@@ -21,6 +22,8 @@ final class ReportOutput {
 
   /// Records written so far, the header included.
   var rows: Int { sink.rows }
+  /// True once the file has its real name (or for output that needs no renaming).
+  private var isFinished = false
 
   init(path: String?, pipeDelimited: Bool) throws {
     if let path, OutputFile.isSpecial(path) {
@@ -53,7 +56,10 @@ final class ReportOutput {
   /// Writes what is pending and, for a file, syncs it and gives it its real name.
   func finish() throws {
     try flushWriter()
-    guard let finalPath, let partialPath else { return }
+    guard let finalPath, let partialPath else {
+      isFinished = true
+      return
+    }
     do {
       try handle.synchronize()
       try handle.close()
@@ -64,5 +70,12 @@ final class ReportOutput {
     guard rename(partialPath, finalPath) == 0 else {
       throw CSVWriteError(destination: finalPath, reason: String(cString: strerror(errno)))
     }
+    isFinished = true
+  }
+
+  deinit {
+    guard !isFinished, let partialPath else { return }
+    try? handle.close()
+    unlink(partialPath)
   }
 }

@@ -83,6 +83,25 @@ struct ReportCommandTests {
     #expect(lines[2].hasPrefix("ckua,2026-01-12T23:58:00.000-05:00,2026-01-13T00:02:00.000-05:00,240.000,'=Summer Hit"))
   }
 
+  @Test(
+    "--out on a full disk fails naming the file, leaves the report there before it, and no .partial",
+    .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+  func outOnFullDisk() throws {
+    let disk = try SmallDisk(in: folder)
+    defer { withExtendedLifetime(disk) {} }  // mounted to the end of the test
+    let out = disk.file("plays.csv").path
+    try Data("yesterday's report\r\n".utf8).write(to: URL(fileURLWithPath: out))
+    let filler = try disk.fill()
+    let result = try report(["plays", "--db", database, "--config", "monitor.json5", "--out", out])
+    #expect(result.status != 0, "\(result)")
+    #expect(result.stderr.contains(out), "names the file: \(result)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "yesterday's report\r\n", "the report before it stays")
+    #expect(!FileManager.default.fileExists(atPath: out + ".partial"), "no partial file left behind")
+    try FileManager.default.removeItem(at: filler)
+    #expect(try report(["plays", "--db", database, "--config", "monitor.json5", "--out", out]).status == 0)
+    #expect(Self.records(try String(contentsOfFile: out, encoding: .utf8)).count == 4, "with room, the new report")
+  }
+
   @Test("--out into a FIFO writes into it, with no .partial beside it; through a link, the link's file is replaced")
   func outIntoFIFOAndLink() throws {
     let fifo = try FIFOReader(path: folder.file("plays.fifo").path)
