@@ -84,8 +84,14 @@ extension Catalog {
   private static func decode(path: String, ownCopy: Bool) throws(FormatError) -> Catalog {
     let file = try MappedFile(path: path, naming: "the catalog file (.bmcat)", hugePages: true, ownCopy: ownCopy)
     let raw = file.bytes
-    guard raw.count >= 24, raw.prefix(magic.count).elementsEqual(magic) else {
+    guard raw.count >= magic.count, raw.prefix(magic.count).elementsEqual(magic) else {
       throw FormatError(path: path, reason: "not a broadcast-monitor catalog (wrong magic bytes)")
+    }
+    guard raw.count >= 24 else {
+      throw FormatError(
+        path: path,
+        reason: "truncated: \(raw.count) bytes, shorter than a catalog's header; restore a backup or rebuild it with "
+          + "`broadcast-monitor catalog add`")
     }
     let version = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     guard version >= oldestFormatVersion && version <= formatVersion else {

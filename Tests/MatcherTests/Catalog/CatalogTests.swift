@@ -161,7 +161,7 @@ struct CatalogTests {
     }
   }
 
-  @Test("A truncated catalog fails the load: a checksum error, or not a catalog when too short for a header")
+  @Test("A truncated catalog fails the load: a checksum error, or cut short of its header, or not a catalog")
   func truncated() throws {
     let catalog = try Self.catalog()
     let bytes = try catalog.encoded()
@@ -173,10 +173,12 @@ struct CatalogTests {
       let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
       #expect(error?.reason.contains("checksum") == true, "\(length) bytes: \(String(describing: error))")
     }
-    for length in [1, 8, 20] {
+    for length in [1, 7, 8, 12, 20] {
       let url = folder.file("stub-\(length).bmcat")
       try Data(bytes.prefix(length)).write(to: url)
-      #expect(throws: FormatError.self, "\(length) bytes") { try Catalog.load(from: url) }
+      let error = #expect(throws: FormatError.self, "\(length) bytes") { try Catalog.load(from: url) }
+      let expected = length < Catalog.magic.count ? "wrong magic bytes" : "truncated: \(length) bytes"
+      #expect(error?.reason.contains(expected) == true, "\(length) bytes: \(String(describing: error))")
     }
   }
 
