@@ -178,17 +178,16 @@ enum ScanCommand {
     }
   }
 
+  /// `--csv FILE`, written as a report's `--out` is (``ReportOutput``): complete under its name, or not at all.
   static func writeCSV(_ records: [PlayRecord], to path: String) throws {
-    let handle = try OutputFile.openInPlace(path)
-    defer { try? handle.close() }
-    let writer = CSVWriter(fileHandle: handle, destination: path)
-    try writeRows(records, with: writer)
-    try writer.flush()
+    let output = try ReportOutput(path: path, pipeDelimited: false)
+    try writeRows(records, with: output.sink)
+    try output.finish()
   }
 
-  static func writeRows(_ records: [PlayRecord], with writer: CSVWriter) throws {
+  static func writeRows(_ records: [PlayRecord], with sink: some ReportRowSink) throws {
     let format = PlayCSVFormat()
-    try writer.writeHeader(format.header)
-    for r in records { try writer.writeRow(format.row(r)) }
+    try sink.writeRow(format.header.map(CSVField.text))
+    for r in records { try sink.writeRow(format.row(r)) }
   }
 }

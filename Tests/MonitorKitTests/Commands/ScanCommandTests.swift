@@ -37,6 +37,28 @@ struct ScanCommandTests {
     ]
   }
 
+  @Test(
+    "--csv on a full disk fails naming the file, leaves the CSV there before it, and no .partial",
+    .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+  func csvOnFullDisk() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let disk = try SmallDisk(in: folder)
+    defer { withExtendedLifetime(disk) {} }  // mounted to the end of the test
+    let csv = disk.file("plays.csv").path
+    try Data("yesterday's scan\r\n".utf8).write(to: URL(fileURLWithPath: csv))
+    let filler = try disk.fill()
+    let arguments = ["scan", "--catalog", catalogURL.path, "--channel", "test-fm", "--csv", csv, recording.path]
+    let result = try CLI.run(arguments)
+    #expect(result.status != 0, "\(result)")
+    #expect(result.stderr.contains(csv), "names the file: \(result)")
+    #expect(try String(contentsOfFile: csv, encoding: .utf8) == "yesterday's scan\r\n", "the CSV before it stays")
+    #expect(!FileManager.default.fileExists(atPath: csv + ".partial"), "no partial file left behind")
+    try FileManager.default.removeItem(at: filler)
+    #expect(try CLI.run(arguments).status == 0)
+    #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix(Self.header), "with room, the new CSV")
+  }
+
   @Test("--db on a play log that a monitor writes to is refused with status 75, naming the monitor")
   func playLogInUse() throws {
     try CLI.makeCatalog(at: catalogURL)
