@@ -111,6 +111,16 @@ extension ReportCommand {
           + "(2 letters, 3 letters or digits, 7 digits) even without hyphens; the ISRC column is left empty, so "
           + "album and label identify it: correct it in the catalog metadata")
     }
+    for item in summary.unidentified {
+      let missing = [
+        item.metadata.isrc.isEmpty ? "ISRC" : "valid ISRC", item.metadata.album.isEmpty ? "album" : nil,
+        item.metadata.label.isEmpty ? "label" : nil,
+      ].compactMap { $0 }
+      lines.append(
+        "item \(item.key) (\"\(item.metadata.title)\" by \(item.metadata.artist)) has no \(missing.joined(separator: ", ")); "
+          + "SoundExchange identifies a recording by its ISRC or, without one, by its album and label together, so "
+          + "its row does not identify it: add them to the catalog metadata")
+    }
     return lines
   }
 }

@@ -13,8 +13,9 @@
 ///
 /// A recording is identified by its ISRC, written as SoundExchange expects it (12 characters, no hyphens), or by
 /// its catalog item when it has none. An ISRC that is not one even without hyphens is left empty (album and label
-/// then identify the recording) and listed in the ``Summary`` with its item, never passed through. Rows: by
-/// channel, artist, title, ISRC.
+/// then identify the recording) and listed in the ``Summary`` with its item, never passed through. A song left
+/// without an ISRC and without both album and label is listed in the ``Summary`` too: SoundExchange needs the ISRC or,
+/// failing it, the album title and marketing label together. Rows: by channel, artist, title, ISRC.
 ///
 /// Written as CSV or as SoundExchange's plain pipe-delimited text (``PipeDelimitedWriter``).
 ///
@@ -52,6 +53,10 @@ package struct SoundExchangeReport: Sendable {
     package var playsWithoutFigure = 0
     /// Items whose ISRC is not one, with the ISRC as the catalog has it.
     package var invalidISRCs: [(item: CatalogItem, isrc: String)] = []
+    /// Songs in the report with no (valid) ISRC and without both an album title and a marketing label: SoundExchange
+    /// identifies a recording by its ISRC or, when it has none, by its album and label together, so their rows do not
+    /// identify them. Each item once, in row order.
+    package var unidentified: [CatalogItem] = []
   }
 
   /// The header of SoundExchange's Report of Use template, in its order: the same eleven columns whichever
@@ -154,8 +159,14 @@ package struct SoundExchangeReport: Sendable {
       if x.isrc != y.isrc { return x.isrc < y.isrc }
       return x.item.key < y.item.key
     }
+    var unidentified: Set<Int64> = []
     for (channel, recording) in rows {
       let item = recording.item
+      if recording.isrc.isEmpty && (item.metadata.album.isEmpty || item.metadata.label.isEmpty)
+        && unidentified.insert(item.id).inserted
+      {
+        summary.unidentified.append(item)
+      }
       let performances = summary.actualPerformances ? String(Int64(recording.performances.rounded())) : ""
       let plays = summary.actualPerformances ? "" : String(recording.plays)
       try sink.writeRow([

@@ -148,6 +148,11 @@ struct ReportCommandTests {
       soundExchange.stderr.contains("CKUA: item north (\"Northern Lights\" by Artist) has ISRC \"CAnorth\""),
       "\(soundExchange)")
     #expect(soundExchange.stderr.contains("CKUA: PLAY_FREQUENCY (plays, no audience figure for ckua)"))
+    // Nor has it an album or label: its row does not identify the recording, and stderr says so.
+    #expect(
+      soundExchange.stderr.contains(
+        "CKUA: item north (\"Northern Lights\" by Artist) has no valid ISRC, album, label; SoundExchange identifies"),
+      "\(soundExchange)")
     // No spreadsheet opens the pipe format: a title that begins with `=` is written as it is.
     #expect(soundExchange.stdout.contains("|=Summer Hit|"), "\(soundExchange)")
     let quota = try report(["quota", "--db", database, "--config", "monitor.json5", "--from", "2026-01-12"])

@@ -123,6 +123,34 @@ struct SoundExchangeReportTests {
     #expect(ISRC.normalized("USRC1760783X") == nil)
   }
 
+  @Test("A song with neither an ISRC nor both album and label is listed: its row does not identify the recording")
+  func unidentifiedRecordings() throws {
+    // SoundExchange identifies a sound recording by its ISRC or, if it is unavailable, by the album name and the
+    // marketing label together (https://www.soundexchange.com/service-provider/reporting-requirements/).
+    var items = ReportFixture.items
+    items["bare"] = ReportFixture.item(key: "cat:bare", title: "Bare", artist: "Nobody", seconds: 100)
+    items["albumOnly"] = ReportFixture.item(
+      key: "cat:albumOnly", title: "Half", artist: "Someone", album: "Album", seconds: 100)
+    items["typo"] = ReportFixture.item(
+      key: "cat:typo", title: "Typo", artist: "Misprint", isrc: "USBBB26000", seconds: 100)
+    items["labelled"] = ReportFixture.item(
+      key: "cat:labelled", title: "Whole", artist: "Known", album: "Album", label: "Label", seconds: 100)
+    let fixture = try ReportFixture(
+      [
+        .init(channel: "ckua", item: "bare", start: "2026-02-01T12:00:00Z", seconds: 100),
+        .init(channel: "ckua2", item: "bare", start: "2026-02-01T12:30:00Z", seconds: 100),
+        .init(channel: "ckua", item: "albumOnly", start: "2026-02-01T13:00:00Z", seconds: 100),
+        .init(channel: "ckua", item: "typo", start: "2026-02-01T14:00:00Z", seconds: 100),
+        .init(channel: "ckua", item: "labelled", start: "2026-02-01T15:00:00Z", seconds: 100),
+      ], items: items)
+    defer { fixture.remove() }
+    let report = SoundExchangeReport(
+      scope: ReportScope(timeZoneOverride: .utc), serviceName: "CKUA", transmissionCategory: "B",
+      audiencePerPlay: nil)
+    let summary = try report.write(from: try PlayLogReader(path: fixture.path), to: CSVWriter())
+    #expect(summary.unidentified.map(\.key).sorted() == ["cat:albumOnly", "cat:bare", "cat:typo"])
+  }
+
   @Test("Performances are the Icecast listeners connected during each play; channels without a figure mean plays")
   func icecastListeners() throws {
     let fixture = try ReportFixture([
