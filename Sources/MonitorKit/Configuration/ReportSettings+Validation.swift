@@ -18,6 +18,13 @@ extension ReportSettings {
           keyPath: origin.place(of: "reports.soundExchange.transmissionCategory"),
           reason: "is empty; give SoundExchange's transmission category code for the service, such as \"B\"")
       }
+      if !SoundExchangeReport.transmissionCategories.contains(soundExchange.transmissionCategory) {
+        throw ConfigurationError(
+          keyPath: origin.place(of: "reports.soundExchange.transmissionCategory"),
+          reason: "`\(soundExchange.transmissionCategory)` is not a transmission category of 37 CFR 370.4; give one of "
+            + SoundExchangeReport.transmissionCategories.joined(separator: ", ")
+            + " (D to G are reserved), such as \"B\" for a broadcaster's simulcast")
+      }
       if let listeners = soundExchange.listenersPerPlay,
         !(listeners >= 0 && listeners <= HourlyAudienceFile.maximumListeners)
       {

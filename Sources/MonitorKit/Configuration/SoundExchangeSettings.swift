@@ -8,7 +8,8 @@ import Matcher
 struct SoundExchangeSettings: Codable, Sendable, Equatable {
   /// The name of the service as licensed (37 CFR 370.4: "name of service"). Required.
   var serviceName: String
-  /// SoundExchange's transmission category code for the service (a letter such as `B`). Required.
+  /// SoundExchange's transmission category code for the service (`SoundExchangeReport.transmissionCategories`,
+  /// such as `B`; a lower-case letter is taken in upper case). Required.
   var transmissionCategory: String
   /// The average number of listeners who receive one play, for "actual total performances" (plays × this figure).
   /// Default: none; the report then gives the play frequency instead.
@@ -52,7 +53,7 @@ struct SoundExchangeSettings: Codable, Sendable, Equatable {
     try decoder.rejectUnknownKeys(known: CodingKeys.allCases.map(\.rawValue))
     let c = try decoder.container(keyedBy: CodingKeys.self)
     serviceName = try c.decode(String.self, forKey: .serviceName)
-    transmissionCategory = try c.decode(String.self, forKey: .transmissionCategory)
+    transmissionCategory = try c.decode(String.self, forKey: .transmissionCategory).uppercased()
     listenersPerPlay = try c.decodeIfPresent(Double.self, forKey: .listenersPerPlay)
     channels = try c.value(.channels, or: [:])
     icecastStatsSeconds = try c.value(.icecastStatsSeconds, or: 15)

@@ -21,6 +21,11 @@
 ///
 /// Thread: any one thread (the reader's).
 package struct SoundExchangeReport: Sendable {
+  /// The transmission category codes of 37 CFR 370.4 in use: A, B and C for eligible nonsubscription transmissions
+  /// (B a broadcaster's simulcast), H, I and J for new subscription services, K for business establishment services
+  /// and L for preexisting satellite radio. D to G are reserved: categories that have expired.
+  package static let transmissionCategories = ["A", "B", "C", "H", "I", "J", "K", "L"]
+
   package let scope: ReportScope
   package let serviceName: String
   package let transmissionCategory: String

@@ -33,6 +33,12 @@ struct ReportSettingsTests {
     #expect(configuration.reports.quotaRules.isEmpty)
   }
 
+  @Test("A transmission category in lower case is taken in upper case, as the report and its file name need it")
+  func transmissionCategoryInUpperCase() throws {
+    let configuration = try load(reports: "{soundExchange: {serviceName: \"x\", transmissionCategory: \"b\"}}")
+    #expect(configuration.reports.soundExchange?.transmissionCategory == "B")
+  }
+
   @Test("A quota rule becomes the rule the report checks, with its documented defaults")
   func quotaRule() throws {
     let configuration = try load(
@@ -82,6 +88,14 @@ struct ReportSettingsTests {
     arguments: [
       ("{soundExchange: {serviceName: \"\", transmissionCategory: \"B\"}}", "reports.soundExchange.serviceName"),
       ("{soundExchange: {serviceName: \"x\"}}", "reports.soundExchange.transmissionCategory"),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"E\"}}",
+        "reports.soundExchange.transmissionCategory"
+      ),
+      (
+        "{soundExchange: {serviceName: \"x\", transmissionCategory: \"BB\"}}",
+        "reports.soundExchange.transmissionCategory"
+      ),
       (
         "{soundExchange: {serviceName: \"x\", transmissionCategory: \"B\", listenersPerPlay: 1e300}}",
         "reports.soundExchange.listenersPerPlay"
