@@ -11,6 +11,8 @@ import Foundation
 ///   `advertiser`, `copy` for `title`, `length` or `duration` for `length_s`;
 /// - `scheduled_at` is ISO 8601 with a zone (`2026-03-02T06:10:00-05:00`), or a local time in the channel's zone as
 ///   `2026-03-02 06:10[:00]` or `03/02/2026 6:10[:00] [AM|PM]` (month first);
+/// - the date may be a column of its own (`date`, `air_date`, `log_date`, …: `2026-03-02` or `03/02/2026`) beside a
+///   `scheduled_at` column holding the time of day alone (`06:10:00`, `6:10 AM`), as many traffic systems export it;
 /// - `length_s` is seconds (`30`, `29.5`) or `m:ss` / `h:mm:ss` (`0:30`, `:30`); it may be empty.
 ///
 /// `advertiser`, `title` and `length_s` may be missing from the header; `channel`, `scheduled_at` and `cart` may not.
@@ -23,6 +25,7 @@ package enum TrafficLogFile {
     ("advertiser", ["advertiser", "client", "customer", "sponsor", "account"]),
     ("title", ["title", "copy", "copytitle", "description", "spottitle"]),
     ("length_s", ["lengths", "length", "duration", "durations", "len", "spotlength"]),
+    ("date", ["date", "airdate", "scheduleddate", "logdate", "broadcastdate"]),
   ]
 
   /// The spots of the file at `path`; `timeZone` gives a channel's zone for local times.
@@ -71,12 +74,19 @@ package enum TrafficLogFile {
       guard !channel.isEmpty else { throw fail("channel", "is empty; name the channel as the configuration does") }
       let cart = field("cart")
       guard !cart.isEmpty else { throw fail("cart", "is empty; give the spot's cart number or ISCI code") }
+      let dateText = field("date")
       let timeText = field("scheduled_at")
-      guard let time = self.time(timeText, zone: timeZone(channel)) else {
+      // A time of day alone goes with the date column, when there is one.
+      let dated =
+        dateText.isEmpty || timeText.contains(where: { $0 == "-" || $0 == "/" }) ? timeText : "\(dateText) \(timeText)"
+      guard let time = self.time(dated, zone: timeZone(channel)) else {
         throw fail(
           "scheduled_at",
-          "`\(timeText)` is not a time; use ISO 8601 (2026-03-02T06:10:00-05:00), 2026-03-02 06:10:00 or "
-            + "03/02/2026 6:10 AM")
+          index["date"] == nil
+            ? "`\(timeText)` is not a time; use ISO 8601 (2026-03-02T06:10:00-05:00), 2026-03-02 06:10:00 or "
+              + "03/02/2026 6:10 AM"
+            : "`\(dated)` (the date column and the time) is not a time; give dates as 2026-03-02 or 03/02/2026 and "
+              + "times as 06:10:00 or 6:10 AM")
       }
       let lengthText = field("length_s")
       var length: Int64?

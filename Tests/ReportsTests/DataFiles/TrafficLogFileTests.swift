@@ -55,6 +55,28 @@ struct TrafficLogFileTests {
     #expect(spots.map(\.cart) == ["C1001", "C1002"])
   }
 
+  @Test("A date column of its own beside the time of day, as many traffic systems export them; a full time wins")
+  func separateDateAndTime() throws {
+    let spots = try TrafficLogFile.parse(
+      """
+      Air Date,Air Time,Station,ISCI,Length
+      03/02/2026,6:10 AM,fm1,C1001,0:30
+      2026-03-02,18:10:30,fm1,C1002,15
+      03/02/2026,2026-03-02T06:11:00-05:00,fm1,C1003,30
+
+      """, path: "traffic.csv", timeZone: Self.zone)
+    #expect(spots.map(\.scheduledAtMilliseconds) == [1_772_449_800_000, 1_772_493_030_000, 1_772_449_860_000])
+    #expect(spots.map(\.cart) == ["C1001", "C1002", "C1003"])
+    let error = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.parse(
+        "Date,Time,Station,Cart\nMonday,06:10,fm1,C1\n", path: "traffic.csv", timeZone: Self.zone)
+    }
+    #expect(
+      error?.description.hasPrefix("traffic.csv:2: scheduled_at: `Monday 06:10` (the date column and the time)")
+        == true,
+      "\(String(describing: error))")
+  }
+
   @Test(
     "A bad line is refused with its line number, column and the fix",
     arguments: [
