@@ -89,11 +89,17 @@ final class PostgreSQLConnection {
   }
 
   /// True when a failed connection's `ping` and message mean the server is up and refused this login (user,
-  /// password, database), rather than down, starting, shutting down or full. libpq gives no SQLSTATE for a failed
-  /// connection, so a full server ("too many clients", 53300), which pings as up, is told by its message, in the
-  /// server's English (lc_messages C, Debian's default).
+  /// password, database), rather than down, starting, shutting down, full or slow. libpq gives no SQLSTATE for a
+  /// failed connection, so a full server ("too many clients", 53300), which pings as up, is told by its message, in
+  /// the server's English (lc_messages C, Debian's default); so is a connection that timed out or broke off (libpq's
+  /// own messages) on a server busy enough to answer the ping that follows but not the login within
+  /// `connectTimeoutSeconds`.
   static func isRefusal(ping: PGPing, message: String) -> Bool {
-    let busy = ["too many clients", "connection slots are reserved", "out of memory"]
+    let busy = [
+      "too many clients", "connection slots are reserved", "out of memory", "timeout expired",
+      "server closed the connection unexpectedly", "could not receive data from server",
+      "could not send data to server", "Connection reset by peer",
+    ]
     switch ping {
     case PQPING_OK: return !busy.contains { message.contains($0) }
     case PQPING_NO_ATTEMPT: return true  // libpq cannot even try: the parameters are invalid
