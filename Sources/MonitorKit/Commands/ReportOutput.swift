@@ -6,8 +6,8 @@ import Reports
 /// Where a report goes: standard output, or a file written in place only when complete (`FILE.partial`, renamed
 /// to `FILE` at the end), so an interrupted report never leaves a truncated CSV under the real name. A name that
 /// is not a regular file (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced (`OutputFile`). A
-/// report that fails before ``finish()`` renames it (a full disk, an error reading the play log) removes its partial
-/// file as the output goes, so that a failed report leaves no file behind. Counts the rows written.
+/// report that fails before ``finish()`` renames it (a full disk, an error reading the play log) leaves no file: the
+/// output, let go unfinished, removes its partial file. Counts the rows written.
 ///
 /// Thread: the command's (main) thread.
 final class ReportOutput {

@@ -86,8 +86,7 @@ extension PlayLogStore {
             earlierSpeed: try row.double(3))
         else { return }
         guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
-        found = ContinuedPlay(
-          id: try row.int64(0), status: status, end: try row.date(5))
+        found = ContinuedPlay(id: try row.int64(0), status: status, end: try row.date(5))
       }
       guard let found else { return nil }
       try database.run(
