@@ -13,7 +13,8 @@ import Reports
 final class ReportOutput {
   /// The file the partial one becomes at the end; nil for standard output and for a name written in place.
   private let finalPath: String?
-  private let partialPath: String?
+  /// The file being written until it is renamed; nil for standard output, a name written in place, and once renamed.
+  private var partialPath: String?
   private let handle: FileHandle
   private let writer: any ReportRowSink & AnyObject
   private let flushWriter: () throws -> Void
@@ -22,8 +23,6 @@ final class ReportOutput {
 
   /// Records written so far, the header included.
   var rows: Int { sink.rows }
-  /// True once the file has its real name (or for output that needs no renaming).
-  private var isFinished = false
 
   init(path: String?, pipeDelimited: Bool) throws {
     if let path, OutputFile.isSpecial(path) {
@@ -56,10 +55,7 @@ final class ReportOutput {
   /// Writes what is pending and, for a file, syncs it and gives it its real name.
   func finish() throws {
     try flushWriter()
-    guard let finalPath, let partialPath else {
-      isFinished = true
-      return
-    }
+    guard let finalPath, let partialPath else { return }
     do {
       try handle.synchronize()
       try handle.close()
@@ -70,11 +66,11 @@ final class ReportOutput {
     guard rename(partialPath, finalPath) == 0 else {
       throw CSVWriteError(destination: finalPath, reason: String(cString: strerror(errno)))
     }
-    isFinished = true
+    self.partialPath = nil
   }
 
   deinit {
-    guard !isFinished, let partialPath else { return }
+    guard let partialPath else { return }
     try? handle.close()
     unlink(partialPath)
   }
