@@ -383,14 +383,14 @@ final class PlayLogWriter: @unchecked Sendable {
       let continued = try applier.apply(PlaySpool.Entry(command: command), retrying: failing.load(ordering: .relaxed))
       if let continued {
         let cut = continued.status == .recovered ? "recovered after a restart" : "cut by a gap in the input"
-        if case .start(_, let play) = command, play.status != .open, continued.spans(play) {
+        if case .start(_, let play) = command {
+          // A whole play (`scan`'s) that the earlier one spans is the same audio again, not the rest of an airing.
+          let isAgain = play.status != .open && continued.spans(play)
           log.line(
-            "\"\(play.metadata.title)\" is already in the play log as play \(continued.id) (the same audio logged again, "
-              + "as when a recording is scanned twice): kept once",
-            channel: play.channel)
-        } else if case .start(_, let play) = command {
-          log.line(
-            "\"\(play.metadata.title)\" continues play \(continued.id), \(cut): one airing, one play",
+            isAgain
+              ? "\"\(play.metadata.title)\" is already in the play log as play \(continued.id) (the same audio logged "
+                + "again, as when a recording is scanned twice): kept once"
+              : "\"\(play.metadata.title)\" continues play \(continued.id), \(cut): one airing, one play",
             channel: play.channel)
         } else {
           log.line("a play moved onto the line of play \(continued.id), \(cut), and continues it: one airing, one play")
