@@ -201,7 +201,8 @@ final class Monitor: @unchecked Sendable {
       log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
     }
     workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines)
-    alerts.start { [self] in (pipelines.map(\.status), overview(alerts: false)) }
+    // The channels running at each evaluation: a reload adds, replaces and removes them.
+    alerts.start { [self] in (self.pipelines.map(\.status), overview(alerts: false)) }
   }
 
   /// Loads the catalog file again and hands it to every channel; running plays are kept. On a bad file, or the same

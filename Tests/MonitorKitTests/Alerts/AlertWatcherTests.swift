@@ -117,6 +117,23 @@ struct AlertWatcherTests {
     #expect(try alertRows() == rows)
   }
 
+  @Test("a channel a reload adds is watched: its dead stream opens source_down")
+  func channelAddedByReload() throws {
+    let file = ChannelConfiguration(name: "fm", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true))
+    let port = try LocalTCP.freePort()
+    let dead = ChannelConfiguration(name: "web", source: .stream(url: "http://127.0.0.1:\(port)/live"))
+    var alerts = AlertSettings()
+    alerts.overrides.sourceDown.forSeconds = 1
+    let log = MonitorLog(write: { _ in })
+    let monitor = try Monitor(configuration: configuration([file], alerts: alerts), log: log)
+    try monitor.start()
+    defer { monitor.stop() }
+    monitor.reload { configuration([file, dead], alerts: alerts) }
+    let opened = try waitFor(.alertOpened, alert: .sourceDown, in: log, seconds: 20)
+    #expect(opened.channel == "web")
+    #expect(monitor.statuses.first { $0.name == "web" }?.alerts.map(\.kind) == [.sourceDown])
+  }
+
   @Test("an alert a killed monitor left open is closed at the next start, once")
   func openAlertRecovered() throws {
     do {
