@@ -44,10 +44,13 @@ enum RunCommand {
     let http = try HTTPService.bind(configuration.http, log: log)  // a port in use stops the start here
     let monitor = try Monitor(configuration: configuration, log: log)
     try monitor.start()
-    signals.onHangUp {
-      monitor.reload { try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory) }
-    }
     try http?.start(readings: monitor, configuration: configuration, log: log)
+    signals.onHangUp {
+      let applied = monitor.reload {
+        try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory)
+      }
+      if applied { http?.update(configuration: monitor.configuration, log: log) }
+    }
     let systemd = SystemdNotifier()
     // The watchdog is fed only while the monitor answers for its channels: their status is read under their locks,
     // so a lock never released stops the pings and systemd restarts the service.

@@ -3,10 +3,11 @@
 /// next start. `applied` is the configuration the monitor runs with afterwards.
 ///
 /// Applied at once: stream and file channels added, removed or changed (source, time zone, or the matcher settings
-/// they run with, the global `matcher` section's included), the catalog path, and the `reports` section. Applied at
-/// the next start only, each with a notice: the play log and its spool (the monitor holds them open and locked), the
-/// worker threads, the `jack` section, and any change to a JACK channel (JACK ports are registered when the client
-/// starts); `applied` keeps the running values for these, and a JACK channel keeps the configuration it started with.
+/// they run with, the global `matcher` section's included), the catalog path, the `reports` section and the HTTP
+/// API's token (`HTTPService.update`). Applied at the next start only, each with a notice: the play log and its spool
+/// (the monitor holds them open and locked), the worker threads, the `jack` section, the HTTP API's address (its
+/// socket is open), and any change to a JACK channel (JACK ports are registered when the client starts); `applied`
+/// keeps the running values for these, and a JACK channel keeps the configuration it started with.
 ///
 /// Threads: a value; any thread.
 struct ConfigurationReload: Equatable {
@@ -35,6 +36,7 @@ struct ConfigurationReload: Equatable {
     keep(\.spoolDirectory, "spoolDirectory")
     keep(\.workerThreads, "workerThreads")
     keep(\.jack, "the jack section")
+    keep(\.http.listen, "http.listen")
 
     let old = Dictionary(running.channels.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     let new = Set(read.channels.map(\.name))

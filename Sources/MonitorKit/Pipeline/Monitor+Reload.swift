@@ -13,18 +13,21 @@ import Matcher
 extension Monitor {
   /// Reads the configuration with `load` and applies it. Any thread, while the monitor runs (it waits for a
   /// reload under way; after `stop()` it does nothing).
-  func reload(loading load: () throws -> MonitorConfiguration) {
+  /// - Returns: whether a configuration was read and applied (`configuration` is then the one it runs with).
+  @discardableResult
+  func reload(loading load: () throws -> MonitorConfiguration) -> Bool {
     lifecycle.withLock { state in
-      guard !state.stopped, workers != nil else { return }
+      guard !state.stopped, workers != nil else { return false }
       let read: MonitorConfiguration
       do {
         read = try load()
       } catch {
         log.line("SIGHUP: configuration not reloaded, the running one stays: \(error)", severity: .error)
         reloadCatalog()
-        return
+        return false
       }
       apply(ConfigurationReload(from: configuration, to: read))
+      return true
     }
   }
 

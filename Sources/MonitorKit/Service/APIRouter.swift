@@ -26,9 +26,12 @@ import Synchronization
 /// opens its own read-only connection to the play log for each request that needs it.
 final class APIRouter: Sendable {
   let readings: any MonitorReadings
-  let configuration: MonitorConfiguration
+  /// The configuration and the token the requests are answered with; a reload replaces them (`update`).
+  private let current: Mutex<(configuration: MonitorConfiguration, token: String?)>
+  /// The configuration the reports and the play log's reader take.
+  var configuration: MonitorConfiguration { current.withLock { $0.configuration } }
   /// The bearer token clients from other hosts must send; nil when only loopback clients can connect.
-  let token: String?
+  var token: String? { current.withLock { $0.token } }
   /// Where the event streams' events come from; nil serves no stream.
   let log: MonitorLog?
   private let streams = Mutex<(next: Int, open: [Int: EventStream], closed: Bool)>((0, [:], false))
@@ -43,11 +46,20 @@ final class APIRouter: Sendable {
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.readings = readings
-    self.configuration = configuration
-    self.token = token
+    current = Mutex((configuration, token))
     self.log = log
     sessions = LoginSessions(now: now)
     throttle = LoginThrottle(now: now)
+  }
+
+  /// Answers from now on with `configuration` (a reload's) and `token`. When the token changed, the logins opened
+  /// with the old one end: their cookies are worth nothing from now on. Any thread.
+  func update(configuration: MonitorConfiguration, token: String?) {
+    let changed = current.withLock { current in
+      defer { current = (configuration, token) }
+      return current.token != token
+    }
+    if changed { sessions.closeAll() }
   }
 
   func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -48,6 +48,11 @@ final class LoginSessions: Sendable {
     _ = sessions.withLock { $0.removeValue(forKey: id) }
   }
 
+  /// Closes every login (the token changed).
+  func closeAll() {
+    sessions.withLock { $0.removeAll() }
+  }
+
   /// Open logins, for the tests.
   var count: Int { sessions.withLock { $0.count } }
 }

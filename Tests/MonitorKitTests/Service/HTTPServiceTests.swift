@@ -249,6 +249,48 @@ struct HTTPServiceTests {
     #expect(monitor.stop() == 0)
   }
 
+  @Test("SIGHUP rotates the token (the old one and its logins refused from then on); the reports take the new rules")
+  func reloadRotatesTheTokenAndTheReports() throws {
+    let address = try #require(RunningMonitor.nonLoopbackAddress, "this machine has no address but loopback")
+    let tokenFile = folder.file("token")
+    try "old-token-0123456789\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+    let config = folder.file("monitor.json5")
+    try "{http: {listen: \"0.0.0.0:0\", tokenFile: \"token\"}}".write(to: config, atomically: true, encoding: .utf8)
+    let monitor = try RunningMonitor(["--config", config.path] + channelArguments, folder: folder)
+    let remote = { (headers: [String: String]) in
+      try HTTPTestClient.request("GET", "/api/v1/channels", headers: headers, host: address, port: monitor.port)
+    }
+    #expect(try remote(["Authorization": "Bearer old-token-0123456789"]).status == 200)
+    let login = try HTTPTestClient.raw(
+      Array(
+        ("POST /login HTTP/1.1\r\nHost: \(address)\r\nAuthorization: Bearer old-token-0123456789\r\n"
+          + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8), host: address, port: monitor.port)
+    let cookie = String(try #require(login.headers["set-cookie"]?.split(separator: ";").first, "\(login)"))
+    #expect(try remote(["Cookie": cookie]).status == 200)
+    #expect(try monitor.get("/api/v1/reports/quota.csv").status == 400, "no quota rules yet")
+
+    try "new-token-9876543210\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+    try """
+    {http: {listen: "0.0.0.0:0", tokenFile: "token"},
+     reports: {quotaRules: [{name: "Q", attribute: "mapl", qualifyingValues: ["yes"], targetPercent: 35}]}}
+    """.write(to: config, atomically: true, encoding: .utf8)
+    monitor.process.send(SIGHUP)
+    try monitor.waitForLog("SIGHUP: http token changed")
+    #expect(monitor.output.contains("http.listen changed") == false, "the same listen address: no note")
+    #expect(try remote(["Authorization": "Bearer old-token-0123456789"]).status == 401)
+    #expect(try remote(["Authorization": "Bearer new-token-9876543210"]).status == 200)
+    #expect(try remote(["Cookie": cookie]).status == 401, "the old token's login has ended")
+    let quota = try monitor.get("/api/v1/reports/quota.csv")
+    #expect(quota.status == 200 && quota.body.hasPrefix("channel,rule,"), "\(quota)")
+
+    // A token file that cannot be read keeps the running token.
+    try FileManager.default.removeItem(at: tokenFile)
+    monitor.process.send(SIGHUP)
+    try monitor.waitForLog("cannot read")
+    #expect(try remote(["Authorization": "Bearer new-token-9876543210"]).status == 200)
+    #expect(monitor.stop() == 0)
+  }
+
   @Test("a port in use stops the start (78) naming the port and the fix; --http off starts without a server")
   func portInUse() throws {
     let holder = try ListeningSocket()
