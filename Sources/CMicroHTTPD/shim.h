@@ -11,14 +11,18 @@ static const ssize_t bm_mhd_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
 static const ssize_t bm_mhd_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
 
 /// Starts a daemon on an already listening socket: one thread per connection (a slow client holds only its own
-/// thread), at most `connection_limit` connections, idle connections closed after `timeout_seconds`.
+/// thread), at most `connection_limit` connections, idle connections closed after `timeout_seconds`. `accept`
+/// decides whether a new connection may open, and `notify` hears each connection open and close (all three
+/// callbacks get `handler_cls`).
 static inline struct MHD_Daemon *bm_mhd_start_thread_per_connection(
     int listen_fd, unsigned int connection_limit, unsigned int timeout_seconds,
-    MHD_AccessHandlerCallback handler, void *handler_cls) {
+    MHD_AccessHandlerCallback handler, MHD_AcceptPolicyCallback accept, MHD_NotifyConnectionCallback notify,
+    void *handler_cls) {
   return MHD_start_daemon(
-      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, handler,
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, accept, handler_cls, handler,
       handler_cls, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-      MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_END);
+      MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_NOTIFY_CONNECTION, notify, handler_cls,
+      MHD_OPTION_END);
 }
 
 /// The client's address (`MHD_get_connection_info` with `MHD_CONNECTION_INFO_CLIENT_ADDRESS`), NULL if unknown.

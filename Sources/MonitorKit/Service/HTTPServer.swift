@@ -7,7 +7,8 @@ import Foundation
 /// a request body is never read.
 ///
 /// A slow or hostile client holds only its own connection's thread; at most `connectionLimit` connections are
-/// open at once (libmicrohttpd refuses the rest), and a connection idle for `idleTimeoutSeconds` is closed.
+/// open at once (libmicrohttpd refuses the rest), shared out so that one host cannot take them all
+/// (`ConnectionQuota`), and a connection idle for `idleTimeoutSeconds` is closed.
 ///
 /// Threads: `init` and `stop` from the control thread; `handler` runs on the connections' threads.
 final class HTTPServer: @unchecked Sendable {
@@ -21,6 +22,8 @@ final class HTTPServer: @unchecked Sendable {
   static let listenBacklog: Int32 = 128
 
   let address: ListenAddress
+  /// The connections each client holds.
+  let quota = ConnectionQuota(connectionLimit: Int(HTTPServer.connectionLimit))
   /// The port listened on (the kernel's choice when the address gave port 0).
   let port: UInt16
   /// Answers every request; set before `start()`.
@@ -44,7 +47,8 @@ final class HTTPServer: @unchecked Sendable {
     let context = Unmanaged.passUnretained(self).toOpaque()
     guard
       let daemon = bm_mhd_start_thread_per_connection(
-        listenDescriptor, Self.connectionLimit, Self.idleTimeoutSeconds, accessHandler, context)
+        listenDescriptor, Self.connectionLimit, Self.idleTimeoutSeconds, accessHandler, acceptPolicy,
+        connectionNotice, context)
     else {
       close(listenDescriptor)
       socketClosed = true
@@ -121,6 +125,28 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
   }
   let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
   return server.answer(connection, url: String(cString: url), method: String(cString: method))
+}
+
+/// libmicrohttpd's accept policy: whether the client's share of connections (`ConnectionQuota`) has room.
+private let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
+  guard let context, let address else { return MHD_Result.NO }
+  let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+  let admitted = server.quota.admits(
+    address: ListenAddress.numericHost(address), loopback: ListenAddress.isLoopback(address))
+  return admitted ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// libmicrohttpd's notice of a connection opened or closed, for the clients' shares of connections.
+private let connectionNotice: MHD_NotifyConnectionCallback = { context, connection, _, code in
+  guard let context, let connection, let address = bm_mhd_client_address(connection) else { return }
+  let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+  let host = ListenAddress.numericHost(address)
+  let loopback = ListenAddress.isLoopback(address)
+  switch code {
+  case .CONNECTION_NOTIFY_STARTED: server.quota.opened(address: host, loopback: loopback)
+  case .CONNECTION_NOTIFY_CLOSED: server.quota.closed(address: host, loopback: loopback)
+  default: break
+  }
 }
 
 /// Collects the decoded query parameters into an `[(name, value)]` (a parameter without `=` has the value "").

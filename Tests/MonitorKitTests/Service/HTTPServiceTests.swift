@@ -291,6 +291,34 @@ struct HTTPServiceTests {
     #expect(monitor.stop() == 0)
   }
 
+  @Test("a host that holds its share of connections (slowloris) gets no more; loopback and the others still answer")
+  func connectionsShared() throws {
+    let address = try #require(RunningMonitor.nonLoopbackAddress, "this machine has no address but loopback")
+    let config = folder.file("monitor.json5")
+    try "{http: {listen: \"0.0.0.0:0\", token: \"0123456789abcdef\"}}".write(
+      to: config, atomically: true, encoding: .utf8)
+    let monitor = try RunningMonitor(["--config", config.path] + channelArguments, folder: folder)
+    var held: [Int32] = []
+    defer { for fd in held { close(fd) } }
+    // Each connection sends half a request and waits, as a slowloris client does.
+    for _ in 0..<ConnectionQuota.perAddress {
+      let fd = try HTTPTestClient.connect(host: address, port: monitor.port, timeoutSeconds: 5)
+      let start = Array("GET /api/v1/channels HTTP/1.1\r\nHost: x\r\n".utf8)
+      _ = send(fd, start, start.count, Int32(MSG_NOSIGNAL))
+      held.append(fd)
+    }
+    let request = {
+      try HTTPTestClient.request(
+        "GET", "/api/v1/channels", headers: ["Authorization": "Bearer 0123456789abcdef"], host: address,
+        port: monitor.port)
+    }
+    #expect((try? request()) == nil, "the host's next connection is closed unanswered")
+    #expect(try monitor.get("/api/v1/channels").status == 200, "loopback still answers")
+    close(held.removeLast())
+    #expect(Wait.until(seconds: 20) { (try? request())?.status == 200 }, "a closed connection frees a place")
+    #expect(monitor.stop() == 0)
+  }
+
   @Test("a port in use stops the start (78) naming the port and the fix; --http off starts without a server")
   func portInUse() throws {
     let holder = try ListeningSocket()
