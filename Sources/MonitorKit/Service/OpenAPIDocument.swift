@@ -137,8 +137,8 @@ enum OpenAPIDocument {
       },
       "components": {
         "parameters": {
-          "from": {"name": "from", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the first start included (ISO 8601 with its zone)"},
-          "to": {"name": "to", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the first start excluded"},
+          "from": {"name": "from", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the period's start (ISO 8601 with its zone): rows that overlap it are listed, such as a play on air at this time or still open; an event without an end when it starts at or after it"},
+          "to": {"name": "to", "in": "query", "schema": {"type": "string", "format": "date-time"}, "description": "the period's end: rows that start before it"},
           "channel": {"name": "channel", "in": "query", "schema": {"type": "string"}},
           "limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
           "cursor": {"name": "cursor", "in": "query", "schema": {"type": "string"}, "description": "nextCursor of the previous page"}

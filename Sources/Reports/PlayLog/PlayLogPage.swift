@@ -19,8 +19,8 @@ package enum PlayLogPage {
     }
   }
 
-  /// What a page is limited to: a channel, starts in [from, to) (alerts: those overlapping it), and the rows after
-  /// `cursor`.
+  /// What a page is limited to: a channel, rows overlapping [from, to) (``statement(_:_:placeholder:)`` says how),
+  /// and the rows after `cursor`.
   package struct Filter: Sendable, Equatable {
     package var channel: String?
     package var from: Date?
@@ -92,9 +92,11 @@ package enum PlayLogPage {
   /// parameter (from 1) as the engine takes it (`?` for SQLite, `$n` for PostgreSQL). It reads `limit + 1` rows: the
   /// one past the page says that there is a next page (``page(_:limit:cursor:)``).
   ///
-  /// Plays and events are listed by start in [from, to) and by their channel. An alert is listed when it overlaps
-  /// [from, to) (an open one reaches to now, so an alert that began before `from` and lasted into it is listed
-  /// too), and `channel` lists that channel's alerts and the monitor's own (no channel), since they concern it too.
+  /// Rows are listed when they overlap [from, to): a play that began before `from` and was on air at `from` (or is
+  /// on air now, `open`) is listed, so that a timeline from `from` shows the song on air at its left edge; an event
+  /// with an end, likewise; one without (a point in time, or a gap not over yet) when it starts in [from, to). An
+  /// open alert reaches to now. `channel` lists that channel's rows; for alerts, the monitor's own (no channel) too,
+  /// since they concern it as well.
   static func statement(_ table: Table, _ filter: Filter, placeholder: (Int) -> String) -> (
     sql: String, arguments: [Argument]
   ) {
@@ -136,9 +138,19 @@ package enum PlayLogPage {
       conditions.append(table == .alerts ? "(c.name = \(name) OR a.channel_id IS NULL)" : "c.name = \(name)")
     }
     if let from = filter.from {
-      let start = parameter(.integer(from.millisecondsSince1970))
-      conditions.append(
-        table == .alerts ? "(a.end_ms IS NULL OR a.end_ms >= \(start))" : "\(alias).start_ms >= \(start)")
+      // A parameter for each use, as for the cursor below.
+      let milliseconds = from.millisecondsSince1970
+      switch table {
+      case .plays, .playsWithoutIdentifiedAt:
+        conditions.append(
+          "(p.start_ms >= \(parameter(.integer(milliseconds))) OR p.end_ms > \(parameter(.integer(milliseconds))) "
+            + "OR p.status = 'open')")
+      case .events:
+        conditions.append(
+          "(e.start_ms >= \(parameter(.integer(milliseconds))) OR e.end_ms > \(parameter(.integer(milliseconds))))")
+      case .alerts:
+        conditions.append("(a.end_ms IS NULL OR a.end_ms >= \(parameter(.integer(milliseconds))))")
+      }
     }
     if let to = filter.to {
       conditions.append("\(alias).start_ms < \(parameter(.integer(to.millisecondsSince1970)))")

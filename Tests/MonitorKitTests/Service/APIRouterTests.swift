@@ -150,6 +150,47 @@ struct APIRouterTests {
       router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText.contains(": not writable since"))
   }
 
+  @Test("plays on air at `from` are listed (the open one too), as are events that reach into it; point events by start")
+  func playsOverlappingFrom() throws {
+    let folder = try TemporaryDirectory(prefix: "api-overlap")
+    let path = folder.file("plays.sqlite").path
+    let store = try PlayLogStore(path: path)
+    let hour = { (h: Double) in Date(timeIntervalSince1970: 1_796_000_000 + h * 3600) }
+    for (index, status) in [PlayStatus.closed, .closed, .open].enumerated() {
+      let start = hour(Double(index))
+      // The open play's end is where its last progress left it, 10 s in.
+      let end = start.addingTimeInterval(status == .open ? 10 : 180)
+      try store.record(
+        PlayRecord(
+          channel: "fm", itemKey: "song-\(index)", title: "Song \(index)", start: start, end: end, confidence: 0.5,
+          detectedAt: start.addingTimeInterval(5), status: status))
+    }
+    try store.recordEvent(channel: "fm", kind: .overrun, start: hour(0.5), detail: "3 blocks")
+    try store.recordEvent(channel: "fm", kind: .gap, start: hour(1.5), end: hour(1.6), detail: "no audio")
+    try store.close()
+    let router = APIRouter(
+      readings: FixedReadings(),
+      configuration: MonitorConfiguration(catalogPath: "/c.bmcat", databasePath: path, channels: []), token: nil,
+      log: nil)
+    func titles(_ path: String, _ key: String, _ field: String, from: Date, to: Date? = nil) throws -> [String] {
+      let query = [("from", ISO8601Millis.format(from))] + (to.map { [("to", ISO8601Millis.format($0))] } ?? [])
+      let response = router.respond(
+        to: HTTPRequest(method: "GET", path: path, query: query.map { (name: $0.0, value: $0.1) }))
+      #expect(response.status == 200, "\(response.bodyText)")
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any])
+      return try #require(object[key] as? [[String: Any]]).compactMap { $0[field] as? String }
+    }
+    let plays = { (from: Date, to: Date?) in try titles("/api/v1/plays", "plays", "title", from: from, to: to) }
+    #expect(try plays(hour(1).addingTimeInterval(60), nil) == ["Song 2", "Song 1"], "song 1 was on air at `from`")
+    #expect(try plays(hour(1).addingTimeInterval(180), nil) == ["Song 2"], "song 1 ended at `from`")
+    #expect(try plays(hour(2).addingTimeInterval(60), nil) == ["Song 2"], "on air now, its last progress before `from`")
+    #expect(try plays(hour(0).addingTimeInterval(60), hour(1)) == ["Song 0"])
+    let events = { (from: Date) in try titles("/api/v1/events", "events", "kind", from: from) }
+    #expect(try events(hour(1.55)) == ["gap"], "a gap that reaches into the period")
+    #expect(try events(hour(0.4)) == ["gap", "overrun"])
+    #expect(try events(hour(0.6)) == ["gap"], "a point in time before `from` is not")
+  }
+
   @Test(
     "/api/v1/alerts pages the play log's alerts newest first: those overlapping from–to, a channel's and the monitor's")
   func alerts() throws {
