@@ -72,7 +72,7 @@ enum ReportEndpoint {
     } catch let error as UsageError {
       return .error(400, queryWording(error.description))
     } catch let error as ReportError {
-      return .error(400, "\(error)")
+      return .error(400, apiWording(error))
     } catch let error as ConfigurationError {
       return .error(400, "\(error)")
     } catch {
@@ -80,9 +80,24 @@ enum ReportEndpoint {
     }
   }
 
-  /// The command's message in the query's words: `--from X: …` becomes `from=X: …`, any other `--name` `name`.
+  /// The command's message in the query's words: `--from X: …` becomes `from=X: …`, `--tz ZONE` `tz=ZONE`, a switch
+  /// `--by-channel` `by-channel=true`, any other `--name` `name`.
   static func queryWording(_ message: String) -> String {
-    message.replacing(/--([a-z-]+) ([^ :]*):/) { "\($0.output.1)=\($0.output.2):" }
-      .replacing(/--([a-z-]+)/) { String($0.output.1) }
+    let switches = Set(CommandTable.report.parsedOptions.filter { $0.valueName == nil }.map(\.name))
+    return message.replacing(/--([a-z-]+) ([^ :]*):/) { "\($0.output.1)=\($0.output.2):" }
+      .replacing(/--([a-z-]+) ([A-Z][A-Z_]*)\b/) { "\($0.output.1)=\($0.output.2)" }
+      .replacing(/--([a-z-]+)/) { switches.contains(String($0.output.1)) ? "\($0.output.1)=true" : "\($0.output.1)" }
+  }
+
+  /// A report's error in the API's words: query parameters for the command's options, and for a setting the
+  /// report needs, the monitor's own configuration, reloaded (the API takes no `--config`).
+  static func apiWording(_ error: ReportError) -> String {
+    switch error {
+    case .missingSetting(let key, let example):
+      "the monitor's configuration has no \(key); add it to its `reports` section (for example \(example)), as "
+        + "config/monitor.example.json5 shows, and reload the monitor (SIGHUP: `systemctl reload broadcast-monitor`)"
+    default:
+      queryWording(error.description)
+    }
   }
 }

@@ -150,6 +150,37 @@ struct APIRouterTests {
       router().respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText.contains(": not writable since"))
   }
 
+  @Test("a report's errors speak of query parameters and of reloading the monitor, not of command-line options")
+  func reportErrorsInTheQuerysWords() throws {
+    let folder = try TemporaryDirectory(prefix: "api-report-errors")
+    let path = folder.file("plays.sqlite").path
+    let store = try PlayLogStore(path: path)
+    let start = Date(timeIntervalSince1970: 1_796_000_000)
+    try store.record(
+      PlayRecord(
+        channel: "fm", itemKey: "song", title: "Song", start: start, end: start.addingTimeInterval(180),
+        confidence: 0.5, detectedAt: start.addingTimeInterval(5), status: .closed))
+    try store.close()
+    let router = APIRouter(
+      readings: FixedReadings(),
+      configuration: MonitorConfiguration(catalogPath: "/c.bmcat", databasePath: path, channels: []), token: nil,
+      log: nil)
+    func error(_ kind: String, _ query: [(String, String)]) throws -> String {
+      let response = router.respond(
+        to: HTTPRequest(
+          method: "GET", path: "/api/v1/reports/\(kind).csv", query: query.map { (name: $0.0, value: $0.1) }))
+      #expect(response.status == 400, "\(response.bodyText)")
+      return try Self.error(response)
+    }
+    let span = try error("plays", [("from", "2026-12-01"), ("to", "2026-11-01")])
+    #expect(span.hasPrefix("to must be after from"), "\(span)")
+    let quota = try error("quota", [])
+    #expect(quota.contains("reload the monitor (SIGHUP") && !quota.contains("--config"), "\(quota)")
+    #expect(
+      ReportEndpoint.queryWording("pass --by-channel, --channel NAME or --tz ZONE")
+        == "pass by-channel=true, channel=NAME or tz=ZONE")
+  }
+
   @Test("plays on air at `from` are listed (the open one too), as are events that reach into it; point events by start")
   func playsOverlappingFrom() throws {
     let folder = try TemporaryDirectory(prefix: "api-overlap")
