@@ -118,12 +118,28 @@ struct APIRouterTests {
     #expect((object["catalog"] as? [String: Any])?["items"] as? Int == 29)
   }
 
-  @Test("/healthz names each channel without audio")
+  @Test("/healthz names each channel without audio by its open silence or source_down alert, not a quiet second")
   func health() {
     let response = router().respond(to: HTTPRequest(method: "GET", path: "/healthz"))
     #expect(response.status == 503)
-    #expect(response.bodyText.contains("channel am\"2\\x: silent (digital silence"), "\(response.bodyText)")
+    #expect(
+      response.bodyText.contains(
+        "channel am\"2\\x: silence since 2026-11-30T00:53:00.000Z (below -50 dBFS for 15 s)"),
+      "\(response.bodyText)")
     #expect(!response.bodyText.contains("fm1"))
+
+    var readings = FixedReadings()
+    readings.statuses[1].alerts = []  // silent for a moment, not yet for the silence alert's forSeconds
+    readings.statuses[0].alerts = [ActiveAlert(kind: .lagging, since: Date(), detail: "behind by 12 s")]
+    let quiet = APIRouter(readings: readings, configuration: configuration, token: nil, log: nil)
+    #expect(quiet.respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText == "ok\n")
+    readings.statuses[0].input = .reconnecting
+    readings.statuses[0].alerts = [ActiveAlert(kind: .sourceDown, since: Date(), detail: "no audio for 10 s")]
+    readings.statuses[1].input = .ended
+    let down = APIRouter(readings: readings, configuration: configuration, token: nil, log: nil)
+    let answer = down.respond(to: HTTPRequest(method: "GET", path: "/healthz")).bodyText
+    #expect(answer.contains("channel fm1: source_down since") && answer.contains("(no audio for 10 s)"), "\(answer)")
+    #expect(answer.contains("channel am\"2\\x: no audio (stopped)"), "\(answer)")
   }
 
   @Test("/healthz names a play log that cannot be reached: since when, the writes waiting and spooled, the error")
