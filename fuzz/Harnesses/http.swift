@@ -29,6 +29,7 @@ public func initialize(
       "GET /api/v1/alerts?limit=1&channel=fm1&from=2026-01-01T00:00:00Z\nX-Remote: 1\n"
         + "Cookie: theme=dark; bm_session=66757a7a2d746f6b656e",
       "POST /logout\nX-Remote: 1\nCookie: bm_session=66757a7a2d746f6b656e",
+      "GET /api/v1/plays\nHost: rebound.example:8750", "GET /api/v1/channels\nHost: [::1]:8750",
     ].enumerated().map { ("seed-\($0.offset).txt", Data($0.element.utf8)) }
   }
   return 0
@@ -119,11 +120,13 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     if name == "authorization" { request.authorization = value }
     if name == "cookie" { request.cookie = value }
+    if name == "host" { request.host = value }
     if name == "x-remote" { request.fromLoopback = value != "1" }
   }
   let response = router.respond(to: request)
   fuzzExpect(
-    [200, 204, 303, 400, 401, 404, 405, 429, 503].contains(response.status), "status \(response.status) for \(request)")
+    [200, 204, 303, 400, 401, 403, 404, 405, 429, 503].contains(response.status),
+    "status \(response.status) for \(request)")
   if ![200, 204, 303].contains(response.status) {
     let object = try? JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any]
     fuzzExpect(object?["error"] is String, "an answer \(response.status) without an error: \(response.bodyText)")

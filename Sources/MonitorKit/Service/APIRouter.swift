@@ -66,7 +66,11 @@ final class APIRouter: Sendable {
     if request.path == SessionCookie.loginPath { return login(request) }
     if request.path == SessionCookie.logoutPath { return logout(request) }
     let loggedIn = SessionCookie.id(cookieHeader: request.cookie).map(sessions.isOpen) ?? false
-    if !request.fromLoopback, let token, !loggedIn {
+    // A loopback client that names another machine in `Host` is a page's request through DNS rebinding, or a
+    // reverse proxy's that passes its clients' `Host`: it needs the token as another host does.
+    let trusted = request.fromLoopback && HostHeader.namesThisMachine(request.host)
+    if !trusted, !loggedIn {
+      guard let token else { return Self.foreignHost(request) }
       if let refusal = checkBearer(request, token: token) { return refusal }
     }
     guard request.method == "GET" || request.method == "HEAD" else {
@@ -109,6 +113,17 @@ final class APIRouter: Sendable {
       401,
       "this API needs `Authorization: Bearer TOKEN` from other hosts, or the dashboard's login at / (the token is "
         + "http.token in the monitor's configuration)", headers: [("WWW-Authenticate", "Bearer")])
+  }
+
+  /// 403 for a request that does not name this machine in `Host`, on a server without a token.
+  private static func foreignHost(_ request: HTTPRequest) -> HTTPResponse {
+    .error(
+      403,
+      "Host `\(DisplayWidth.printable(request.host ?? ""))` does not name this machine: a client on this machine is "
+        + "trusted without a token only when it names the monitor by an address, localhost or this machine's name "
+        + "(a web page could otherwise read the API through DNS rebinding). Behind a reverse proxy, have it send the "
+        + "monitor's address as Host (nginx does; Caddy: `header_up Host {upstream_hostport}`), or set http.token "
+        + "(clients then log in)")
   }
 
   /// 429 with `Retry-After` when `client` gave too many wrong tokens lately; nil when it may try.

@@ -1,6 +1,6 @@
 /// One request as the API's router sees it: the method, the path (percent-decoded, without the query), the query
-/// parameters in the order given (decoded; a name may repeat), the `Authorization` and `Cookie` headers, the client's
-/// address and whether it is a loopback address. Built by `HTTPServer` from libmicrohttpd's parse, and by the tests
+/// parameters in the order given (decoded; a name may repeat), the `Host`, `Authorization` and `Cookie` headers, the
+/// client's address and whether it is a loopback address. Built by `HTTPServer` from libmicrohttpd's parse, and by the tests
 /// and the fuzz harness directly.
 ///
 /// A value type: safe to pass between threads.
@@ -8,6 +8,8 @@ struct HTTPRequest: Sendable, Equatable {
   var method: String
   var path: String
   var query: [(name: String, value: String)] = []
+  /// The `Host` header as sent (`127.0.0.1:8750`, `localhost`, `[::1]:8750`); nil without one (HTTP/1.0).
+  var host: String?
   var authorization: String?
   var cookie: String?
   var fromLoopback = true
@@ -16,7 +18,8 @@ struct HTTPRequest: Sendable, Equatable {
 
   static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
     a.method == b.method && a.path == b.path && a.query.map(\.name) == b.query.map(\.name)
-      && a.query.map(\.value) == b.query.map(\.value) && a.authorization == b.authorization && a.cookie == b.cookie
+      && a.query.map(\.value) == b.query.map(\.value) && a.host == b.host && a.authorization == b.authorization
+      && a.cookie == b.cookie
       && a.fromLoopback == b.fromLoopback && a.clientAddress == b.clientAddress
   }
 

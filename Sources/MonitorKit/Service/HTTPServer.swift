@@ -79,6 +79,7 @@ final class HTTPServer: @unchecked Sendable {
       String(cString: $0)
     }
     request.cookie = MHD_lookup_connection_value(connection, .HEADER_KIND, "Cookie").map { String(cString: $0) }
+    request.host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
     let client = bm_mhd_client_address(connection)
     request.fromLoopback = client.map(ListenAddress.isLoopback) ?? false
     request.clientAddress = client.flatMap(ListenAddress.numericHost)

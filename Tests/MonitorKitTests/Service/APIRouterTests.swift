@@ -36,6 +36,26 @@ struct APIRouterTests {
     #expect(router.respond(to: request).status == 200, "the scheme in any case")
   }
 
+  @Test("a loopback client naming another machine in Host (DNS rebinding, a proxy passing it) needs the token")
+  func foreignHostOnLoopback() throws {
+    let rebound = HTTPRequest(method: "GET", path: "/api/v1/channels", host: "attacker.example:8750")
+    let refused = router().respond(to: rebound)
+    #expect(refused.status == 403, "\(refused.bodyText)")
+    #expect(try Self.error(refused).contains("DNS rebinding"), "\(refused.bodyText)")
+    #expect(router().respond(to: HTTPRequest(method: "GET", path: "/", host: "attacker.example")).status == 403)
+    for host in ["127.0.0.1:8750", "localhost:8750", "[::1]:8750"] {
+      let local = HTTPRequest(method: "GET", path: "/api/v1/channels", host: host)
+      #expect(router().respond(to: local).status == 200, "\(host)")
+    }
+    // With a token, such a request is another host's: the token, or the login page.
+    #expect(router(token: "s3cret").respond(to: rebound).status == 401)
+    var withToken = rebound
+    withToken.authorization = "Bearer s3cret"
+    #expect(router(token: "s3cret").respond(to: withToken).status == 200)
+    let page = router(token: "s3cret").respond(to: HTTPRequest(method: "GET", path: "/", host: "monitor.example.org"))
+    #expect(page.status == 200 && page.bodyText.contains("id=\"login-token\""), "behind a proxy: the login page")
+  }
+
   @Test("tokens are equal only when every byte and the length are")
   func constantTimeEqual() {
     #expect(APIRouter.constantTimeEqual("abc", "abc"))
