@@ -26,21 +26,21 @@ final class ProgressReporter {
     let message = message()
     if isTerminal {
       let pad = String(repeating: " ", count: max(0, lastLength - message.count))
-      FileHandle.standardError.write(Data("\r\(message)\(pad)".utf8))
+      StandardStream.write("\r\(message)\(pad)", to: STDERR_FILENO)
       lastLength = message.count
     } else {
-      FileHandle.standardError.write(Data("\(message)\n".utf8))
+      StandardStream.write("\(message)\n", to: STDERR_FILENO)
     }
   }
 
   /// Ends the progress line.
   func finish() {
-    if isTerminal && lastLength > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    if isTerminal && lastLength > 0 { StandardStream.write("\n", to: STDERR_FILENO) }
     lastLength = 0
   }
 }
 
 /// Writes a line to stderr.
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data((message + "\n").utf8))
+  StandardStream.write(message + "\n", to: STDERR_FILENO)
 }

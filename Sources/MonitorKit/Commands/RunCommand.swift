@@ -22,9 +22,21 @@ enum RunCommand {
     let currentDirectory = FileManager.default.currentDirectoryPath
     let configuration = try MonitorConfiguration.load(arguments: arguments, currentDirectory: currentDirectory)
     let json = arguments.has("json")
+    // A log reader that goes away (`run --json | jq` ended, a journal stream broken) must not end the daemon: its
+    // writes fail (EPIPE) instead of killing it with SIGPIPE, and the lines are dropped.
+    signal(SIGPIPE, SIG_IGN)
+    let outputClosed = Atomic(false)
     let log =
       json
-      ? MonitorLog(format: .json, write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+      ? MonitorLog(
+        format: .json,
+        write: { line in
+          guard !StandardStream.write(line, to: STDOUT_FILENO), !outputClosed.exchange(true, ordering: .relaxed)
+          else { return }
+          StandardStream.write(
+            "broadcast-monitor: standard output cannot be written (\(String(cString: strerror(errno)))): the JSON "
+              + "events are dropped from now on; the play log keeps every play\n", to: STDERR_FILENO)
+        })
       : MonitorLog(format: MonitorLog.textFormat(environment: ProcessInfo.processInfo.environment))
     let wantsConsole =
       !json && !arguments.has("log") && isatty(STDOUT_FILENO) == 1

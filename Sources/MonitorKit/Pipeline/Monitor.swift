@@ -286,7 +286,7 @@ final class Monitor: @unchecked Sendable {
       log.line(message, severity: .error)
       var text = ""
       for line in leftover.unspooled { text += "unwritten: \(line)\n" }
-      FileHandle.standardError.write(Data(text.utf8))
+      StandardStream.write(text, to: STDERR_FILENO)
     }
     log.line("stopped")
     return leftover

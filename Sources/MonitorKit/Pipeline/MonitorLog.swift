@@ -41,7 +41,7 @@ final class MonitorLog: Sendable {
   ///   - write: where a finished line goes (default: standard error).
   init(
     format: Format = .text, keep: Int = 500,
-    write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    write: @escaping @Sendable (String) -> Void = { StandardStream.write($0, to: STDERR_FILENO) }
   ) {
     self.format = format
     self.keep = keep

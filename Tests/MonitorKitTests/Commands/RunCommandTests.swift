@@ -77,6 +77,44 @@ struct RunCommandTests {
     #expect(events.stdout.hasPrefix("restart\n"), "\(events)")
   }
 
+  @Test("`run --json` whose reader goes away runs on, says so once on stderr, and SIGTERM still closes its play")
+  func jsonReaderGoesAway() throws {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = [
+      "run", "--json", "--http", "off", "--catalog", catalog.path, "--db", db, "--channel",
+      "demo=file+loop:" + Fixtures.music("catalog-a.ogg").path,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    let errors = folder.file("stderr.txt")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: errors)
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    // Read the events until the play starts, then close the only reader, as `| head` does when it has enough.
+    var read = ""
+    while !read.contains("\"event\":\"play_started\"") {
+      let chunk = output.fileHandleForReading.availableData
+      try #require(!chunk.isEmpty, "the monitor ended before its play: \(read)")
+      read += String(decoding: chunk, as: UTF8.self)
+    }
+    try output.fileHandleForReading.close()
+    let said = Wait.until(seconds: 60, pollSeconds: 0.1) {
+      ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").contains("standard output cannot be written")
+    }
+    #expect(said, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+    #expect(process.isRunning, "it runs on")
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationStatus)")
+    let stderr = try String(contentsOf: errors, encoding: .utf8)
+    #expect(stderr.components(separatedBy: "standard output cannot be written").count == 2, "once: \(stderr)")
+    let statuses = try PlayLogStore(path: db).plays().map(\.status)
+    #expect(!statuses.isEmpty && !statuses.contains(.open), "\(statuses)")
+  }
+
   @Test("a monitor killed with SIGKILL keeps the play it reported; the next start marks it recovered")
   func killedMonitorRecovers() throws {
     let arguments = [
