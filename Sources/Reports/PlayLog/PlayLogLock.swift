@@ -64,8 +64,29 @@ public final class PlayLogLock {
     }
   }
 
-  /// The lock file of the play log at `playLogPath`.
-  public static func lockPath(forPlayLog playLogPath: String) -> String { playLogPath + ".lock" }
+  /// The lock file of the play log at `playLogPath`: beside the file the path leads to, symbolic links followed (of
+  /// the file and of its folders), so that a play log named through a link has the lock of the file itself. Without
+  /// that, a monitor on `plays.sqlite` and another on a link to it would each take a lock of their own, and both
+  /// write the one play log (every airing twice, the first monitor's running plays marked `recovered`). A play log
+  /// not yet made has the lock beside where it will be. (Two hard links to one file are two names SQLite cannot
+  /// tell apart either; they are not looked for.)
+  public static func lockPath(forPlayLog playLogPath: String) -> String { resolved(playLogPath) + ".lock" }
+
+  /// `path` with its symbolic links followed: the file's real path, or, for a file not there yet, its folder's real
+  /// path and its name; as given when neither resolves.
+  static func resolved(_ path: String) -> String {
+    if let real = realPath(path) { return real }
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    guard let realFolder = realPath(folder.isEmpty ? "." : folder) else { return path }
+    return (realFolder == "/" ? "" : realFolder) + "/" + url.lastPathComponent
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let pointer = realpath(path, nil) else { return nil }
+    defer { free(pointer) }
+    return String(cString: pointer)
+  }
 
   /// The play log, as given.
   public let playLogPath: String

@@ -41,6 +41,29 @@ struct PlayLogLockTests {
     }
   }
 
+  @Test("A play log named through a symbolic link (of the file or of its folder) has the file's own lock")
+  func linkedPlayLogSharesTheLock() throws {
+    try withTemporaryDirectory { folder in
+      let playLog = folder.appendingPathComponent("plays.sqlite").path
+      _ = FileManager.default.createFile(atPath: playLog, contents: Data())
+      let link = folder.appendingPathComponent("link.sqlite").path
+      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "plays.sqlite")
+      let folderLink = folder.appendingPathComponent("elsewhere").path
+      try FileManager.default.createSymbolicLink(atPath: folderLink, withDestinationPath: folder.path)
+      let first = try PlayLogLock(playLog: playLog, command: "run")
+      for other in [link, folderLink + "/plays.sqlite", folderLink + "/link.sqlite"] {
+        let error = try #require(throws: PlayLogLockError.self, "\(other)") {
+          try PlayLogLock(playLog: other, command: "run")
+        }
+        #expect(error.isHeld, "\(other): \(error)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: link + ".lock"))
+      // A play log not made yet, in a linked folder: the lock beside where it will be.
+      #expect(PlayLogLock.lockPath(forPlayLog: folderLink + "/new.sqlite") == folder.path + "/new.sqlite.lock")
+      withExtendedLifetime(first) {}
+    }
+  }
+
   @Test("A released lock can be taken again, and the lock file then names its new owner")
   func releasedLockIsFree() throws {
     try withTemporaryDirectory { folder in
