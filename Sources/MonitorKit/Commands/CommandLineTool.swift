@@ -58,6 +58,12 @@ package enum CommandLineTool {
       printError("broadcast-monitor: \(error)")
       // EX_CONFIG: the file named as the play log cannot be one; a person must name or restore the right one.
       status = 78
+    } catch let error as ForeignDatabaseError {
+      printError("broadcast-monitor: \(error)")
+      status = 78  // EX_CONFIG: the file named is another program's database
+    } catch let error as MigrationError {
+      printError("broadcast-monitor: \(error)")
+      status = 78  // EX_CONFIG: a newer version's play log; no restart of this version reads it
     } catch let error as FormatError where error.isCatalog {
       printError("broadcast-monitor: \(error)")
       status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog

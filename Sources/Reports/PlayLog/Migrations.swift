@@ -20,10 +20,15 @@ struct Migrations: Sendable {
   /// Creates `schema_migrations` if needed, refuses a database from a newer version, then applies each pending
   /// migration in order. Returns the ids it applied (empty when the database was up to date). A database that is up
   /// to date is only read: it opens while another program holds its write lock or its disk is full, and the first
-  /// write reports that.
+  /// write reports that. A database without `schema_migrations` that holds tables is another program's: it is
+  /// refused (``ForeignDatabaseError``) before anything is written to it.
   @discardableResult
   func apply(to database: SQLiteDatabase, now: Date = Date()) throws -> [String] {
     if try !database.hasTable("schema_migrations") {
+      let tables = try database.query(SQLiteDatabase.tableNamesSQL).map { try $0.string(0) }
+      if let foreign = ForeignDatabaseError(path: database.path, databaseName: database.name, tables: tables) {
+        throw foreign
+      }
       try database.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations(id TEXT PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")
     }

@@ -17,9 +17,15 @@ public final class PlayLogStore {
   /// Opens the play log at `path` (creating it, but not its folder), or an in-memory log for ":memory:", and
   /// brings its schema up to date.
   /// - Throws: ``SQLiteError`` when the file cannot be opened or written; ``MigrationError`` when it was written
-  ///   by a newer version of broadcast-monitor.
+  ///   by a newer version of broadcast-monitor; ``ForeignDatabaseError`` when it is another program's database.
   public init(path: String) throws {
     self.path = path
+    // Another program's database is refused before the open below switches its journal to write-ahead logging.
+    if let tables = SQLiteDatabase.tableNames(inExistingFile: path),
+      let foreign = ForeignDatabaseError(path: path, databaseName: "play log", tables: tables)
+    {
+      throw foreign
+    }
     database = try SQLiteDatabase(path: path, name: "play log")
     try Migrations.playLog.apply(to: database)
   }

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection, set up for a log that must not lose what it was told:
 ///
@@ -83,6 +84,32 @@ final class SQLiteDatabase {
 
   deinit {
     try? close()
+  }
+
+  /// The names of a database's tables, besides SQLite's own, sorted.
+  static let tableNamesSQL =
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+
+  /// The tables of the existing database file at `path`, read without changing the file (no journal mode is set);
+  /// nil when there is no such file, or it cannot be read as a database (the open that follows says why).
+  static func tableNames(inExistingFile path: String) -> [String]? {
+    guard path != ":memory:", access(path, F_OK) == 0 else { return nil }
+    var handle: OpaquePointer?
+    defer { sqlite3_close_v2(handle) }
+    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+      let handle
+    else { return nil }
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_prepare_v2(handle, tableNamesSQL, -1, &statement, nil) == SQLITE_OK else { return nil }
+    var names: [String] = []
+    while true {
+      switch sqlite3_step(statement) {
+      case SQLITE_ROW: names.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+      case SQLITE_DONE: return names
+      default: return nil
+      }
+    }
   }
 
   /// True for ":memory:".

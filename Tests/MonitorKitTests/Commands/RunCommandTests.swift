@@ -305,6 +305,19 @@ struct RunCommandTests {
     #expect(rows.count == 1 && rows[0].contains(",1,"), "counted once: \(airplay.stdout)")
   }
 
+  @Test("another program's SQLite database as the play log stops the start with status 78, untouched")
+  func playLogOfAnotherProgram() throws {
+    _ = try Subprocess.run("/usr/bin/sqlite3", [db, "CREATE TABLE moz_places(id INTEGER PRIMARY KEY, url TEXT)"])
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let result = try CLI.run([
+      "run", "--log", "--catalog", catalog.path, "--db", db, "--channel",
+      "demo=file:" + Fixtures.music("catalog-a.ogg").path,
+    ])
+    #expect(result.status == 78, "\(result)")
+    #expect(result.stderr.contains("is an SQLite database of another program (its tables: moz_places)"), "\(result)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the file is left as it was")
+  }
+
   @Test("a play log that is not an SQLite database stops the start with status 78, naming the file and the fix")
   func playLogNotSQLite() throws {
     try FileManager.default.copyItem(atPath: catalog.path, toPath: db)  // --db naming the catalog by mistake

@@ -152,6 +152,24 @@ struct MigrationsTests {
     }
   }
 
+  @Test("Another program's SQLite database named as the play log is refused and left as it was")
+  func foreignDatabaseIsRefused() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("places.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("CREATE TABLE moz_places(id INTEGER PRIMARY KEY, url TEXT); CREATE TABLE plays(x)")
+      }
+      let error = #expect(throws: ForeignDatabaseError.self) { try PlayLogStore(path: path) }
+      #expect(error?.tables == ["moz_places", "plays"])
+      #expect(
+        error?.description
+          == "\(path) is an SQLite database of another program (its tables: moz_places, plays), not a play log: it "
+          + "was left as it is. Name a new file for the play log, or the play log broadcast-monitor made")
+      #expect(try tableNames(in: try SQLiteDatabase(path: path)) == ["moz_places", "plays"])
+    }
+  }
+
   @Test("The play log schema enforces statuses and foreign keys")
   func playLogSchemaEnforcesConstraints() throws {
     let database = try SQLiteDatabase(path: ":memory:")
