@@ -53,7 +53,7 @@ extension FileChecks {
     let live = FileChecks.live
     return FileChecks(
       entry: { live.entry(root + $0) }, isReadable: { live.isReadable(root + $0) },
-      isWritable: { live.isWritable(root + $0) })
+      isWritable: { live.isWritable(root + $0) }, isOnReadOnlyFileSystem: { live.isOnReadOnlyFileSystem(root + $0) })
   }
 
   /// The real file system, except that `paths` cannot be read or written.

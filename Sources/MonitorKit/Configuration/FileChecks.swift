@@ -16,6 +16,9 @@ struct FileChecks: Sendable {
   var entry: @Sendable (String) -> Entry
   var isReadable: @Sendable (String) -> Bool
   var isWritable: @Sendable (String) -> Bool
+  /// Whether the path lies on a file system mounted read-only (a permission cannot fix that: under systemd's
+  /// `ProtectSystem=strict`, everything outside `ReadWritePaths=` is).
+  var isOnReadOnlyFileSystem: @Sendable (String) -> Bool = { _ in false }
 
   /// The real file system, as the user running broadcast-monitor sees it.
   static let live = FileChecks(
@@ -25,5 +28,9 @@ struct FileChecks: Sendable {
       return isDirectory.boolValue ? .directory : .file
     },
     isReadable: { FileManager.default.isReadableFile(atPath: $0) },
-    isWritable: { FileManager.default.isWritableFile(atPath: $0) })
+    isWritable: { FileManager.default.isWritableFile(atPath: $0) },
+    isOnReadOnlyFileSystem: { path in
+      var info = statvfs()
+      return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    })
 }

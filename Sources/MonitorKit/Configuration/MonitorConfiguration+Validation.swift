@@ -142,6 +142,13 @@ extension MonitorConfiguration {
     } else {
       try validatePlayLogFile(origin: origin, checks: checks)
     }
+    if let spoolDirectory {
+      try validateFolder(
+        spoolDirectory, place: origin.place(of: "spoolDirectory"), mayCreate: false, checks: checks)
+    }
+    if let clips = unknown.clipsDirectory {
+      try validateFolder(clips, place: origin.place(of: "unknown.clipsDirectory"), mayCreate: true, checks: checks)
+    }
 
     for (i, channel) in channels.enumerated() {
       guard case .file(let path, _) = channel.source else { continue }
@@ -172,7 +179,8 @@ extension MonitorConfiguration {
     case .file where !checks.isWritable(databasePath):
       throw ConfigurationError(
         keyPath: databasePlace,
-        reason: "cannot write \(databasePath); let the user running broadcast-monitor write it")
+        reason: "cannot write \(databasePath); "
+          + Self.writeFix(databasePath, checks: checks, otherwise: "let the user running broadcast-monitor write it"))
     case .file, .missing:
       guard checks.entry(folder) == .directory else {
         throw ConfigurationError(
@@ -182,9 +190,49 @@ extension MonitorConfiguration {
       if !checks.isWritable(folder) {
         throw ConfigurationError(
           keyPath: databasePlace,
-          reason: "cannot write in \(folder), where SQLite keeps the play log's -wal and -shm files; let the user "
-            + "running broadcast-monitor write there")
+          reason: "cannot write in \(folder), where SQLite keeps the play log's -wal and -shm files; "
+            + Self.writeFix(folder, checks: checks, otherwise: "let the user running broadcast-monitor write there"))
       }
+    }
+  }
+
+  /// The fix for a path this process cannot write: `otherwise` (a permission), or, on a file system mounted
+  /// read-only, where to allow writes.
+  static func writeFix(_ path: String, checks: FileChecks, otherwise: String) -> String {
+    guard checks.isOnReadOnlyFileSystem(path) else { return otherwise }
+    return "it is on a read-only file system (under systemd's ProtectSystem=strict, allow the folder with a "
+      + "ReadWritePaths= line: `systemctl edit broadcast-monitor`), or name a place that can be written"
+  }
+
+  /// A folder the monitor writes in: `spoolDirectory`, which must exist, or `unknown.clipsDirectory`, which is made
+  /// when the first clip is kept (`mayCreate`), so its nearest existing folder must take it.
+  private func validateFolder(
+    _ folder: String, place: String, mayCreate: Bool, checks: FileChecks
+  ) throws(ConfigurationError) {
+    var existing = folder
+    while checks.entry(existing) == .missing {
+      let parent = (existing as NSString).deletingLastPathComponent
+      guard mayCreate, !parent.isEmpty, parent != existing else {
+        throw ConfigurationError(
+          keyPath: place,
+          reason: "cannot write in \(folder): it does not exist; create it (mkdir -p \(folder)) and let the user "
+            + "running broadcast-monitor write in it")
+      }
+      existing = parent
+    }
+    guard checks.entry(existing) == .directory else {
+      throw ConfigurationError(
+        keyPath: place,
+        reason: existing == folder
+          ? "\(folder) is a file, not a folder; name a folder"
+          : "cannot make \(folder): \(existing) is a file, not a folder; name another place")
+    }
+    if !checks.isWritable(existing) {
+      throw ConfigurationError(
+        keyPath: place,
+        reason: "cannot write in \(existing); "
+          + Self.writeFix(
+            existing, checks: checks, otherwise: "let the user running broadcast-monitor write in it"))
     }
   }
 

@@ -111,6 +111,9 @@ struct MonitorConfigurationCommandLineTests {
   @Test("spoolDirectory is relative to the file's folder, --spool-dir to the current one; default: none (beside)")
   func spoolDirectory() throws {
     try folder.write("{catalogPath: \"../catalog.bmcat\", spoolDirectory: \"spool\"}", to: "etc/monitor.json5")
+    for made in ["etc/spool", "other"] {
+      try FileManager.default.createDirectory(atPath: folder.file(made), withIntermediateDirectories: true)
+    }
     let arguments = ["--config", "etc/monitor.json5", "--db", "plays.sqlite", "--channel", "a=jack"]
     #expect(try folder.run(arguments).spoolDirectory == folder.file("etc/spool"))
     #expect(try folder.run(arguments + ["--spool-dir", "other"]).spoolDirectory == folder.file("other"))

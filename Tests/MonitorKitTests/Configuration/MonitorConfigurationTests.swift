@@ -514,6 +514,43 @@ struct MonitorConfigurationTests {
     #expect(database.reason.contains("cannot write in \(folder.path)"))
   }
 
+  @Test("The spool and clip folders are checked at start: a file there, a spool folder missing, a clip folder to make")
+  func writableFolders() throws {
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("notadir")))
+    func load(_ extra: String, checks: FileChecks = .live) throws -> MonitorConfiguration {
+      try folder.load(
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", \(extra), "
+          + "channels: [{name: \"fm\", source: \"jack\"}]}", checks: checks)
+    }
+    let spoolFile = try #require(throws: ConfigurationError.self) { try load("spoolDirectory: \"notadir\"") }
+    #expect(spoolFile.keyPath == "monitor.json5: spoolDirectory")
+    #expect(spoolFile.reason == "\(folder.file("notadir")) is a file, not a folder; name a folder")
+    let spoolMissing = try #require(throws: ConfigurationError.self) { try load("spoolDirectory: \"none/spool\"") }
+    #expect(spoolMissing.reason.contains("it does not exist; create it (mkdir -p"), "\(spoolMissing.reason)")
+
+    let clipsUnderFile = try #require(throws: ConfigurationError.self) {
+      try load("unknown: {clipsDirectory: \"notadir/clips\"}")
+    }
+    #expect(clipsUnderFile.keyPath == "monitor.json5: unknown.clipsDirectory")
+    #expect(clipsUnderFile.reason.contains("\(folder.file("notadir")) is a file, not a folder"))
+    let made = try load("unknown: {clipsDirectory: \"clips/by-day\"}")
+    #expect(made.unknown.clipsDirectory == folder.file("clips/by-day"), "a folder to make in a writable one")
+    try FileManager.default.createDirectory(atPath: folder.file("kept"), withIntermediateDirectories: true)
+    let denied = try #require(throws: ConfigurationError.self) {
+      try load("unknown: {clipsDirectory: \"kept/clips\"}", checks: .denying([folder.file("kept")]))
+    }
+    #expect(
+      denied.reason == "cannot write in \(folder.file("kept")); let the user running broadcast-monitor write in it")
+
+    var readOnly = FileChecks.denying([folder.path])
+    readOnly.isOnReadOnlyFileSystem = { _ in true }
+    let protected = try #require(throws: ConfigurationError.self) {
+      try folder.load(ConfigurationFolder.minimal, checks: readOnly)
+    }
+    #expect(protected.keyPath == "monitor.json5: databasePath")
+    #expect(protected.reason.contains("read-only file system") && protected.reason.contains("ReadWritePaths="))
+  }
+
   @Test("A file that is missing or not JSON is refused, naming the file")
   func unreadableFile() throws {
     let missing = try #require(throws: ConfigurationError.self) {
