@@ -79,9 +79,12 @@ struct AlertEvaluator {
     var events: [AlertEvent] = []
     for status in statuses { events += evaluate(status, now: now) }
     if var tracker = monitorTracker {
+      // Where the writes wait: a spool that cannot be written either leaves them in memory only.
+      let inMemoryOnly = max(0, overview.storeBacklog - overview.storeSpooled)
       let detail =
         "the play log \(overview.databasePath) cannot be written; \(overview.storeBacklog) writes wait for it "
-        + "(in its spool)"
+        + "(\(overview.storeSpooled) in its spool"
+        + (inMemoryOnly > 0 ? ", \(inMemoryOnly) in memory only: the spool cannot be written either)" : ")")
       if overview.storeFailing && !tracker.isOpen { monitorDetail = detail }
       if let change = tracker.observe(overview.storeFailing, at: now.timeIntervalSince1970) {
         events.append(event(change, channel: nil, kind: .playLogUnwritable, detail: monitorDetail, now: now))

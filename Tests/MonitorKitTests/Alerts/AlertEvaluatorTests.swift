@@ -67,6 +67,19 @@ struct AlertEvaluatorTests {
     #expect(closed.first?.detail == "no audio from http://127.0.0.1:9/x for 10 s (starting)")
   }
 
+  @Test("the play log's alert says how many writes wait in the spool")
+  func playLogSpooled() {
+    var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)
+    var overview = Self.overview(failing: true)
+    overview.storeSpooled = 4
+    var events: [AlertEvent] = []
+    for second in 0...20 {
+      events += evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(Double(second)))
+    }
+    #expect(
+      events.map(\.detail) == ["the play log plays.sqlite cannot be written; 4 writes wait for it (4 in its spool)"])
+  }
+
   @Test("the play log failing opens the monitor's alert, without a channel; a stop closes what is open")
   func playLogAndStop() {
     var evaluator = AlertEvaluator(
@@ -81,6 +94,10 @@ struct AlertEvaluatorTests {
     #expect(events.map(\.kind) == [.playLogUnwritable, .noCatalog])
     #expect(events.map(\.channel) == [nil, "fm"])
     #expect(events.first?.start == Self.t0.addingTimeInterval(5))
+    #expect(
+      events.first?.detail
+        == "the play log plays.sqlite cannot be written; 4 writes wait for it (0 in its spool, 4 in memory only: the "
+        + "spool cannot be written either)", "the overview spools none of them")
     #expect(evaluator.active[nil]?.map(\.kind) == [.playLogUnwritable])
     let closed = evaluator.finish(now: Self.t0.addingTimeInterval(80))
     #expect(closed.map(\.kind) == [.noCatalog, .playLogUnwritable])
