@@ -427,6 +427,7 @@ final class PlayLogWriter: @unchecked Sendable {
       failing.store(true, ordering: .relaxed)
       return false
     }
+    for notice in applier.store.takeNotices() { log.line(notice, severity: .warning) }
     if failing.load(ordering: .relaxed) {
       failing.store(false, ordering: .relaxed)
       currentOutage.withLock { $0 = nil }

@@ -20,6 +20,8 @@ public protocol PlayLogStorage: AnyObject {
   var path: String { get }
   /// Closes the play log; further calls throw.
   func close() throws
+  /// What happened to the store that the writer should log, since the last call.
+  func takeNotices() -> [String]
   /// Records a play (its channel and catalog item too, if new); returns its id.
   @discardableResult func record(_ play: PlayRecord) throws -> Int64
   /// Moves a play's end (and start, when given) and refreshes its match values and status.
@@ -69,6 +71,10 @@ public protocol PlayLogStorage: AnyObject {
 extension PlayLogStore: PlayLogStorage {}
 
 extension PlayLogStorage {
+  /// What happened to the store that the writer should log, since the last call (`PlayLogStore`: a file deleted
+  /// while in use and written back); none by default.
+  public func takeNotices() -> [String] { [] }
+
   /// Records an event with no end (an instant, or one still going on).
   @discardableResult
   public func recordEvent(channel: String?, kind: EventKind, start: Date, detail: String) throws -> Int64 {

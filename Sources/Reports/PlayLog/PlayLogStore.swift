@@ -38,6 +38,10 @@ public final class PlayLogStore {
     database = SQLiteDatabase(openingLater: path, name: "play log") { try Migrations.playLog.apply(to: $0) }
   }
 
+  /// What the writer should log since the last call: a file deleted while in use and written back
+  /// (`SQLiteDatabase+Restore`).
+  public func takeNotices() -> [String] { database.takeNotices() }
+
   /// Closes the file. Further calls throw. (Dropping the store closes it too, without reporting errors.)
   public func close() throws {
     try database.close()

@@ -4,6 +4,8 @@ import CSQLite
 extension SQLiteDatabase {
   /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`; when `body` (or the commit) throws, rolls back and rethrows.
   ///
+  /// A file deleted from under the connection is written back first (`restoreIfDeleted`).
+  ///
   /// `BEGIN IMMEDIATE` takes the write lock at once (waiting up to the busy timeout), so a transaction never fails
   /// halfway because another connection started writing first. Transactions do not nest: calling this inside
   /// another transaction throws `SQLITE_MISUSE`.
@@ -13,6 +15,7 @@ extension SQLiteDatabase {
         .transaction, code: SQLITE_MISUSE, message: "a transaction was begun inside another one", path: path,
         databaseName: name)
     }
+    try restoreIfDeleted()
     try run("BEGIN IMMEDIATE")
     do {
       let result = try body()

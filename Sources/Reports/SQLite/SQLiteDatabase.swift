@@ -35,6 +35,11 @@ final class SQLiteDatabase {
   private var pendingOpen: ((SQLiteDatabase) throws -> Void)?
   /// Prepared statements by SQL text.
   private var statements: [String: PreparedStatement] = [:]
+  /// What happened to the file that its owner should log (a restore, `SQLiteDatabase+Restore`); taken by
+  /// ``takeNotices()``.
+  var notices: [String] = []
+  /// Set once the file was replaced while open (`SQLiteDatabase+Restore`): what every write throws from then on.
+  var replacedError: SQLiteError?
 
   /// True for a connection opened read-only.
   let isReadOnly: Bool
@@ -204,6 +209,25 @@ final class SQLiteDatabase {
       throw error
     }
   }
+
+  /// The connection, when open.
+  var openConnection: OpaquePointer? { connection }
+
+  /// The notices since the last call, oldest first.
+  func takeNotices() -> [String] {
+    defer { notices = [] }
+    return notices
+  }
+
+  /// Closes the connection, runs `between`, and opens the same path again for writing.
+  func reopen(_ between: () -> Void) throws {
+    try closeConnection()
+    between()
+    (connection, journalMode) = try Self.open(path: path, name: name, readOnly: false)
+  }
+
+  /// Closes the connection (for `SQLiteDatabase+Restore`).
+  func closeConnectionNow() throws { try closeConnection() }
 
   /// Finalizes every statement and closes the connection. Further use throws `SQLITE_MISUSE`.
   func close() throws {
