@@ -22,11 +22,20 @@ extension MonitorConfiguration {
   ) throws(ConfigurationError) -> MonitorConfiguration {
     let absolute = absolutePath(path, in: currentDirectory)
     let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: absolute)) } catch {
+    do {
+      if let problem = FileReadProblem.of(absolute) { throw problem }
+      data = try Data(contentsOf: URL(fileURLWithPath: absolute))
+    } catch {
       let reason =
-        FileManager.default.fileExists(atPath: absolute)
-        ? "cannot read the configuration file; let the user running broadcast-monitor read it"
-        : "no such configuration file; check the path (config/monitor.example.json5 is an example to start from)"
+        switch error as? FileReadProblem ?? FileReadProblem.of(absolute) ?? .unreadable(errno: EIO) {
+        case .missing:
+          "no such configuration file; check the path (config/monitor.example.json5 is an example to start from)"
+        case .folder: "is a folder; name the configuration file in it, such as \(path)/monitor.json5"
+        case .notARegularFile: "is not a regular file (a device, a pipe or a socket); name the configuration file"
+        case .unreadable(let code):
+          "cannot read the configuration file (\(String(cString: strerror(code)))); let the user running "
+            + "broadcast-monitor read it"
+        }
       throw ConfigurationError(keyPath: path, reason: reason)
     }
     try ConfigurationError.checkUTF8(data, file: path)

@@ -551,6 +551,26 @@ struct MonitorConfigurationTests {
     #expect(protected.reason.contains("read-only file system") && protected.reason.contains("ReadWritePaths="))
   }
 
+  @Test("A folder or a device named as the configuration file, or as the token file, is told apart from a permission")
+  func notAFile() throws {
+    try FileManager.default.createDirectory(atPath: folder.file("etc"), withIntermediateDirectories: true)
+    let asFolder = try #require(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: "etc", currentDirectory: folder.path)
+    }
+    #expect(asFolder.reason == "is a folder; name the configuration file in it, such as etc/monitor.json5")
+    let device = try #require(throws: ConfigurationError.self) {
+      try MonitorConfiguration.load(file: "/dev/null", currentDirectory: folder.path)
+    }
+    #expect(device.reason.hasPrefix("is not a regular file (a device, a pipe or a socket)"), "\(device.reason)")
+    let token = try #require(throws: ConfigurationError.self) {
+      try folder.load(
+        "{catalogPath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: [{name: \"fm\", "
+          + "source: \"jack\"}], http: {listen: \"0.0.0.0:0\", tokenFile: \"etc\"}}")
+    }
+    #expect(token.keyPath == "monitor.json5: http.tokenFile")
+    #expect(token.reason == "\(folder.file("etc")) is a folder; name the file that holds the token")
+  }
+
   @Test("A file that is missing or not JSON is refused, naming the file")
   func unreadableFile() throws {
     let missing = try #require(throws: ConfigurationError.self) {
