@@ -82,6 +82,13 @@ extension Catalog {
   }
 
   private static func decode(path: String, ownCopy: Bool) throws(FormatError) -> Catalog {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+      throw FormatError(
+        path: path,
+        reason: "empty file (0 bytes), not a catalog; restore a backup or build it with "
+          + "`broadcast-monitor catalog add`")
+    }
     let file = try MappedFile(path: path, naming: "the catalog file (.bmcat)", hugePages: true, ownCopy: ownCopy)
     let raw = file.bytes
     guard raw.count >= magic.count, raw.prefix(magic.count).elementsEqual(magic) else {

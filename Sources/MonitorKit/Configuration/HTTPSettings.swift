@@ -18,6 +18,10 @@ struct HTTPSettings: Codable, Sendable, Equatable {
   /// configuration file's folder.
   var tokenFile: String?
 
+  /// The shortest token taken: 16 characters of hex are 64 bits, far beyond the 7,200 guesses a day an address gets
+  /// (`LoginThrottle`).
+  static let minimumTokenCharacters = 16
+
   /// Loopback only, on a port no well-known service uses.
   static let defaultListen = "127.0.0.1:8750"
 
@@ -84,7 +88,18 @@ struct HTTPSettings: Codable, Sendable, Equatable {
         keyPath: origin.place(of: "http.token"),
         reason: "is empty or holds spaces; use a long random word, such as the output of `openssl rand -hex 32`")
     }
+    if self.token != nil && tokenFile != nil {
+      throw ConfigurationError(
+        keyPath: origin.place(of: "http.tokenFile"),
+        reason: "is given with http.token; keep one of them (tokenFile keeps the token out of the configuration)")
+    }
     let token = try resolvedToken(place: origin.place(of:))
+    if let token, token.count < Self.minimumTokenCharacters {
+      throw ConfigurationError(
+        keyPath: origin.place(of: tokenFile == nil ? "http.token" : "http.tokenFile"),
+        reason: "the token has \(token.count) characters; use at least \(Self.minimumTokenCharacters), such as the "
+          + "output of `openssl rand -hex 32` (a short token is guessed)")
+    }
     if !address.isLoopback && token == nil {
       throw ConfigurationError(
         keyPath: origin.place(of: "http.listen"),

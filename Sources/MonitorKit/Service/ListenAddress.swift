@@ -29,6 +29,9 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
       isIPv6 = true
     } else {
       guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
+        if !text.isEmpty, text.allSatisfy(\.isNumber) {
+          throw ParseError(description: "`\(text)` is a port without an address; \(example)")
+        }
         throw ParseError(description: "`\(text)` has no port (or an IPv6 address without brackets); \(example)")
       }
       hostPart = text[..<colon]

@@ -404,7 +404,8 @@ struct CatalogTests {
     #expect(wrongMagic?.path == text.path)
     let empty = folder.file("empty.bmcat")
     try Data().write(to: empty)
-    #expect(throws: FormatError.self) { try Catalog.load(from: empty) }
+    let emptyError = #expect(throws: FormatError.self) { try Catalog.load(from: empty) }
+    #expect(emptyError?.description.contains("empty file (0 bytes), not a catalog; restore a backup") == true)
     let missing = #expect(throws: FormatError.self) { try Catalog.load(from: folder.file("missing.bmcat")) }
     #expect(missing?.description.contains("missing.bmcat") == true)
   }

@@ -31,12 +31,30 @@ struct ListenAddressTests {
     do { _ = try ListenAddress(parsing: text) } catch { #expect(error.description.contains("127.0.0.1:8750")) }
   }
 
+  @Test("a port alone is said to lack its address")
+  func portAlone() {
+    do {
+      _ = try ListenAddress(parsing: "8750")
+      Issue.record("8750 parsed")
+    } catch {
+      #expect(error.description.hasPrefix("`8750` is a port without an address"), "\(error)")
+    }
+  }
+
   @Test("a loopback configuration needs no token; another address needs http.token or a readable tokenFile")
   func settings() throws {
     let origin = ConfigurationOrigin(file: "monitor.json5")
     try HTTPSettings().validate(origin: origin)
     try HTTPSettings(listen: "off").validate(origin: origin)
-    try HTTPSettings(listen: "0.0.0.0:8750", token: "abc").validate(origin: origin)
+    try HTTPSettings(listen: "0.0.0.0:8750", token: "0123456789abcdef").validate(origin: origin)
+    let short = try #require(throws: ConfigurationError.self) {
+      try HTTPSettings(listen: "0.0.0.0:8750", token: "abc").validate(origin: origin)
+    }
+    #expect(short.keyPath == "monitor.json5: http.token" && short.reason.contains("has 3 characters; use at least 16"))
+    let both = try #require(throws: ConfigurationError.self) {
+      try HTTPSettings(listen: "0.0.0.0:8750", token: "0123456789abcdef", tokenFile: "/t").validate(origin: origin)
+    }
+    #expect(both.keyPath == "monitor.json5: http.tokenFile" && both.reason.contains("keep one of them"))
     #expect(throws: ConfigurationError.self) { try HTTPSettings(listen: "0.0.0.0:8750").validate(origin: origin) }
     #expect(throws: ConfigurationError.self) {
       try HTTPSettings(listen: "0.0.0.0:8750", token: "two words").validate(origin: origin)
