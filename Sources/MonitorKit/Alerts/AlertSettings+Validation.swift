@@ -24,6 +24,16 @@ extension AlertSettings {
         keyPath: origin.place(of: "alerts.command"),
         reason: "is empty; name a command such as /usr/local/bin/page-engineer, or leave the key out")
     }
+    // A command named by its path is checked now, not when the first alert fires (a search of $PATH is the shell's).
+    if let program = command?.split(whereSeparator: \.isWhitespace).first.map(String.init), program.hasPrefix("/"),
+      access(program, X_OK) != 0
+    {
+      let reason =
+        FileManager.default.fileExists(atPath: program)
+        ? "\(program) is not executable; chmod +x it, or let the user running broadcast-monitor run it"
+        : "\(program) does not exist; correct the path, or leave the key out"
+      throw ConfigurationError(keyPath: origin.place(of: "alerts.command"), reason: reason)
+    }
     if !(commandTimeoutSeconds > 0 && commandTimeoutSeconds <= Self.maxCommandTimeoutSeconds) {
       throw ConfigurationError(
         keyPath: origin.place(of: "alerts.commandTimeoutSeconds"),

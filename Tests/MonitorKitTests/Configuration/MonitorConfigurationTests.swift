@@ -165,7 +165,7 @@ struct MonitorConfigurationTests {
         catalogPath: "catalog.bmcat", databasePath: "plays.sqlite",
         alerts: {silence: {belowDBFS: -45}, lagging: {enabled: false}, holdSeconds: 5,
           webhooks: [{url: "https://hooks.example.org/radio", kinds: ["silence", "source_down"]}],
-          command: "/usr/local/bin/page"},
+          command: "/bin/echo paged"},
         channels: [
           {name: "a", source: "jack"},
           {name: "talk", source: "jack", alerts: {silence: {forSeconds: 30}, noCatalog: {minutes: 20}}},
@@ -182,7 +182,7 @@ struct MonitorConfigurationTests {
     #expect(configuration.alerts.conditions(for: configuration.channels[1]) == expected)
     #expect(
       configuration.alerts.webhooks == [.init(url: "https://hooks.example.org/radio", kinds: [.silence, .sourceDown])])
-    #expect(configuration.alerts.command == "/usr/local/bin/page")
+    #expect(configuration.alerts.command == "/bin/echo paged")
     let data = try JSONEncoder().encode(configuration)
     #expect(try JSONDecoder().decode(MonitorConfiguration.self, from: data) == configuration)
     #expect(MonitorConfiguration(catalogPath: "c", databasePath: "d", channels: []).alerts.conditions == .defaults)
@@ -204,6 +204,11 @@ struct MonitorConfigurationTests {
         "{catalogpath: \"catalog.bmcat\", databasePath: \"plays.sqlite\", channels: []}", "catalogpath",
         "unknown key `catalogpath`; correct or remove it (known keys here: alerts, catalogPath, channels, "
           + "database, databasePath, http, jack, matcher, reports, spoolDirectory, unknown, workerThreads)"
+      ),
+      // A command named by its path that is not there.
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "alerts: {command: \"/nonexistent/page-engineer --now\"},"),
+        "alerts.command", "/nonexistent/page-engineer does not exist; correct the path, or leave the key out"
       ),
       // The unknown-music clips.
       (
