@@ -128,11 +128,18 @@ final class PlaySpool {
   ///   spool belongs to another play log.
   func read() throws -> Contents? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
+    if let problem = FileReadProblem.of(path), !problem.isPermission {
+      // Something else at the spool's name (a folder made by hand): no restart mends that.
+      throw ConfigurationError(
+        keyPath: "spoolDirectory",
+        reason: "the play spool \(path) \(problem); move it away (the spool is a file the monitor makes)")
+    }
     let data: [UInt8]
     do {
       data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     } catch {
-      throw PlaySpoolError.cannotRead(path: path, reason: "\(error.localizedDescription)")
+      let reason = FileReadProblem.of(path)?.description ?? "\(error)"
+      throw PlaySpoolError.cannotRead(path: path, reason: reason)
     }
     guard !data.isEmpty else { return Contents(entries: [], damage: nil) }
     guard let newline = data.firstIndex(of: 0x0A) else {

@@ -34,6 +34,11 @@ public final class PlayLogReader {
         .open, code: SQLITE_CANTOPEN, message: "no such file", path: path, databaseName: "play log",
         advice: "Check the path: the play log is the file named by --db or databasePath in the configuration.")
     }
+    if let problem = FileReadProblem.of(path), problem == .folder || problem == .notARegularFile {
+      throw SQLiteError(
+        .open, code: SQLITE_NOTADB, message: "\(problem), not a play log", path: path, databaseName: "play log",
+        advice: "Name the play log file (--db, or databasePath in the configuration).")
+    }
     database = try SQLiteDatabase(path: path, name: "play log", readOnly: true)
     try checkSchema()
   }

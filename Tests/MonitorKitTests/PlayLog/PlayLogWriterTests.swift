@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Reports
 import TestSupport
@@ -504,6 +505,15 @@ struct PlayLogWriterSpoolTests {
     #expect(lines.text.contains("play spool \(spool.path) is damaged at byte"), "\(lines.text)")
     #expect(lines.text.contains("checksum does not match"), "\(lines.text)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: spool.path + ".damaged")) == bytes)
+  }
+
+  @Test("a folder where the spool goes is a configuration error naming it, not a read error")
+  func spoolNameTakenByAFolder() throws {
+    let folder = try TemporaryDirectory(prefix: "spool-folder")
+    let spool = PlaySpool(playLogPath: folder.file("plays.sqlite").path, directory: nil)
+    try FileManager.default.createDirectory(atPath: spool.path, withIntermediateDirectories: true)
+    let error = try #require(throws: ConfigurationError.self) { try spool.read() }
+    #expect(error.keyPath == "spoolDirectory" && error.reason.contains("\(spool.path) is a folder; move it away"))
   }
 
   @Test("a spool of another play log is refused, naming both")

@@ -101,6 +101,9 @@ struct PlayLogReaderTests {
       #expect(noFile.description.contains(missing) && noFile.description.contains("no such file"))
       #expect(!FileManager.default.fileExists(atPath: missing))
 
+      let folderError = try #require(throws: SQLiteError.self) { try PlayLogReader(path: folder.path) }
+      #expect(folderError.description.contains("is a folder, not a play log") && folderError.isUnusableFile)
+
       let other = folder.appendingPathComponent("other.sqlite").path
       let database = try SQLiteDatabase(path: other)
       try database.execute("CREATE TABLE t(x)")
