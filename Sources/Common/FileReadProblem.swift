@@ -28,6 +28,9 @@ package enum FileReadProblem: Error, Equatable, CustomStringConvertible, Sendabl
     return nil
   }
 
+  /// True for a folder, a device, a pipe or a socket where a file belongs: something to name again, not to read.
+  package var isNotAFile: Bool { self == .folder || self == .notARegularFile }
+
   /// True for a permission refused (`EACCES`, `EPERM`): the fix is to let the user read the file.
   package var isPermission: Bool {
     guard case .unreadable(let code) = self else { return false }

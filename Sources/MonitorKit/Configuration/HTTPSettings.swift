@@ -56,7 +56,7 @@ struct HTTPSettings: Codable, Sendable, Equatable {
   func resolvedToken(place: (String) -> String) throws(ConfigurationError) -> String? {
     if let token { return token }
     guard let tokenFile else { return nil }
-    if let problem = FileReadProblem.of(tokenFile), problem != .missing, !problem.isPermission {
+    if let problem = FileReadProblem.of(tokenFile), problem.isNotAFile {
       throw ConfigurationError(
         keyPath: place("http.tokenFile"), reason: "\(tokenFile) \(problem); name the file that holds the token")
     }

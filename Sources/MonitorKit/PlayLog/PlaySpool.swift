@@ -128,7 +128,7 @@ final class PlaySpool {
   ///   spool belongs to another play log.
   func read() throws -> Contents? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
-    if let problem = FileReadProblem.of(path), !problem.isPermission {
+    if let problem = FileReadProblem.of(path), problem.isNotAFile {
       // Something else at the spool's name (a folder made by hand): no restart mends that.
       throw ConfigurationError(
         keyPath: "spoolDirectory",

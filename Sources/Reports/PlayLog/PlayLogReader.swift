@@ -34,7 +34,7 @@ public final class PlayLogReader {
         .open, code: SQLITE_CANTOPEN, message: "no such file", path: path, databaseName: "play log",
         advice: "Check the path: the play log is the file named by --db or databasePath in the configuration.")
     }
-    if let problem = FileReadProblem.of(path), problem == .folder || problem == .notARegularFile {
+    if let problem = FileReadProblem.of(path), problem.isNotAFile {
       throw SQLiteError(
         .open, code: SQLITE_NOTADB, message: "\(problem), not a play log", path: path, databaseName: "play log",
         advice: "Name the play log file (--db, or databasePath in the configuration).")
