@@ -60,6 +60,11 @@ package struct ReportScope: Sendable {
         throw ReportError.noSuchChannel(channelName, known: all.values.sorted(), path: reader.path)
       }
     }
+    // With no channel to resolve the bounds in (a play log without plays yet), they are compared as UTC days and
+    // instants, so that a span turned round is the same error on any play log.
+    if selected.isEmpty, let from, let to, to.approximateMilliseconds <= from.approximateMilliseconds {
+      throw ReportError.emptySpan(from: from, to: to)
+    }
     return try selected.map { channel in
       let range = try reader.startRange(channelID: channel.id)
       let approximateFrom = from?.approximateMilliseconds ?? range?.first ?? 0

@@ -85,6 +85,21 @@ struct PlaysReportTests {
     #expect(text == writer.text)
   }
 
+  @Test("A span turned round is refused on a play log without plays too, not answered with an empty table")
+  func emptySpanWithoutPlays() throws {
+    let fixture = try ReportFixture([])
+    defer { fixture.remove() }
+    var scope = Self.scope
+    scope.from = ReportBound("2026-01-16")
+    scope.to = ReportBound("2026-01-15")
+    #expect(throws: ReportError.emptySpan(from: scope.from!, to: scope.to!)) {
+      _ = try fixture.csv { try PlaysReport(scope: scope).write(from: $0, to: $1) }
+    }
+    scope.to = ReportBound("2026-01-17")
+    let table = try fixture.csv { try PlaysReport(scope: scope).write(from: $0, to: $1) }
+    #expect(table.split(whereSeparator: \.isNewline) == [Substring(Self.header)], "the header alone: \(table)")
+  }
+
   @Test("An unknown channel is an error that lists the channels the log has")
   func unknownChannel() throws {
     let fixture = try Self.fixture()
