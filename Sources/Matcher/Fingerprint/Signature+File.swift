@@ -63,17 +63,40 @@ extension Signature {
     } catch {
       throw FormatError(path: path, reason: "unreadable header (\(error))")
     }
+    // A checksum proves the bytes unchanged, not that a program wrote them sensibly: the header's counts and every
+    // peak are checked against what the matcher relies on, so that no file can trap or mislead it.
+    func damaged(_ what: String) -> FormatError {
+      FormatError(path: path, reason: "damaged, or not written by broadcast-monitor: \(what)")
+    }
+    do { try header.parameters.validate() } catch { throw damaged("fingerprint parameters that cannot be (\(error))") }
+    let peakBytes = version >= 2 ? 16 : 12
+    let bytesLeft = data.count - 8 - reader.offset  // before the trailing checksum
+    guard header.peakCount >= 0, header.peakCount <= bytesLeft / peakBytes else {
+      throw damaged("the header counts \(header.peakCount) peaks, the file holds \(max(0, bytesLeft) / peakBytes)")
+    }
+    let seconds = [header.audibleStartSeconds, header.audibleEndSeconds] + (header.loudEndSeconds.map { [$0] } ?? [])
+    guard header.sampleCount >= 0, seconds.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+      throw damaged("a negative or endless length (\(header.sampleCount) samples; audible \(seconds) s)")
+    }
+    // The last frame a peak can have, with the room of a peak block past the audio's end.
+    let frames = header.sampleCount / header.parameters.hopSizeSamples + 1 + header.parameters.peakBlockFrames
+    let bins = Float(header.parameters.fftSizeSamples / 2 + 1)
     var peaks = [Peak]()
     peaks.reserveCapacity(header.peakCount)
-    for _ in 0..<header.peakCount {
+    for index in 0..<header.peakCount {
       let frame: UInt32 = try reader.read()
       let bin: UInt32 = try reader.read()
       let strength: UInt32 = try reader.read()
       let offset: UInt32 = version >= 2 ? try reader.read() : 0
-      peaks.append(
-        Peak(
-          frame: Int32(bitPattern: frame), bin: Float(bitPattern: bin), strength: Float(bitPattern: strength),
-          frameOffset: Float(bitPattern: offset)))
+      let peak = Peak(
+        frame: Int32(bitPattern: frame), bin: Float(bitPattern: bin), strength: Float(bitPattern: strength),
+        frameOffset: Float(bitPattern: offset))
+      guard peak.frame >= 0, Int(peak.frame) <= frames, peak.bin.isFinite, peak.bin >= 0, peak.bin < bins,
+        peak.strength.isFinite, peak.frameOffset.isFinite, abs(peak.frameOffset) <= 1
+      else {
+        throw damaged("peak \(index) (frame \(peak.frame), bin \(peak.bin)) lies outside the audio")
+      }
+      peaks.append(peak)
     }
     self.init(
       parameters: header.parameters, sampleCount: header.sampleCount, peaks: peaks,

@@ -90,6 +90,40 @@ struct SignatureTests {
     }
   }
 
+  /// The bytes with the JSON header edited by `edit` (its length adjusted), resealed.
+  static func withHeader(_ bytes: [UInt8], _ edit: (String) -> String) -> Data {
+    let start = peaksOffset(bytes)
+    let header = Array(edit(String(decoding: bytes[16..<start], as: UTF8.self)).utf8)
+    var out = Array(bytes[0..<12])
+    withUnsafeBytes(of: UInt32(header.count).littleEndian) { out.append(contentsOf: $0) }
+    return resealed(out + header + bytes[start...])
+  }
+
+  @Test(
+    "A file whose checksum holds but whose header or peaks cannot be (written by hand) is refused, never trusted",
+    arguments: [
+      ("\"peakCount\":", "\"peakCount\":-1,\"x\":", "the header counts -1 peaks"),
+      ("\"peakCount\":", "\"peakCount\":1099511627776,\"x\":", "the header counts 1099511627776 peaks"),
+      ("\"sampleCount\":", "\"sampleCount\":-5,\"x\":", "a negative or endless length"),
+      ("\"hopSizeSamples\":256", "\"hopSizeSamples\":0", "fingerprint parameters that cannot be"),
+    ])
+  func handMadeHeaderRefused(key: String, replacement: String, message: String) throws {
+    let bytes = [UInt8](try Self.sample().encoded())
+    // A count's old value stays behind as a value of the unknown key "x", which the header's decoder ignores.
+    let data = Self.withHeader(bytes) { $0.replacingOccurrences(of: key, with: replacement) }
+    let error = #expect(throws: FormatError.self) { try Signature(decoding: data, path: "hand.bmsig") }
+    #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+  }
+
+  @Test("A peak at a bin that is not a number is refused")
+  func nonNumberPeakRefused() throws {
+    var bytes = [UInt8](try Self.sample().encoded())
+    let bin = Self.peaksOffset(bytes) + 4
+    withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { bytes.replaceSubrange(bin..<(bin + 4), with: $0) }
+    let error = #expect(throws: FormatError.self) { try Signature(decoding: Self.resealed(bytes)) }
+    #expect(error?.description.contains("peak 0") == true, "\(String(describing: error))")
+  }
+
   @Test("Another format version is refused, naming the version")
   func otherVersion() throws {
     var bytes = [UInt8](try Self.sample().encoded())
