@@ -24,6 +24,14 @@ package enum OutputFile {
     return String(cString: resolved)
   }
 
+  /// Whether `a` and `b` name the same existing file (the same device and inode, links followed).
+  package static func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
+      && first.st_ino == second.st_ino
+  }
+
   /// Opens `path` for writing in place: created (mode 0644, before the umask) or truncated if it is a regular
   /// file, opened as it is otherwise. Never replaces what is there.
   package static func openInPlace(_ path: String) throws(OpenError) -> FileHandle {

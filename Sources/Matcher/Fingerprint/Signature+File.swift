@@ -4,7 +4,7 @@ import Foundation
 /// The signature file format (`.bmsig`): magic, version, a JSON header, the peaks as little-endian binary, and a
 /// checksum of everything before it.
 extension Signature {
-  static let magic = Array("BMSIG\u{0}\u{0}\u{1}".utf8)
+  package static let magic = Array("BMSIG\u{0}\u{0}\u{1}".utf8)
   /// Version 2 added each peak's `frameOffset`; version 1 files (whole-frame peaks, from catalogs' parameters without
   /// `interpolatePeakTimes`) are still read.
   static let formatVersion: UInt32 = 2

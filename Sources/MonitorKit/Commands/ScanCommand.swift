@@ -23,7 +23,14 @@ enum ScanCommand {
     if !playClipKinds.isEmpty && a.value("clips") == nil {
       throw UsageError("--catalog-play-clips needs --clips DIR: the folder the clips go to")
     }
-    let catalog = try Catalog.load(from: URL(fileURLWithPath: try a.required("catalog")))
+    let catalogPath = try a.required("catalog")
+    let inputs = [(role: "the recording", path: recording), (role: "the catalog", path: catalogPath)]
+    for option in ["csv", "db"] {
+      if let path = a.value(option), !PlayLogLocation.isPostgreSQL(path) {
+        try OutputCheck.check(path, option: "--\(option)", inputs: inputs)
+      }
+    }
+    let catalog = try Catalog.load(from: URL(fileURLWithPath: catalogPath))
     let decoder = AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz)
     try CatalogCommand.requireRegularFileIfPresent(recording, for: "scan")
     guard FileManager.default.isReadableFile(atPath: recording) else {

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Matcher
 
@@ -6,16 +7,31 @@ enum SignatureCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(args, for: CommandTable.signature)
     guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.signature)) }
-    let out = URL(fileURLWithPath: try a.required("out"))
+    let clip = a.positionals[0]
+    if let problem = FileReadProblem.of(clip) {
+      // A FIFO would hold the decoder forever; a folder or a device is not a clip.
+      throw UsageError("\(clip) \(problem); give an audio file")
+    }
+    let outPath = try a.required("out")
+    try OutputCheck.check(outPath, option: "--out", inputs: [(role: "the clip", path: clip)])
+    if !OutputFile.isSpecial(outPath), let existing = FileHandle(forReadingAtPath: outPath) {
+      let start = (try? existing.read(upToCount: Signature.magic.count)) ?? nil
+      try? existing.close()
+      if let start, !start.isEmpty, !start.elementsEqual(Signature.magic) {
+        throw UsageError(
+          "--out \(outPath) exists and is not a signature file: writing there would destroy it; name another file")
+      }
+    }
+    let out = URL(fileURLWithPath: outPath)
     let generator = SignatureGenerator(purpose: .query)
-    try AudioFileDecoder().decode(path: a.positionals[0]) { samples, channels, rate in
+    try AudioFileDecoder().decode(path: clip) { samples, channels, rate in
       try generator.append(samples, channels: channels, sampleRate: rate)
     }
     let signature = generator.signature()
     try signature.write(to: out)
     print(
       String(
-        format: "%@: %.1f s, %d peaks", a.positionals[0], signature.durationSeconds, signature.peaks.count))
+        format: "%@: %.1f s, %d peaks", clip, signature.durationSeconds, signature.peaks.count))
     return 0
   }
 }

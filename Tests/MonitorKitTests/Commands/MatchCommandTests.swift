@@ -103,6 +103,26 @@ struct MatchCommandTests {
     #expect(!signature.peaks.isEmpty)
     #expect(result.stdout.contains("\(signature.peaks.count) peaks"))
   }
+
+  @Test("signature refuses a FIFO clip, and an --out that is the clip or another kind of file, before any work")
+  func signatureRefusals() throws {
+    let clip = folder.file("c-clip.wav")
+    try CLI.writeClip(of: "catalog-b.ogg", from: 3, seconds: 2, to: clip)
+    try CLI.makeCatalog(at: catalogURL)
+    let clipBytes = try Data(contentsOf: clip)
+    let catalogBytes = try Data(contentsOf: catalogURL)
+    let fifo = folder.file("live.ogg").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    for (arguments, message) in [
+      ([fifo, "--out", folder.file("x.bmsig").path], "is not a regular file"),
+      ([clip.path, "--out", clip.path], "is the clip this command reads"),
+      ([clip.path, "--out", catalogURL.path], "exists and is not a signature file"),
+    ] {
+      let result = try CLI.run(["signature"] + arguments)
+      #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result)")
+    }
+    #expect(try Data(contentsOf: clip) == clipBytes && Data(contentsOf: catalogURL) == catalogBytes)
+  }
 }
 
 @Suite("broadcast-monitor --settings", .enabled(if: CLI.isBuilt, CLI.notBuilt))

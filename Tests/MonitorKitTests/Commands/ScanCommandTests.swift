@@ -59,6 +59,23 @@ struct ScanCommandTests {
     #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix(Self.header), "with room, the new CSV")
   }
 
+  @Test("--csv or --db naming the recording or the catalog, or a missing folder, is refused before the scan")
+  func outputsCheckedFirst() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    _ = try writeBroadcast()
+    let recordingBytes = try Data(contentsOf: recording)
+    let catalogBytes = try Data(contentsOf: catalogURL)
+    for (option, path, message) in [
+      ("--csv", recording.path, "is the recording this command reads"),
+      ("--db", catalogURL.path, "is the catalog this command reads"),
+      ("--csv", folder.file("missing/plays.csv").path, "the folder \(folder.file("missing").path) does not exist"),
+    ] {
+      let result = try CLI.run(["scan", "--catalog", catalogURL.path, "--channel", "fm", option, path, recording.path])
+      #expect(result.status == 64 && result.stderr.contains(message), "\(option) \(path): \(result)")
+    }
+    #expect(try Data(contentsOf: recording) == recordingBytes && Data(contentsOf: catalogURL) == catalogBytes)
+  }
+
   @Test("--db on a play log that a monitor writes to is refused with status 75, naming the monitor")
   func playLogInUse() throws {
     try CLI.makeCatalog(at: catalogURL)
