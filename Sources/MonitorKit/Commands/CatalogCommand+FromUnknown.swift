@@ -33,6 +33,8 @@ extension CatalogCommand {
           + "a separate `catalog add`)")
     }
     let catalogURL = URL(fileURLWithPath: try a.required("catalog"))
+    let lock = try CatalogEditLock.take(catalogURL, command: "catalog add")
+    defer { lock.release() }
     let metadata = try promotedMetadata(a)
     let playLog = try a.required("db")
 

@@ -102,6 +102,8 @@ enum CatalogCommand {
           + "--metadata")
     }
     let catalogURL = URL(fileURLWithPath: try a.required("catalog"))
+    let lock = try CatalogEditLock.take(catalogURL, command: "catalog add")
+    defer { lock.release() }
     let jobs = try jobs(a)
     let sheet = try a.value("metadata").map { try MetadataSheet(contentsOf: URL(fileURLWithPath: $0)) }
     var files = try audioFiles(in: a.positionals)
@@ -311,6 +313,8 @@ enum CatalogCommand {
   static func remove(_ a: CommandLineArguments) throws -> Int32 {
     let url = URL(fileURLWithPath: try a.required("catalog"))
     guard !a.positionals.isEmpty else { throw UsageError("catalog remove: name the tracks (key, ISRC or path)") }
+    let lock = try CatalogEditLock.take(url, command: "catalog remove")
+    defer { lock.release() }
     let catalog = try Catalog.load(from: url)
     let builder = CatalogBuilder(editing: catalog)
     // Each name is looked up as a key, an ISRC and a path in indexes made once: a thousand names, each compared with
@@ -373,6 +377,8 @@ enum CatalogCommand {
   static func upgrade(_ a: CommandLineArguments) throws -> Int32 {
     let url = URL(fileURLWithPath: try a.required("catalog"))
     guard a.positionals.isEmpty else { throw UsageError("catalog upgrade: takes no paths, only --catalog FILE") }
+    let lock = try CatalogEditLock.take(url, command: "catalog upgrade")
+    defer { lock.release() }
     let catalog = try Catalog.load(from: url)
     if catalog.info().formatVersion == Catalog.formatVersion {
       print("\(url.path): already format version \(Catalog.formatVersion)")

@@ -46,6 +46,12 @@ package enum CommandLineTool {
       // from 78, because nothing in the configuration is wrong. The systemd unit does not restart on it
       // (RestartPreventExitStatus): retrying every 2 s would not stop the other monitor.
       status = 75
+    } catch let error as CatalogEditLock.Held {
+      printError("broadcast-monitor: \(error)")
+      status = 75  // EX_TEMPFAIL, as a held play log: the same edit works once the other one has finished
+    } catch let error as CatalogEditLock.Unwritable {
+      printError("broadcast-monitor: \(error)")
+      status = 73  // EX_CANTCREAT: the catalog cannot be written where it was named
     } catch let error as PlayLogNodeError {
       printError("broadcast-monitor: \(error)")
       status = 75  // EX_TEMPFAIL, as a held lock: the node or channel is free once the other monitor stops

@@ -115,7 +115,7 @@ struct CatalogCommandFromUnknownTests {
 
     let unwritable = try promote(catalog: folder.file("missing-folder/music.bmcat"))
     #expect(unwritable.status == 73, "\(unwritable)")
-    #expect(unwritable.stderr.contains("missing-folder is not writable"), "\(unwritable)")
+    #expect(unwritable.stderr.contains("missing-folder does not exist"), "\(unwritable)")
 
     let kept = try FileManager.default.contentsOfDirectory(atPath: clips).map { clips + "/" + $0 }
     #expect(kept.count == 2)

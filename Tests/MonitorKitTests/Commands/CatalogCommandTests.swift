@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -43,6 +44,31 @@ struct CatalogCommandTests {
     ])
     #expect(result.status == 0, "\(result)")
     #expect(Set(try listRows().map { $0[5] }) == ["Armygeddon", "Chaos God", "Internal Degeneration"])
+  }
+
+  @Test("an edit of a catalog that another edit holds is refused at once (75), naming it; the catalog is untouched")
+  func oneEditAtATime() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let before = try Data(contentsOf: catalogURL)
+    let other = try PlayLogLock(playLog: catalogURL.path, command: "catalog add")  // as a running add holds it
+    let add = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, Fixtures.music("unknown.ogg").path])
+    #expect(add.status == 75, "\(add)")
+    #expect(add.stderr.contains("is being changed by `catalog add`, pid \(getpid())"), "\(add.stderr)")
+    let remove = try CLI.run(["catalog", "remove", "--catalog", catalogURL.path, "anything"])
+    #expect(remove.status == 75, "\(remove)")
+    #expect(try Data(contentsOf: catalogURL) == before)
+    other.release()
+    let again = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, Fixtures.music("unknown.ogg").path])
+    #expect(again.status == 0, "\(again)")
+  }
+
+  @Test("catalog add into a folder that does not exist is refused (73) before any audio is decoded")
+  func missingFolder() throws {
+    let target = folder.file("nowhere/music.bmcat").path
+    let result = try CLI.run(["catalog", "add", "--catalog", target, Fixtures.music("unknown.ogg").path])
+    #expect(result.status == 73, "\(result)")
+    #expect(result.stderr.contains("its folder \(folder.file("nowhere").path) does not exist"), "\(result.stderr)")
+    #expect(!result.stdout.contains("added"), "\(result)")
   }
 
   @Test("catalog info reports the tracks, hours, hashes and kinds of the catalog")
