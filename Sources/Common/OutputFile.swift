@@ -40,6 +40,20 @@ package enum OutputFile {
     return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
   }
 
+  /// Gives the new file open on `descriptor`, which will replace the file at `path`, that file's permissions, group
+  /// and (when run as root) owner, so that replacing a file keeps who may read it: a catalog or a report made
+  /// readable by the service's group stays readable by the service after `catalog add` rewrites it as root or as
+  /// another user. Does nothing when nothing is at `path`. What cannot be kept (a group this user is not in, an owner
+  /// when not root) stays as the new file was created: the old file's mode then still applies to it.
+  package static func keepAccess(of path: String, on descriptor: Int32) {
+    var old = stat()
+    guard stat(path, &old) == 0, old.st_mode & S_IFMT == S_IFREG else { return }
+    if fchown(descriptor, old.st_uid, old.st_gid) != 0 {
+      _ = fchown(descriptor, uid_t.max, old.st_gid)  // uid_t.max is -1: keep the owner, set the group
+    }
+    _ = fchmod(descriptor, old.st_mode & 0o7777)
+  }
+
   /// A file that could not be opened for writing, with the system's reason and what to check.
   package struct OpenError: Error, CustomStringConvertible {
     package let path: String

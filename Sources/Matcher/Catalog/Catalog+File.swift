@@ -404,7 +404,8 @@ extension Catalog {
 
   /// Writes the catalog atomically: a temporary file in the same folder, flushed to disk, then renamed over `url`
   /// (POSIX `rename` replaces the old file in one step; until then the old catalog is untouched). Through a symbolic
-  /// link, the file the link names is replaced, and the link stays. `progress` gets the bytes written and the file's
+  /// link, the file the link names is replaced, and the link stays. The new file keeps the old one's permissions,
+  /// group and (as root) owner (`OutputFile.keepAccess`), so the service still reads it. `progress` gets the bytes written and the file's
   /// size after each write.
   public func write(to given: URL, progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws {
     try Self.writeFile(to: given, progress: progress) { fileBytes, write in
@@ -430,6 +431,7 @@ extension Catalog {
     do {
       let handle = try FileHandle(forWritingTo: temp)
       defer { try? handle.close() }
+      OutputFile.keepAccess(of: url.path, on: handle.fileDescriptor)
       try withoutActuallyEscaping(progress) { progress in
         var total = 0
         var written = 0

@@ -34,6 +34,7 @@ final class ReportOutput {
       finalPath = final
       partialPath = final + ".partial"
       handle = try OutputFile.openInPlace(final + ".partial")
+      OutputFile.keepAccess(of: final, on: handle.fileDescriptor)
     } else {
       finalPath = nil
       partialPath = nil

@@ -62,6 +62,20 @@ struct CatalogCommandTests {
     #expect(again.status == 0, "\(again)")
   }
 
+  @Test("an edited catalog keeps its permissions and group, so a service that read it still can")
+  func editKeepsAccess() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    #expect(chmod(catalogURL.path, 0o640) == 0)
+    let isRoot = getuid() == 0
+    if isRoot { #expect(chown(catalogURL.path, 0, 8765) == 0) }
+    let add = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, Fixtures.music("unknown.ogg").path])
+    #expect(add.status == 0, "\(add)")
+    var info = stat()
+    #expect(stat(catalogURL.path, &info) == 0)
+    #expect(info.st_mode & 0o7777 == 0o640)
+    if isRoot { #expect(info.st_gid == 8765) }
+  }
+
   @Test("catalog add into a folder that does not exist is refused (73) before any audio is decoded")
   func missingFolder() throws {
     let target = folder.file("nowhere/music.bmcat").path
