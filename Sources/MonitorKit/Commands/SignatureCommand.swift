@@ -8,11 +8,11 @@ enum SignatureCommand {
     let a = try CommandLineArguments(args, for: CommandTable.signature)
     guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.signature)) }
     let clip = a.positionals[0]
+    let outPath = try a.required("out")
     if let problem = FileReadProblem.of(clip) {
       // A FIFO would hold the decoder forever; a folder or a device is not a clip.
       throw UsageError("\(clip) \(problem); give an audio file")
     }
-    let outPath = try a.required("out")
     try OutputCheck.check(outPath, option: "--out", inputs: [(role: "the clip", path: clip)])
     if !OutputFile.isSpecial(outPath), let existing = FileHandle(forReadingAtPath: outPath) {
       let start = (try? existing.read(upToCount: Signature.magic.count)) ?? nil
