@@ -64,13 +64,19 @@ struct RegressionCLITests {
   }
 
   @Test(
-    "catalog remove of something not in the catalog exits 1 naming it, and the catalog is unchanged"
+    "catalog remove of something not in the catalog exits 1 naming it, and the catalog is not rewritten"
   )
   func removeUnknown() throws {
     try CLI.makeCatalog(at: catalogURL)
+    var before = stat()
+    #expect(stat(catalogURL.path, &before) == 0)
     let result = try CLI.run(["catalog", "remove", "--catalog", catalogURL.path, "ZZXXX9999999"])
     #expect(result.status == 1, "\(result)")
     #expect(result.stderr.contains("not in the catalog: ZZXXX9999999"))
+    #expect(result.stderr.contains("unchanged, nothing removed"), "\(result.stderr)")
+    var after = stat()
+    #expect(stat(catalogURL.path, &after) == 0)
+    #expect(after.st_ino == before.st_ino, "the same file, not a copy renamed over it")
     #expect(try listedTitles() == ["Armygeddon", "Chaos God", "Internal Degeneration"])
   }
 

@@ -111,6 +111,7 @@ enum CatalogCommand {
     guard !files.isEmpty else {
       throw UsageError("nothing to add: give audio files or folders, or --metadata with a path column")
     }
+    let existed = FileManager.default.fileExists(atPath: catalogURL.path)
     let builder = try openOrCreate(catalogURL)
     let started = Date()
     let cpuBefore = cpuSecondsWithChildren()
@@ -158,18 +159,24 @@ enum CatalogCommand {
     }
     let duplicates = allowDuplicates ? 0 : shared.count
     let added = addedKeys.count - duplicates
-    try writing("catalog add", to: catalogURL) { try builder.write(to: catalogURL, progress: $0) }
+    // A catalog that did not exist and would hold nothing is not created: an empty file under the name would be
+    // loaded by the monitor, which then refuses it as empty, instead of saying that the import failed.
+    let creatingEmpty = !existed && builder.trackCount == 0
+    if !creatingEmpty {
+      try writing("catalog add", to: catalogURL) { try builder.write(to: catalogURL, progress: $0) }
+    }
     let elapsed = Date().timeIntervalSince(started)
     let cpu = cpuSecondsWithChildren() - cpuBefore
+    let jobsRun = max(1, min(jobs, files.count))  // as CatalogImport runs them: no more threads than files
     print(
       "catalog \(catalogURL.path): added \(added), already present \(unchanged), "
         + (duplicates > 0 ? "recordings already present \(duplicates), " : "") + "failed \(failed); "
-        + "now \(builder.trackCount) tracks"
+        + (creatingEmpty ? "not created, as nothing was added" : "now \(builder.trackCount) tracks")
         + String(
           format:
             " (%.1f min of audio read in %.1f s with %d job%@: %.0f× real time; %.1f s of CPU with ffmpeg's, %.0f× real time per core)",
-          audioSeconds / 60, elapsed, jobs, jobs == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0, cpu,
-          cpu > 0 ? audioSeconds / cpu : 0))
+          audioSeconds / 60, elapsed, jobsRun, jobsRun == 1 ? "" : "s", elapsed > 0 ? audioSeconds / elapsed : 0,
+          cpu, cpu > 0 ? audioSeconds / cpu : 0))
     return failed == 0 ? 0 : 2
   }
 
@@ -338,6 +345,12 @@ enum CatalogCommand {
       let hits = Set(tracks(\.key, is: word) + isrc + tracks(\.sourcePath, is: absolute)).sorted()
       if hits.isEmpty { missing.append(word) }
       for i in hits where seen.insert(i).inserted { removing.append(i) }
+    }
+    guard !removing.isEmpty else {
+      // Nothing to remove: the file is left as it is (not rewritten, so copies of it are not sent again).
+      for m in missing { printError("not in the catalog: \(m)") }
+      printError("catalog \(url.path): unchanged, nothing removed; `catalog list` shows the keys, ISRCs and paths")
+      return 1
     }
     builder.remove(keys: removing.map { catalog.tracks[$0].key })
     for i in removing {

@@ -140,7 +140,10 @@ struct CatalogCommandTests {
     try mislabelled.write(to: lying)
     let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, silent.path, lying.path])
     #expect(result.status == 2, "\(result)")
-    #expect(result.stdout.contains("added 0, already present 0, failed 2; now 0 tracks"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("added 0, already present 0, failed 2; not created, as nothing was added"),
+      "\(result.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: catalogURL.path), "no empty catalog is left under the name")
     for path in [silent.path, lying.path] {
       #expect(
         CLI.lines(result.stderr).contains { $0.hasPrefix("skipped: \(path): no fingerprint") }, "\(result.stderr)")
