@@ -129,9 +129,12 @@ enum CatalogCommand {
           builder.add(signature: signature, key: key, sourcePath: files[index].path, metadata: metadata)
           audioSeconds += signature.durationSeconds
           addedKeys.append(key)
-        case .fingerprinted(_, let key, let metadata), .present(let key, let metadata):
+        case .fingerprinted(_, let key, let metadata):
           // A copy of a file met earlier in this run is present by now too.
           builder.updateMetadata(key: key, metadata: metadata)
+          unchanged += 1
+        case .present(let key, let metadata):
+          if let metadata { builder.updateMetadata(key: key, metadata: metadata) }
           unchanged += 1
         case .failed(let reason):
           failed += 1

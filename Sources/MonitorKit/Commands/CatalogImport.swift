@@ -14,8 +14,10 @@ final class CatalogImport: Sendable {
   enum Outcome: Sendable {
     /// A new file, fingerprinted.
     case fingerprinted(Signature, key: String, metadata: TrackMetadata)
-    /// A file whose key the catalog already has: not decoded again.
-    case present(key: String, metadata: TrackMetadata)
+    /// A file whose key the catalog already has: not decoded again. `metadata` is its row of the sheet; nil without
+    /// one, and the catalog's metadata stays: the file's tags are what they were when it was added (the key is the
+    /// file's bytes), so reading them again could only undo what a sheet gave it since.
+    case present(key: String, metadata: TrackMetadata?)
     /// Why the file could not be read.
     case failed(String)
   }
@@ -129,7 +131,7 @@ final class CatalogImport: Sendable {
       let key = try ReferenceFingerprinter.key(ofFileAt: file.path)
       let listed = sheet?.metadata(for: file)
       if presentKeys.contains(key) {
-        return .present(key: key, metadata: listed ?? AudioTags.metadata(path: file.path))
+        return .present(key: key, metadata: listed)
       }
       let signature: Signature
       let metadata: TrackMetadata

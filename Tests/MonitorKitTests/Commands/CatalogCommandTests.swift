@@ -62,6 +62,19 @@ struct CatalogCommandTests {
     #expect(again.status == 0, "\(again)")
   }
 
+  @Test("adding files the catalog has again, without their CSV rows, keeps the ISRCs and labels the CSV gave them")
+  func readdKeepsSheetMetadata() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let before = try listRows()
+    #expect(before.map { $0[3] } == ["ZZBMF2600001", "ZZBMF2600002", "ZZBMF2600003"])
+    let again = try CLI.run(
+      ["catalog", "add", "--catalog", catalogURL.path]
+        + ["catalog-a.ogg", "catalog-b.ogg", "catalog-c.ogg", "unknown.ogg"].map { Fixtures.music($0).path })
+    #expect(again.status == 0, "\(again)")
+    #expect(again.stdout.contains("added 1, already present 3"), "\(again.stdout)")
+    #expect(Array(try listRows().prefix(3)) == before)
+  }
+
   @Test("an edited catalog keeps its permissions and group, so a service that read it still can")
   func editKeepsAccess() throws {
     try CLI.makeCatalog(at: catalogURL)
