@@ -19,6 +19,11 @@ extension CatalogCommand {
   static let noClipStatus: Int32 = 66
   /// EX_CANTCREAT: the catalog cannot be written where it is.
   static let unwritableCatalogStatus: Int32 = 73
+  /// The catalog holds the cluster's recording under another item already: nothing is promoted.
+  static let recordingPresentStatus: Int32 = 1
+  /// The share of a promoted clip (or of its part) that a play of a catalog item must fill for the catalog to hold
+  /// the cluster's recording already.
+  static let minClipShareMatched = 0.5
 
   /// `--from-unknown` was given: promotes the cluster.
   static func addFromUnknown(_ a: CommandLineArguments, clusterText: String) throws -> Int32 {
@@ -67,6 +72,28 @@ extension CatalogCommand {
 
     // The same steps as a file's `catalog add`: a clip already added only has its metadata brought up to date.
     let present = builder.contains(key: reference.key)
+    if !present, let existing, let play = try playOfCatalog(existing, in: reference) {
+      // The catalog holds the recording under another item (added since the airings were logged as unknown): a
+      // second item would split its plays between the two. The monitor's own matcher decides, on the clip as aired;
+      // comparing the two references' pairs, as for a file, misses a clip of processed air.
+      let m = play.track.metadata
+      let line = String(
+        format: "cluster %lld's clip %@ plays item %@, \"%@\"%@ (%@) from %.1f to %.1f s of the clip, %d matches",
+        cluster, reference.segment.clipPath ?? "", play.track.key, m.title, m.artist.isEmpty ? "" : " by " + m.artist,
+        play.track.sourcePath, play.startSeconds, play.endSeconds, play.matchCount)
+      guard a.has("allow-duplicates") else {
+        printError(
+          DisplayWidth.printable(
+            "broadcast-monitor: catalog add: \(line): the catalog holds this recording already; nothing was "
+              + "written. A rescan of the broadcast logs its airings under that item; --allow-duplicates adds "
+              + "the cluster as a new item anyway"))
+        return recordingPresentStatus
+      }
+      printError(
+        DisplayWidth.printable(
+          "warning: \(line); added anyway (--allow-duplicates): each airing is logged under whichever is matched first")
+      )
+    }
     if present {
       builder.updateMetadata(key: reference.key, metadata: metadata)
     } else if let signature = reference.signature {
@@ -134,6 +161,8 @@ extension CatalogCommand {
     var key: String
     var durationSeconds: Double
     var signature: Signature?
+    /// The part of the clip the reference was made from (seconds from its start); nil for the whole clip.
+    var clipPart: (from: Double, to: Double)? = nil
   }
 
   /// The item an earlier promotion of the cluster added, when the catalog still has it and the segment of the clip
@@ -173,17 +202,38 @@ extension CatalogCommand {
       do {
         var signature = try fingerprinter.signature(ofFileAt: path)
         var key = try ReferenceFingerprinter.key(ofFileAt: path)
-        if let part = segmentPart(of: segment, clipSeconds: signature.durationSeconds) {
+        let part = segmentPart(of: segment, clipSeconds: signature.durationSeconds)
+        if let part {
           signature = UnknownClusters.excerpt(signature, fromSeconds: part.from, toSeconds: part.to)
           key += String(format: "@%.0f-%.0f", part.from * 1000, part.to * 1000)
         }
         return PromotedReference(
-          segment: segment, key: key, durationSeconds: signature.durationSeconds, signature: signature)
+          segment: segment, key: key, durationSeconds: signature.durationSeconds, signature: signature,
+          clipPart: part)
       } catch {
         printError("catalog add: skipped cluster \(cluster)'s clip \(path): \(error)")
       }
     }
     return nil
+  }
+
+  /// The play of an item of `catalog` that fills at least half of the part of its clip the reference was made from,
+  /// when the catalog matches it there (the longest when there are several). Half: the air a clip keeps around its
+  /// segment may hold the tail of a catalog song, which is not the cluster's recording.
+  static func playOfCatalog(_ catalog: Catalog, in reference: PromotedReference) throws -> MatchedPlay? {
+    guard let path = reference.segment.clipPath else { return nil }
+    let collector = PlayCollector()
+    let matcher = StreamMatcher(catalog: catalog, settings: MatcherSettings(), sink: collector)
+    try AudioFileDecoder(ffmpegSampleRate: catalog.parameters.sampleRateHz).decode(path: path) {
+      samples, channels, rate in
+      try matcher.append(samples, channels: channels, sampleRate: rate)
+    }
+    matcher.flush()
+    let part = reference.clipPart ?? (from: 0, to: .infinity)
+    let partSeconds = min(part.to, reference.durationSeconds + part.from) - part.from
+    return collector.ended.filter {
+      min($0.endSeconds, part.to) - max($0.startSeconds, part.from) >= minClipShareMatched * partSeconds
+    }.max { $0.durationSeconds < $1.durationSeconds }
   }
 
   /// The part of its clip (seconds from the clip's start) that `segment` aired, when the clip holds more than

@@ -41,11 +41,12 @@ struct CatalogCommandFromUnknownTests {
         + (db.map { ["--db", $0, "--clips", clips] } ?? []) + (csv.map { ["--csv", $0] } ?? []) + [recording.path])
   }
 
-  func promote(_ cluster: String = "1", catalog: URL? = nil) throws -> Subprocess.Result {
-    try CLI.run([
-      "catalog", "add", "--catalog", (catalog ?? catalogURL).path, "--from-unknown", cluster, "--title", "Found Song",
-      "--artist", "Someone", "--isrc", "US-RC1-76-07839", "--db", db,
-    ])
+  func promote(_ cluster: String = "1", catalog: URL? = nil, _ extra: [String] = []) throws -> Subprocess.Result {
+    try CLI.run(
+      [
+        "catalog", "add", "--catalog", (catalog ?? catalogURL).path, "--from-unknown", cluster, "--title", "Found Song",
+        "--artist", "Someone", "--isrc", "US-RC1-76-07839", "--db", db,
+      ] + extra)
   }
 
   /// 2026-01-01T00:00:00Z plus `seconds`.
@@ -100,6 +101,29 @@ struct CatalogCommandFromUnknownTests {
       }
       #expect(!inside.isEmpty, "no play of the new item in the airing \(airing): \(rows)")
     }
+  }
+
+  @Test(
+    "A cluster whose recording the catalog holds already (added since the scan) is not promoted, naming the item; --allow-duplicates promotes it"
+  )
+  func recordingAlreadyPresent() throws {
+    _ = try scanUnknownTwice()
+    let song = Fixtures.music("unknown.ogg").path
+    let added = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, song])
+    try #require(added.status == 0, "\(added)")
+    let before = try Data(contentsOf: catalogURL)
+
+    let refused = try promote()
+    #expect(refused.status == 1, "\(refused)")
+    #expect(refused.stderr.contains("the catalog holds this recording already"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("\"Mutilated Mime\" by Muldjord (\(song))"), "names the item: \(refused.stderr)")
+    #expect(try Data(contentsOf: catalogURL) == before)
+    #expect(try PlayLogStore(path: db).plays().isEmpty, "no late play")
+
+    let anyway = try promote("1", catalog: nil, ["--allow-duplicates"])
+    #expect(anyway.status == 0, "\(anyway)")
+    #expect(anyway.stderr.contains("added anyway (--allow-duplicates)"), "\(anyway.stderr)")
+    #expect(anyway.stdout.contains("2 late plays of cluster 1"), "\(anyway)")
   }
 
   @Test("An unknown cluster (64), no clip left (66) or an unwritable catalog (73) is refused, nothing written")
