@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Matcher
 
@@ -64,13 +65,14 @@ enum CatalogCommand {
     return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
   }
 
-  /// Refuses a FIFO, socket or device named as a recording (`match`, `scan`): reading a FIFO waits for a writer
-  /// forever, and the recording is read more than once. A path that does not exist is left to the reader's message.
+  /// Refuses a folder, FIFO, socket or device named as a recording (`match`, `scan`): reading a FIFO waits for a
+  /// writer forever, and the recording is read more than once. A path that does not exist or cannot be read is left
+  /// to the reader's message.
   static func requireRegularFileIfPresent(_ path: String, for command: String) throws(UsageError) {
-    guard access(path, F_OK) == 0, !isRegularFile(path) else { return }
+    guard let problem = FileReadProblem.of(path), problem.isNotAFile else { return }
     throw UsageError(
-      "\(command): \(path) is not a regular file (a FIFO, socket or device): give an audio file; for a live source, "
-        + "use run")
+      "\(command): \(path) \(problem): give an audio file"
+        + (problem == .folder ? "" : "; for a live source, use run"))
   }
 
   static func openOrCreate(_ url: URL) throws -> CatalogBuilder {

@@ -56,7 +56,22 @@ struct MatchCommandTests {
     ] {
       let result = try CLI.run(arguments)
       #expect(result.status == 64, "\(arguments): \(result)")
-      #expect(result.stderr.contains("\(fifo.path) is not a regular file (a FIFO"), "\(result.stderr)")
+      #expect(result.stderr.contains("\(fifo.path) is not a regular file (a device, a pipe"), "\(result.stderr)")
+    }
+  }
+
+  @Test("match and scan on a folder say it is a folder (exit 64)")
+  func folderRefused() throws {
+    try CLI.makeCatalog(at: catalogURL)
+    let clips = folder.file("clips")
+    try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+    for arguments in [
+      ["match", "--catalog", catalogURL.path, clips.path],
+      ["scan", "--catalog", catalogURL.path, "--channel", "fm", clips.path],
+    ] {
+      let result = try CLI.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result)")
+      #expect(result.stderr.contains("\(clips.path) is a folder: give an audio file\n"), "\(result.stderr)")
     }
   }
 
