@@ -23,12 +23,18 @@ enum CatalogCommand {
     "wav", "wave", "flac", "mp3", "ogg", "oga", "opus", "m4a", "aac", "mp4", "wma", "aif", "aiff", "mka", "webm",
   ]
 
-  /// Files under the given paths (folders recursively, audio extensions only), sorted. A FIFO, socket or device is
-  /// never read (reading a FIFO would wait for a writer forever): named directly it is refused, found in a folder it
-  /// is skipped with a warning on stderr. A folder inside that cannot be read is skipped with a warning naming it and
-  /// why, so that the files missing from the catalog are known.
-  static func audioFiles(in paths: [String]) throws -> [URL] {
+  /// Files under the given paths (folders recursively, audio extensions only), sorted, and how many were skipped. A
+  /// FIFO, socket or device is never read (reading a FIFO would wait for a writer forever): named directly it is
+  /// refused, found in a folder it is skipped with a line on stderr. A folder inside that cannot be read, and a file
+  /// whose name is not UTF-8 (which Foundation cannot name again to open it), are skipped the same way, so that the
+  /// files missing from the catalog are known; each counts as a failed file (exit 2).
+  static func audioFiles(in paths: [String]) throws -> (files: [URL], skipped: Int) {
     var files: [URL] = []
+    var skipped = 0
+    func skip(_ path: String, _ why: String) {
+      printError(DisplayWidth.printable("skipped: \(path): \(why)"))
+      skipped += 1
+    }
     let fm = FileManager.default
     for path in paths {
       var isDirectory: ObjCBool = false
@@ -37,26 +43,32 @@ enum CatalogCommand {
       if isDirectory.boolValue {
         let walker = fm.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) { folder, error in
           let reason = error.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
-          printError(
-            "catalog add: skipped \(folder.path): cannot read this folder (\(reason)), so no file in it is added; "
-              + "let the user running broadcast-monitor read it, or add its files another way")
+          skip(
+            folder.path,
+            "cannot read this folder (\(reason)), so no file in it is added; let the user running broadcast-monitor "
+              + "read it, or add its files another way")
           return true
         }
         while let f = walker?.nextObject() as? URL {
           guard audioExtensions.contains(f.pathExtension.lowercased()) else { continue }
           if isRegularFile(f.path) {
             files.append(f.standardizedFileURL)
+          } else if f.path.unicodeScalars.contains("\u{FFFD}") {
+            skip(
+              f.path,
+              "its name is not UTF-8 (shown with \u{FFFD}), so it cannot be opened; rename it in UTF-8 (`convmv -f "
+                + "latin1 -t utf8 -r --notest FOLDER` renames a folder of Latin-1 names)")
           } else {
-            printError("catalog add: skipped \(f.path): not a regular file (a FIFO, socket or device), so not read")
+            skip(f.path, "not a regular file (a device, a pipe or a socket), so not read")
           }
         }
       } else if isRegularFile(path) {
         files.append(url)
       } else {
-        throw UsageError("\(path): not a regular file (a FIFO, socket or device); give audio files or folders")
+        throw UsageError("\(path): not a regular file (a device, a pipe or a socket); give audio files or folders")
       }
     }
-    return files.sorted { $0.path < $1.path }
+    return (files.sorted { $0.path < $1.path }, skipped)
   }
 
   /// Whether `path` is a regular file, through symbolic links.
@@ -108,7 +120,7 @@ enum CatalogCommand {
     defer { lock.release() }
     let jobs = try jobs(a)
     let sheet = try a.value("metadata").map { try MetadataSheet(contentsOf: URL(fileURLWithPath: $0)) }
-    var files = try audioFiles(in: a.positionals)
+    var (files, skippedInFolders) = try audioFiles(in: a.positionals)
     if a.positionals.isEmpty, let sheet { files = sheet.paths }
     guard !files.isEmpty else {
       throw UsageError("nothing to add: give audio files or folders, or --metadata with a path column")
@@ -121,7 +133,7 @@ enum CatalogCommand {
     var audioSeconds = 0.0
     var addedKeys: [String] = []
     var unchanged = 0
-    var failed = 0
+    var failed = skippedInFolders
     let reading = CatalogImport(
       files: files, jobs: jobs, parameters: builder.parameters, presentKeys: builder.keys, sheet: sheet)
     reading.run(
@@ -140,7 +152,7 @@ enum CatalogCommand {
           unchanged += 1
         case .failed(let reason):
           failed += 1
-          progress.message("skipped: \(reason)")
+          progress.message(DisplayWidth.printable("skipped: \(reason)"))
         }
       }, progress: progress.show)
     progress.finish()

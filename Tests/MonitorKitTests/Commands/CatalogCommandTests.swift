@@ -423,9 +423,9 @@ struct CatalogCommandTests {
     let fifo = music.appendingPathComponent("live.ogg").path
     try #require(mkfifo(fifo, 0o644) == 0)
     let result = try Self.runLimited(["catalog", "add", "--catalog", catalogURL.path, music.path], seconds: 60)
-    #expect(result.status == 0, "\(result)")
-    #expect(result.stderr.contains("skipped \(fifo): not a regular file"), "\(result)")
-    #expect(result.stdout.contains("added 1, already present 0, failed 0; now 1 tracks"), "\(result)")
+    #expect(result.status == 2, "\(result)")
+    #expect(result.stderr.contains("skipped: \(fifo): not a regular file"), "\(result)")
+    #expect(result.stdout.contains("added 1, already present 0, failed 1; now 1 tracks"), "\(result)")
     let direct = try Self.runLimited(["catalog", "add", "--catalog", catalogURL.path, fifo], seconds: 60)
     #expect(direct.status == 64, "\(direct)")
     #expect(direct.stderr.contains("\(fifo): not a regular file"), "\(direct)")
@@ -449,9 +449,27 @@ struct CatalogCommandTests {
         ["--bounding-set", "-dac_override,-dac_read_search", executable.path, "catalog", "add", "--catalog"]
           + [catalogURL.path, music.path])
       : try CLI.run(["catalog", "add", "--catalog", catalogURL.path, music.path])
-    #expect(result.status == 0, "\(result)")
-    #expect(result.stderr.contains("skipped \(locked.path): cannot read this folder ("), "\(result)")
-    #expect(result.stdout.contains("added 1, already present 0, failed 0; now 1 tracks"), "\(result)")
+    #expect(result.status == 2, "\(result)")
+    #expect(result.stderr.contains("skipped: \(locked.path): cannot read this folder ("), "\(result)")
+    #expect(result.stdout.contains("added 1, already present 0, failed 1; now 1 tracks"), "\(result)")
+  }
+
+  @Test("catalog add names a file in a folder whose name is not UTF-8, counts it as failed (exit 2) and adds the rest")
+  func nonUTF8Name() throws {
+    let music = folder.file("music")
+    try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Fixtures.music("catalog-a.ogg"), to: music.appendingPathComponent("a.ogg"))
+    let latin1 = Array(music.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8)
+    let fd = latin1.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { name in
+      (Array(name) + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+    }
+    try #require(fd >= 0)
+    _ = try Data(contentsOf: Fixtures.music("catalog-b.ogg")).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    let result = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, music.path])
+    #expect(result.status == 2, "\(result)")
+    #expect(result.stderr.contains("/caf\u{FFFD}.ogg: its name is not UTF-8"), "\(result)")
+    #expect(result.stdout.contains("added 1, already present 0, failed 1; now 1 tracks"), "\(result)")
   }
 
   @Test("catalog add refuses a truncated WAV, naming it with the length its header declares and the length it has")
