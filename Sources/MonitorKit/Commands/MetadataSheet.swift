@@ -1,16 +1,22 @@
 import Common
 import Foundation
 import Matcher
+import Reports
 
 /// A metadata CSV for `catalog add`: a header row with a `path` column and any of
 /// `title,artist,album,isrc,label,kind`; every other column is kept as an attribute. Paths are relative to the
-/// CSV's folder, or absolute. Text that is not UTF-8 and a `kind` that is not one are refused, naming the line.
+/// CSV's folder, or absolute. Text that is not UTF-8, a `kind` that is not one, an `isrc` that is not one, a column
+/// named twice and a file named on two rows are refused, naming the lines: each would otherwise put metadata in the
+/// catalog, and so in the reports, that nobody chose.
 struct MetadataSheet {
   private(set) var rows: [String: TrackMetadata] = [:]  // by absolute, standardized path
   let folder: URL
 
   init(contentsOf url: URL) throws {
     folder = url.deletingLastPathComponent()
+    if let problem = FileReadProblem.of(url.path) {
+      throw UsageError("cannot read metadata CSV \(url.path): it \(problem); give the CSV file to --metadata")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: url)
@@ -24,6 +30,18 @@ struct MetadataSheet {
       throw UsageError("metadata CSV \(url.path) has no `path` column (header: \(header.joined(separator: ",")))")
     }
     let known: Set<String> = ["path", "title", "artist", "album", "isrc", "label", "kind"]
+    // A known column is named in any case; an attribute as written.
+    let columnNames = names.indices.map { known.contains(names[$0]) ? names[$0] : header[$0] }
+    var firstColumn: [String: Int] = [:]
+    for (i, name) in columnNames.enumerated() {
+      if let first = firstColumn[name] {
+        throw UsageError(
+          "metadata CSV \(url.path): the header names the column `\(name)` twice (columns \(first + 1) and \(i + 1)); "
+            + "keep one of them")
+      }
+      firstColumn[name] = i
+    }
+    var lineOfPath: [String: Int] = [:]
     for (line, record) in records.dropFirst() where !(record.count == 1 && record[0].isEmpty) {
       guard record.count == header.count else {
         throw UsageError(
@@ -43,10 +61,27 @@ struct MetadataSheet {
             + ItemKind.acceptedWords.map { "`\($0)`" }.joined(separator: ", ")
             + " (empty is a song), or leave the item out of the CSV")
       }
-      rows[absolute.standardizedFileURL.path] = TrackMetadata(
+      let isrcText = (field["isrc"] ?? "").trimmingCharacters(in: .whitespaces)
+      guard isrcText.isEmpty || ISRC.normalized(isrcText) != nil else {
+        throw UsageError(
+          "metadata CSV \(url.path), line \(line): isrc `\(isrcText)` is not an ISRC, 12 letters and digits such as "
+            + "USRC17607839 (hyphens allowed); correct it or leave the field empty")
+      }
+      let key = absolute.standardizedFileURL.path
+      if let first = lineOfPath[key] {
+        throw UsageError(
+          "metadata CSV \(url.path), line \(line): names \(rawPath) again (line \(first) names it first); keep one row "
+            + "per file")
+      }
+      lineOfPath[key] = line
+      rows[key] = TrackMetadata(
         title: field["title"].flatMap { $0.isEmpty ? nil : $0 } ?? fileName, artist: field["artist"] ?? "",
-        album: field["album"] ?? "", isrc: (field["isrc"] ?? "").uppercased(), label: field["label"] ?? "",
+        album: field["album"] ?? "", isrc: isrcText.uppercased(), label: field["label"] ?? "",
         kind: kind, attributes: attributes)
+    }
+    guard !rows.isEmpty else {
+      throw UsageError(
+        "metadata CSV \(url.path) has a header and no rows: add a row for each file (\(header.joined(separator: ",")))")
     }
   }
 

@@ -91,6 +91,31 @@ struct MetadataSheetTests {
     #expect(missing?.description.contains("/no/such/tracks.csv") == true)
   }
 
+  @Test(
+    "A column named twice, a file on two rows, an ISRC that is not one, a header without rows or a folder is an error saying which"
+  )
+  func ambiguousSheets() throws {
+    let column = #expect(throws: UsageError.self) { try sheet("path,Title,artist,title\na.ogg,A,B,C\n") }
+    #expect(
+      column?.description.contains("names the column `title` twice (columns 2 and 4)") == true,
+      "\(String(describing: column))")
+    let row = #expect(throws: UsageError.self) { try sheet("path,title\na.ogg,A\nb.ogg,B\n./a.ogg,C\n") }
+    #expect(
+      row?.description.contains("line 4: names ./a.ogg again (line 2 names it first)") == true,
+      "\(String(describing: row))")
+    let isrc = #expect(throws: UsageError.self) { try sheet("path,isrc\na.ogg,US-RC1-76-07839\nb.ogg,n/a\n") }
+    #expect(isrc?.description.contains("line 3: isrc `n/a` is not an ISRC") == true, "\(String(describing: isrc))")
+    let headerOnly = #expect(throws: UsageError.self) { try sheet("path,title\n") }
+    #expect(headerOnly?.description.contains("has a header and no rows") == true)
+    let folder = try TemporaryDirectory(prefix: "sheet")
+    let notAFile = #expect(throws: UsageError.self) { try MetadataSheet(contentsOf: folder.url) }
+    #expect(notAFile?.description.contains("\(folder.url.path): it is a folder") == true)
+
+    // Hyphens are kept as written: reports write the ISRC each format wants, and the yardstick's sheets use them.
+    let (hyphens, at) = try sheet("path,isrc\na.ogg, us-rc1-76-07839 \n")
+    #expect(hyphens.metadata(for: at.file("a.ogg"))?.isrc == "US-RC1-76-07839")
+  }
+
   @Test("Errors name the line a row starts on, counting the line breaks inside quoted fields")
   func lines() throws {
     let kind = #expect(throws: UsageError.self) {
