@@ -4,6 +4,9 @@ import Matcher
 
 /// `broadcast-monitor signature CLIP --out FILE.bmsig`: writes a clip's query signature to a file.
 enum SignatureCommand {
+  /// EX_DATAERR: the clip holds no audio to fingerprint.
+  static let noPeaksStatus: Int32 = 65
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let a = try CommandLineArguments(args, for: CommandTable.signature)
     guard a.positionals.count == 1 else { throw UsageError(CommandHelp.help(CommandTable.signature)) }
@@ -28,6 +31,14 @@ enum SignatureCommand {
       try generator.append(samples, channels: channels, sampleRate: rate)
     }
     let signature = generator.signature()
+    guard !signature.peaks.isEmpty else {
+      // A signature without peaks matches nothing: written, it would look like a clip the catalog lacks.
+      printError(
+        String(
+          format: "broadcast-monitor: signature: %@ has no fingerprint (no peaks in %.1f s of audio): it is silent "
+            + "or too short; nothing was written", clip, signature.durationSeconds))
+      return noPeaksStatus
+    }
     try signature.write(to: out)
     print(
       String(

@@ -119,6 +119,17 @@ struct MatchCommandTests {
     #expect(result.stdout.contains("\(signature.peaks.count) peaks"))
   }
 
+  @Test("signature of a silent clip writes nothing and exits 65, saying the clip has no fingerprint")
+  func silentSignature() throws {
+    let clip = folder.file("silence.wav")
+    try WAVWriter.write(Signals.silence(seconds: 5), sampleRate: 8000, to: clip)
+    let out = folder.file("silence.bmsig")
+    let result = try CLI.run(["signature", clip.path, "--out", out.path])
+    #expect(result.status == 65, "\(result)")
+    #expect(result.stderr.contains("has no fingerprint (no peaks in 5.0 s of audio)"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+
   @Test("signature refuses a FIFO clip, and an --out that is the clip or another kind of file, before any work")
   func signatureRefusals() throws {
     let clip = folder.file("c-clip.wav")
