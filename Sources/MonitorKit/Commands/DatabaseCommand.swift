@@ -22,9 +22,29 @@ enum DatabaseCommand {
     guard PlayLogLocation.isPostgreSQL(to) else {
       throw UsageError("--to \(to): name the PostgreSQL play log, postgresql://USER@HOST:PORT/DB")
     }
+    guard FileManager.default.fileExists(atPath: from) else {
+      throw UsageError("--from \(from): no such play log; give the file that `run` or `scan --db` writes")
+    }
+    // A monitor writing the play log would change it under the copy: the copy takes the play log's lock, as a
+    // second monitor would, and is refused (75) while one runs. A play log where no lock file can be made (a
+    // read-only backup) has no monitor writing it.
+    var lock: PlayLogLock?
+    do {
+      lock = try PlayLogLock(playLog: from, command: "db copy")
+    } catch PlayLogLockError.unusable {
+      lock = nil
+    }
+    defer { lock?.release() }
     let progress = ProgressReporter()
-    let summary = try PlayLogCopy.copy(sqlite: from, toPostgreSQL: to) { table, rows in
-      progress.update("db copy: \(table): \(rows) rows")
+    let summary: PlayLogCopy.Summary
+    do {
+      summary = try PlayLogCopy.copy(sqlite: from, toPostgreSQL: to) { table, rows in
+        progress.update("db copy: \(table): \(rows) rows")
+      }
+    } catch let error as PlayLogCopyTargetError {
+      progress.finish()
+      printError("broadcast-monitor: \(error)")
+      return Self.mismatchStatus
     }
     progress.finish()
     for table in summary.sourceRows.keys.sorted() {
@@ -39,7 +59,7 @@ enum DatabaseCommand {
     guard summary.isVerified else {
       printError(
         "broadcast-monitor: db copy: \(to) does not hold the same rows as \(from) (see above): it held other rows "
-          + "before the copy (copy into a new database), or one side changed during it (stop the monitor first)")
+          + "before the copy (copy into a new database), or it changed during the copy (a node writes it)")
       return Self.mismatchStatus
     }
     printError("db copy: verified: \(to) holds every row of \(from)")

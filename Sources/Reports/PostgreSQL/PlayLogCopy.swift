@@ -6,8 +6,10 @@ import Foundation
 /// SQLite file that the one report implementation reads, see the README's "PostgreSQL" section).
 ///
 /// Resumable: each batch of ``batchRows`` rows is one transaction in the target, and a copy started again goes on
-/// after the last id the target has (rows already there are left as they are). ``verify(sqlite:postgreSQL:)``
-/// compares the two sides' row counts and a checksum of every row.
+/// after the last id the target has, once the rows already there are found to be the source's rows with the same
+/// ids (``PlayLogCopyTargetError`` otherwise, before anything is written: rows of another play log there would take
+/// the copied rows' references). ``verify(sqlite:postgreSQL:)`` compares the two sides' row counts and a checksum of
+/// every row.
 ///
 /// Thread: the caller's; the connections are used by it only.
 package enum PlayLogCopy {
@@ -37,6 +39,7 @@ package enum PlayLogCopy {
     let source = try PlayLogReader(path: sqlitePath)
     let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
     try Migrations.playLog.apply(to: connection)
+    try requireEarlierCopy(of: source.database, sourcePath: sqlitePath, in: connection)
     var summary = Summary()
     for table in PlayLogTable.all {
       var last = try connection.query("SELECT coalesce(max(id), 0) FROM \(table.name)")[0].int64(0)
@@ -133,6 +136,30 @@ package enum PlayLogCopy {
     let unknown = applied.filter { !known.contains($0) }
     guard unknown.isEmpty else {
       throw MigrationError(path: connection.url, databaseName: "play log", unknownIDs: unknown, knownIDs: known)
+    }
+  }
+
+  /// Refuses a target whose rows are not the source's rows with the same ids, table by table: a copy goes on after
+  /// the target's last id, so only a target that an earlier copy of this source filled may hold rows.
+  /// - Throws: ``PlayLogCopyTargetError`` naming the first table that differs.
+  private static func requireEarlierCopy(
+    of source: SQLiteDatabase, sourcePath: String, in target: PostgreSQLConnection
+  ) throws {
+    for table in PlayLogTable.all {
+      let lastID = try target.query("SELECT coalesce(max(id), 0) FROM \(table.name)")[0].int64(0)
+      guard lastID > 0 else { continue }
+      let (targetRows, targetChecksum) = try digest { try table.rows(in: target, afterID: $0, limit: batchRows) }
+      let (sourceRows, sourceChecksum) = try digest { after in
+        try table.rows(in: source, afterID: after, limit: batchRows).filter {
+          guard case .integer(let id) = $0[0] else { return false }
+          return id <= lastID
+        }
+      }
+      guard targetRows == sourceRows && targetChecksum == sourceChecksum else {
+        throw PlayLogCopyTargetError(
+          table: table.name, targetRows: targetRows, sourceRows: sourceRows, targetLastID: lastID, source: sourcePath,
+          target: target.url)
+      }
     }
   }
 

@@ -127,6 +127,43 @@ struct DatabaseCommandTests {
     #expect(changed.stderr.contains("plays:") && changed.stderr.contains("checksum DIFFERENT"), "\(changed)")
   }
 
+  @Test("db copy into a database that holds another play log is refused before anything is written (65)")
+  func otherPlayLogRefused() throws {
+    // Another station's play log, copied in first: one channel, one play, under the ids the copy would use.
+    let other = folder.file("other.sqlite").path
+    let store = try PlayLogStore(path: other)
+    let start = try #require(ISO8601Millis.parse("2026-02-01T00:00:00Z"))
+    try store.record(
+      PlayRecord(
+        channel: "news", itemKey: "jingle-news", title: "News Jingle", artist: "", album: "", isrc: "", label: "",
+        kind: .jingle, attributes: [:], itemDurationSeconds: 5, start: start, end: start.addingTimeInterval(5),
+        refOffsetSeconds: 0, speed: 1, confidence: 0.9, detectedAt: start.addingTimeInterval(3), status: .closed))
+    try store.close()
+    let first = try CLI.run(["db", "copy", "--from", other, "--to", url], in: folder.url)
+    try #require(first.status == 0, "\(first)")
+    let before = try server.psql(
+      "SELECT (SELECT string_agg(name, ',') FROM channels), (SELECT count(*) FROM plays)", database: "plays")
+
+    let refused = try copy()
+    #expect(refused.status == 65, "\(refused)")
+    #expect(refused.stderr.contains("db copy: channels: the 1 rows in"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("so nothing was copied"), "\(refused.stderr)")
+    #expect(
+      try server.psql(
+        "SELECT (SELECT string_agg(name, ',') FROM channels), (SELECT count(*) FROM plays)", database: "plays")
+        == before)
+  }
+
+  @Test("db copy of a play log a monitor holds is refused at once (75), naming it")
+  func heldPlayLogRefused() throws {
+    let monitor = try PlayLogLock(playLog: sqlite, command: "run")
+    defer { monitor.release() }
+    let refused = try copy()
+    #expect(refused.status == 75, "\(refused)")
+    #expect(refused.stderr.contains("`run`, pid \(getpid())"), "\(refused.stderr)")
+    #expect(try server.psql("SELECT to_regclass('plays') IS NULL", database: "plays").hasPrefix("t"), "no table made")
+  }
+
   @Test("Every report gives the same bytes from PostgreSQL as from SQLite for the same plays")
   func reportsAreByteIdentical() throws {
     try #require(try copy().status == 0)
