@@ -2,10 +2,13 @@ import Foundation
 import Matcher
 import Reports
 
-/// `broadcast-monitor schedule import --db FILE [--config monitor.json5] [--tz ZONE] TRAFFIC.csv`: reads the
-/// traffic system's log of scheduled spots into the play log, for `report reconcile`. It writes in one short
-/// transaction, so it runs while the monitor writes.
+/// `broadcast-monitor schedule import --db FILE|postgresql://… [--config monitor.json5] [--tz ZONE] TRAFFIC.csv`:
+/// reads the traffic system's log of scheduled spots into the play log (SQLite or PostgreSQL), for `report
+/// reconcile`. It writes in one transaction, so it runs while the monitor writes.
 enum ScheduleCommand {
+  /// Some spots were not imported (named on stderr), the others were: as `catalog add` with files it skipped.
+  static let skippedStatus: Int32 = 2
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let spec = CommandTable.schedule
     guard let sub = args.first else { throw UsageError(CommandHelp.help(spec)) }
@@ -26,15 +29,38 @@ enum ScheduleCommand {
     }
     var zones: [String: TimeZone] = [:]
     for channel in configuration?.channels ?? [] { zones[channel.name] = TimeZone(identifier: channel.timeZone) }
-    let spots = try TrafficLogFile.read(path: file) { override ?? zones[$0] ?? .current }
-    let known = Set(configuration?.channels.map(\.name) ?? [])
-    for channel in Set(spots.map(\.channel)).sorted() where configuration != nil && !known.contains(channel) {
-      printError("schedule import: channel \"\(channel)\" is not in \(a.value("config") ?? ""); check its name")
+    var spots = try TrafficLogFile.read(path: file) { override ?? zones[$0] ?? .current }
+    // With a configuration, a spot of a channel it does not have is not written: reconcile would report it missed,
+    // and a name in another case (`FM` for `fm`) would add a channel that nothing monitors.
+    var skipped = 0
+    if let configuration, let configPath = a.value("config") {
+      let known = configuration.channels.map(\.name)
+      for channel in Set(spots.map(\.channel)).sorted() where !known.contains(channel) {
+        let count = spots.filter { $0.channel == channel }.count
+        let near = known.first { $0.lowercased() == channel.lowercased().trimmingCharacters(in: .whitespaces) }
+        printError(
+          DisplayWidth.printable(
+            "schedule import: skipped \(count) spots of channel \"\(channel)\", which \(configPath) does not have "
+              + (near.map { "(did you mean \"\($0)\"?)" } ?? "(its channels: \(known.joined(separator: ", ")))")
+              + "; correct the name in the traffic log, or import without --config to keep them"))
+        skipped += count
+      }
+      spots.removeAll { !known.contains($0.channel) }
     }
-    let store = try PlayLogStore(path: database)
-    let written = try store.importSchedule(spots)
-    try store.close()
+    let written: Int
+    if PlayLogLocation.isPostgreSQL(database) {
+      // A node name of its own: the monitor running on this host keeps its lease.
+      let store = try PostgreSQLPlayLogStore(
+        url: database, node: "\(PlayLogLocation.hostName)-schedule-import",
+        passwordFile: configuration?.database.passwordFile)
+      written = try store.importSchedule(spots)
+      try store.close()
+    } else {
+      let store = try PlayLogStore(path: database)
+      written = try store.importSchedule(spots)
+      try store.close()
+    }
     printError("schedule import: \(written) scheduled spots from \(file) into \(database)")
-    return 0
+    return skipped == 0 ? 0 : Self.skippedStatus
   }
 }

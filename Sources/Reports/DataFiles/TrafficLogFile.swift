@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Reads a traffic system's log of scheduled spots (`schedule import`): a delimited text file with a header row
@@ -16,6 +17,13 @@ import Foundation
 /// - `length_s` is seconds (`30`, `29.5`) or `m:ss` / `h:mm:ss` (`0:30`, `:30`); it may be empty.
 ///
 /// `advertiser`, `title` and `length_s` may be missing from the header; `channel`, `scheduled_at` and `cart` may not.
+///
+/// Local times at a clock change: a time the clocks skip (02:30 on the night they go forward) is refused, naming the
+/// line; a time that occurs twice (the hour repeated when they go back) is its first occurrence, and a second row of
+/// the same channel, cart and time is the second. The file must be UTF-8 (a BOM is allowed); other text is refused
+/// naming the line and the byte, instead of being read with replacement characters. A row repeated in the file (the
+/// same channel, time and cart, the cart in any case) is one spot; a repeated row that differs in the rest is
+/// refused, naming both lines.
 package enum TrafficLogFile {
   /// Each column's accepted names, normalised (lower case, no spaces or underscores), the documented one first.
   package static let columnAliases: [(column: String, names: [String])] = [
@@ -31,10 +39,36 @@ package enum TrafficLogFile {
   /// The spots of the file at `path`; `timeZone` gives a channel's zone for local times.
   /// - Throws: ``DataFileError`` naming the line and the column.
   package static func read(path: String, timeZone: (String) -> TimeZone) throws -> [ScheduledSpot] {
+    if let problem = FileReadProblem.of(path) {
+      throw DataFileError(path: path, line: 0, reason: "\(problem); name the traffic system's log export")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw DataFileError(path: path, line: 0, reason: "cannot be read; name the traffic system's log export")
     }
-    return try parse(String(decoding: data, as: UTF8.self), path: path, timeZone: timeZone)
+    return try parse(text(of: data, path: path), path: path, timeZone: timeZone)
+  }
+
+  /// `data` as UTF-8 text; UTF-16 or bytes that are not UTF-8 are an error naming the line and the byte, with the fix.
+  static func text(of data: Data, path: String) throws -> String {
+    if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+      throw DataFileError(
+        path: path, line: 0,
+        reason: "is UTF-16 text; export the log as CSV in UTF-8 (in a spreadsheet: CSV UTF-8)")
+    }
+    if let text = String(validating: data, as: UTF8.self) { return text }
+    var bytes = data.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    var line = 1
+    while case .scalarValue(let scalar) = decoder.decode(&bytes) {
+      offset += UTF8.width(scalar)
+      if scalar == "\n" { line += 1 }
+    }
+    throw DataFileError(
+      path: path, line: line,
+      reason: "byte 0x" + String(data[data.startIndex + offset], radix: 16, uppercase: true)
+        + " (byte offset \(offset)) is not UTF-8 text; export the log in UTF-8 (a Latin-1 file: "
+        + "`iconv -f latin1 -t utf-8`)")
   }
 
   /// The spots of `text`, the file's contents; `path` names it in errors.
@@ -61,6 +95,10 @@ package enum TrafficLogFile {
           + "title,length_s")
     }
     var spots: [ScheduledSpot] = []
+    // Each spot's line and index in `spots`, by channel, time and cart (in upper case, as reconcile compares carts).
+    var spotAt: [String: (line: Int, index: Int)] = [:]
+    // Rows in a repeated hour already given its first occurrence, by channel, cart and local time.
+    var repeatedHourRows: Set<String> = []
     for line in lines {
       let fields = split(line.text, delimiter: delimiter)
       func field(_ column: String) -> String {
@@ -79,7 +117,8 @@ package enum TrafficLogFile {
       // A time of day alone goes with the date column, when there is one.
       let dated =
         dateText.isEmpty || timeText.contains(where: { $0 == "-" || $0 == "/" }) ? timeText : "\(dateText) \(timeText)"
-      guard let time = self.time(dated, zone: timeZone(channel)) else {
+      let zone = timeZone(channel)
+      guard let instants = self.instants(dated, zone: zone) else {
         throw fail(
           "scheduled_at",
           index["date"] == nil
@@ -87,6 +126,16 @@ package enum TrafficLogFile {
               + "03/02/2026 6:10 AM"
             : "`\(dated)` (the date column and the time) is not a time; give dates as 2026-03-02 or 03/02/2026 and "
               + "times as 06:10:00 or 6:10 AM")
+      }
+      guard var time = instants.first else {
+        throw fail(
+          "scheduled_at",
+          "`\(dated)` does not exist in \(zone.identifier): the clocks skip that time when they go forward; correct "
+            + "the row, or give the time with its offset (ISO 8601)")
+      }
+      if instants.count == 2 {
+        let key = "\(channel)\u{0}\(cart.uppercased())\u{0}\(dated)"
+        if repeatedHourRows.contains(key) { time = instants[1] } else { repeatedHourRows.insert(key) }
       }
       let lengthText = field("length_s")
       var length: Int64?
@@ -97,10 +146,23 @@ package enum TrafficLogFile {
         }
         length = Int64((seconds * 1000).rounded())
       }
-      spots.append(
-        ScheduledSpot(
-          channel: channel, scheduledAtMilliseconds: time, cart: cart, advertiser: field("advertiser"),
-          title: field("title"), lengthMilliseconds: length))
+      let spot = ScheduledSpot(
+        channel: channel, scheduledAtMilliseconds: time, cart: cart, advertiser: field("advertiser"),
+        title: field("title"), lengthMilliseconds: length)
+      let key = "\(channel)\u{0}\(time)\u{0}\(cart.uppercased())"
+      if let earlier = spotAt[key] {
+        let first = spots[earlier.index]
+        guard first.advertiser == spot.advertiser && first.title == spot.title && first.lengthMilliseconds == length
+        else {
+          throw DataFileError(
+            path: path, line: line.number,
+            reason: "repeats the spot of line \(earlier.line) (channel \(channel), the same time, cart \(cart)) with "
+              + "another advertiser, title or length; keep the row that is right")
+        }
+        continue
+      }
+      spotAt[key] = (line.number, spots.count)
+      spots.append(spot)
     }
     return spots
   }
@@ -160,14 +222,25 @@ package enum TrafficLogFile {
     return total
   }
 
-  /// `text` as milliseconds since 1970: ISO 8601 with a zone, or a local time in `zone`.
-  static func time(_ text: String, zone: TimeZone) -> Int64? {
-    if let instant = ISO8601Millis.parseMillisecondsSince1970(text) { return instant }
+  /// The instants (milliseconds since 1970, in order) that `text` names: ISO 8601 with a zone names one; a local
+  /// time in `zone` names one, none when the clocks skip it, or two in the hour they repeat. Nil when `text` is not
+  /// a time.
+  static func instants(_ text: String, zone: TimeZone) -> [Int64]? {
+    if let instant = ISO8601Millis.parseMillisecondsSince1970(text) { return [instant] }
     guard let local = localMilliseconds(text) else { return nil }
-    // The offset in force at that local time (the first occurrence in the autumn overlap).
-    let guess = local - Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: local))) * 1000
-    return local - Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: guess))) * 1000
+    // Each offset in force within a day of that time (a zone changes its offset at most once a day) gives an instant;
+    // the instant is the local time's when the zone has that offset then.
+    let day: Int64 = 86_400_000
+    let offsets = Set(
+      [local - day, local, local + day].map { zone.secondsFromGMT(for: Date(millisecondsSince1970: $0)) })
+    return offsets.map { local - Int64($0) * 1000 }.filter { instant in
+      Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: instant))) * 1000 == local - instant
+    }.sorted()
   }
+
+  /// `text` as milliseconds since 1970: ISO 8601 with a zone, or a local time in `zone` (its first occurrence in an
+  /// hour the clocks repeat); nil when it is not a time or the clocks skip it.
+  static func time(_ text: String, zone: TimeZone) -> Int64? { instants(text, zone: zone)?.first }
 
   /// A local time without zone as milliseconds since 1970-01-01T00:00 local: `2026-03-02 06:10[:00]`,
   /// `2026-03-02T06:10[:00]` or `03/02/2026 6:10[:00] [AM|PM]`.

@@ -364,7 +364,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   }
 
   /// The id of the channel called `name`, adding it if new. Inside the caller's transaction.
-  private func anyChannelID(named name: String) throws -> Int64 {
+  func anyChannelID(named name: String) throws -> Int64 {
     try connection.query("INSERT INTO channels(name) VALUES($1) ON CONFLICT(name) DO NOTHING", [.text(name)])
     return try connection.query("SELECT id FROM channels WHERE name = $1", [.text(name)])[0].int64(0)
   }

@@ -164,6 +164,25 @@ struct DatabaseCommandTests {
     #expect(try server.psql("SELECT to_regclass('plays') IS NULL", database: "plays").hasPrefix("t"), "no table made")
   }
 
+  @Test("schedule import writes into a PostgreSQL play log, and reconcile from it gives what it gives from SQLite")
+  func scheduleIntoPostgreSQL() throws {
+    try #require(try copy().status == 0)
+    try Data(
+      "channel;scheduled_at;cart;advertiser;title;length_s\nckua;2026-01-14 09:00:00;C8;Shop 8;Spot;0:30\n".utf8
+    ).write(to: folder.file("more.csv"))
+    for db in [sqlite, url] {
+      let imported = try CLI.run(
+        ["schedule", "import", "--db", db, "--config", "monitor.json5", "more.csv"], in: folder.url)
+      #expect(imported.status == 0 && imported.stderr.contains("1 scheduled spots from more.csv"), "\(imported)")
+    }
+    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("3"))
+    let reconcile = ["report", "reconcile", "--config", "monitor.json5", "--from", "2026-01-13", "--to", "2026-01-15"]
+    let fromSQLite = try CLI.run(reconcile + ["--db", sqlite], in: folder.url)
+    let fromPostgreSQL = try CLI.run(reconcile + ["--db", url], in: folder.url)
+    #expect(fromSQLite.status == 0 && fromSQLite.stdout.contains("2026-01-14T09:00:00"), "\(fromSQLite)")
+    #expect(fromPostgreSQL.stdout == fromSQLite.stdout, "\(fromPostgreSQL)")
+  }
+
   @Test("Every report gives the same bytes from PostgreSQL as from SQLite for the same plays")
   func reportsAreByteIdentical() throws {
     try #require(try copy().status == 0)

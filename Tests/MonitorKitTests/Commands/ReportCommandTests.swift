@@ -211,6 +211,24 @@ struct ReportCommandTests {
     #expect(result.stderr.contains("CKUA: PLAY_FREQUENCY"), "\(result)")
   }
 
+  @Test("schedule import with --config skips the spots of a channel the configuration lacks (exit 2), naming it")
+  func scheduleOfUnknownChannel() throws {
+    try Data(
+      "channel,scheduled_at,cart,advertiser\nckua,2026-01-13 10:00:00,Sale,Shop\nCKUA ,2026-01-13 11:00:00,Sale,Shop\n"
+        .utf8
+    ).write(to: folder.file("traffic.csv"))
+    let imported = try CLI.run(
+      ["schedule", "import", "--db", database, "--config", "monitor.json5", "traffic.csv"], in: folder.url)
+    #expect(imported.status == 2, "\(imported)")
+    #expect(
+      imported.stderr.contains(
+        "skipped 1 spots of channel \"CKUA\", which monitor.json5 does not have (did you mean "
+          + "\"ckua\"?)"), "\(imported)")
+    #expect(imported.stderr.contains("1 scheduled spots from traffic.csv"), "\(imported)")
+    let result = try report(["reconcile", "--db", database, "--config", "monitor.json5"])
+    #expect(Self.records(result.stdout).dropFirst().count == 1, "\(result)")
+  }
+
   @Test("schedule import then report reconcile: the ad aired as scheduled, a missed spot, local traffic times")
   func scheduleAndReconcile() throws {
     try Data(

@@ -78,6 +78,71 @@ struct TrafficLogFileTests {
   }
 
   @Test(
+    "Local times at clock changes: a skipped time is refused; a repeated one is its first occurrence, a second row of it the second",
+    arguments: [
+      ("Europe/Berlin", "2026-10-25 02:30", "2026-10-25T00:30:00", "2026-10-25T01:30:00", "2026-03-29 02:30"),
+      ("America/New_York", "2026-11-01 01:30", "2026-11-01T05:30:00", "2026-11-01T06:30:00", "2026-03-08 02:30"),
+    ])
+  func clockChanges(zone: String, repeated: String, first: String, second: String, skipped: String) throws {
+    let local = try #require(TimeZone(identifier: zone))
+    let text =
+      "channel,scheduled_at,cart,advertiser\nfm1,\(repeated),C1001,Shop A\nfm1,\(repeated),C1002,Shop B\n"
+      + "fm1,\(repeated),C1001,Shop C\n"
+    let spots = try TrafficLogFile.parse(text, path: "t.csv") { _ in local }
+    let times = spots.map {
+      String(ISO8601Millis.format(Date(millisecondsSince1970: $0.scheduledAtMilliseconds)).prefix(19))
+    }
+    #expect(spots.map(\.advertiser) == ["Shop A", "Shop B", "Shop C"])
+    #expect(times == [first, first, second], "\(times)")
+    let error = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.parse("channel,scheduled_at,cart\nfm1,\(skipped),C1\n", path: "t.csv") { _ in local }
+    }
+    #expect(
+      error?.description.hasPrefix("t.csv:2: scheduled_at: `\(skipped)` does not exist in \(zone)") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test("A row repeated in the file is one spot (the cart in any case); a repeat that differs is refused naming both")
+  func repeatedRows() throws {
+    let header = "channel,scheduled_at,cart,advertiser\n"
+    let row = "fm1,2026-03-02T06:10:00Z,C1001,Shop\n"
+    let spots = try TrafficLogFile.parse(
+      header + row + row + "fm1,2026-03-02T06:10:00Z,c1001,Shop\n", path: "t.csv", timeZone: Self.zone)
+    #expect(spots.count == 1)
+    let error = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.parse(
+        header + row + "fm1,2026-03-02T06:11:00Z,C1002,Shop\nfm1,2026-03-02T06:10:00Z,C1001,Other\n", path: "t.csv",
+        timeZone: Self.zone)
+    }
+    #expect(error?.description.hasPrefix("t.csv:4: repeats the spot of line 2") == true, "\(String(describing: error))")
+  }
+
+  @Test("A file that is not UTF-8 (Latin-1, UTF-16) or not a file is refused naming the line and the byte")
+  func encodings() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("traffic-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let latin1 = folder.appendingPathComponent("latin1.csv")
+    let text = "channel,scheduled_at,cart,advertiser\nfm1,2026-03-02T06:10:00Z,C1,Caf"
+    try (Data(text.utf8) + [0xE9, 0x0A]).write(to: latin1)
+    let error = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.read(path: latin1.path, timeZone: Self.zone)
+    }
+    #expect(error?.line == 2, "\(String(describing: error))")
+    #expect(
+      error?.reason.hasPrefix("byte 0xE9 (byte offset \(text.utf8.count)) is not UTF-8") == true,
+      "\(String(describing: error))")
+    let utf16 = folder.appendingPathComponent("utf16.csv")
+    try (Data([0xFF, 0xFE]) + "channel".data(using: .utf16LittleEndian)!).write(to: utf16)
+    let wide = #expect(throws: DataFileError.self) { try TrafficLogFile.read(path: utf16.path, timeZone: Self.zone) }
+    #expect(wide?.reason.hasPrefix("is UTF-16 text") == true)
+    let notAFile = #expect(throws: DataFileError.self) {
+      try TrafficLogFile.read(path: folder.path, timeZone: Self.zone)
+    }
+    #expect(notAFile?.reason.hasPrefix("is a folder") == true)
+  }
+
+  @Test(
     "A bad line is refused with its line number, column and the fix",
     arguments: [
       ("channel,time,cart\nfm1,yesterday,C1\n", "traffic.csv:2: scheduled_at: `yesterday` is not a time"),

@@ -1,0 +1,25 @@
+/// The traffic schedule in a PostgreSQL play log (`schedule import`), as ``PlayLogStore/importSchedule(_:)`` writes it
+/// in SQLite: the nodes' `report reconcile` reads it there.
+extension PostgreSQLPlayLogStore {
+  /// Adds `spots` in one transaction: all of them or none. A spot already in the log (same channel, time and cart)
+  /// is replaced. The schedule's channels are not claimed: a schedule is written beside the nodes that monitor
+  /// them. Returns how many rows were written.
+  package func importSchedule(_ spots: [ScheduledSpot]) throws -> Int {
+    try connection.transaction {
+      for spot in spots {
+        try connection.query(
+          """
+          INSERT INTO schedule(channel_id, scheduled_at_ms, cart, advertiser, title, length_ms)
+          VALUES($1, $2, $3, $4, $5, $6)
+          ON CONFLICT(channel_id, scheduled_at_ms, cart) DO UPDATE SET
+            advertiser = excluded.advertiser, title = excluded.title, length_ms = excluded.length_ms
+          """,
+          [
+            .integer(try anyChannelID(named: spot.channel)), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
+            .text(spot.advertiser), .text(spot.title), .integer(spot.lengthMilliseconds),
+          ])
+      }
+      return spots.count
+    }
+  }
+}
