@@ -17,7 +17,10 @@ import Common
 /// Matching: an airing matches a scheduled spot of the same cart (the item's `cart`, else `isci` attribute,
 /// compared without case) that starts within ``matchWindowMilliseconds`` of it; the closest pairs are matched
 /// first, so a cart scheduled every hour matches each airing to its own hour. Spots left over then match airings
-/// of their cart on other channels, closest first (`wrong-channel`).
+/// of their cart on other channels, closest first (`wrong-channel`). Spots up to a match window outside the report's
+/// span take part in the matching and are not listed, so that a report's verdicts near its edges are those of a
+/// report over a longer span: a spot at 23:59:40 that aired at 00:00:00 is `aired` in both days' reports, and its
+/// airing is not `unscheduled` in the second.
 ///
 /// Thread: any one thread (the reader's).
 package struct ReconcileReport: Sendable {
@@ -84,15 +87,22 @@ package struct ReconcileReport: Sendable {
         channels[index].toMilliseconds = hasPlays ? max(channels[index].toMilliseconds, range.last + 1) : range.last + 1
       }
     }
-    var spots: [(channel: Int, spot: ScheduledSpot)] = []
+    // `inSpan`: the spot is in the report. Spots a match window either side are matched too, and left out: the
+    // airing a spot just before the span took is not then taken by one inside it, and the next day's report gives
+    // the same verdict as today's for a spot at the edge between them.
+    var spots: [(channel: Int, spot: ScheduledSpot, inSpan: Bool)] = []
     var airings: [Airing] = []
     // Each item's cart, lower-cased, worked out on its first airing; nil for an item that is not a spot.
     var cartOfItem: [Int64: String?] = [:]
     for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
       for spot in try reader.scheduledSpots(
-        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds, toMilliseconds: channel.toMilliseconds)
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds - Self.matchWindowMilliseconds,
+        toMilliseconds: channel.toMilliseconds + Self.matchWindowMilliseconds)
       {
-        spots.append((index, spot))
+        let inSpan =
+          spot.scheduledAtMilliseconds >= channel.fromMilliseconds
+          && spot.scheduledAtMilliseconds < channel.toMilliseconds
+        spots.append((index, spot, inSpan))
       }
       // Airings a window either side of the span, so a spot near its edge still finds its airing.
       try reader.forEachPlay(
@@ -153,7 +163,7 @@ package struct ReconcileReport: Sendable {
     let tolerance =
       toleranceSeconds >= 0
       ? Int64(min(toleranceSeconds * 1000, Double(Self.matchWindowMilliseconds)).rounded()) : 0
-    for (spotIndex, entry) in spots.enumerated() {
+    for (spotIndex, entry) in spots.enumerated() where entry.inSpan {
       guard let airingIndex = airingOfSpot[spotIndex] else {
         rows.append(Row(channel: entry.channel, spot: entry.spot, airing: nil, status: "missed"))
         continue

@@ -80,6 +80,38 @@ struct ReconcileReportTests {
     }
   }
 
+  @Test("A report's verdicts near its edges are those of a longer report: spots just outside its span are matched too")
+  func edgesOfTheSpan() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T23:59:50Z", seconds: 30),
+      .init(channel: "ckua", item: "sale", start: "2026-01-21T00:01:50Z", seconds: 30),
+    ])
+    defer { fixture.remove() }
+    let store = try PlayLogStore(path: fixture.path)
+    let spots = ["2026-01-20T23:59:40Z", "2026-01-21T00:00:40Z"].map {
+      ScheduledSpot(
+        channel: "ckua", scheduledAtMilliseconds: ISO8601Millis.parseMillisecondsSince1970($0)!, cart: "C1001",
+        advertiser: "Hardware Co", title: "Spring Sale", lengthMilliseconds: 30_000)
+    }
+    #expect(try store.importSchedule(spots) == 2)
+    try store.close()
+    func rows(from: String? = nil, to: String? = nil) throws -> [[String]] {
+      let scope = ReportScope(
+        from: from.map { ReportBound($0)! }, to: to.map { ReportBound($0)! }, timeZoneOverride: .utc)
+      let text = try fixture.csv { try ReconcileReport(scope: scope).write(from: $0, to: $1) }
+      return try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[5], $0[8]] }
+    }
+    let whole = try rows()
+    #expect(
+      whole == [
+        ["2026-01-20T23:59:40.000Z", "2026-01-20T23:59:50.000Z", "aired"],
+        ["2026-01-21T00:00:40.000Z", "2026-01-21T00:01:50.000Z", "aired-late"],
+      ], "\(whole)")
+    // Each day's report gives its own spot the verdict of the whole; neither lists the other's airing as unscheduled.
+    #expect(try rows(from: "2026-01-20", to: "2026-01-21") == [whole[0]])
+    #expect(try rows(from: "2026-01-21", to: "2026-01-22") == [whole[1]])
+  }
+
   @Test("A play log written before schedules existed says how to import one")
   func noSchedule() throws {
     try withTemporaryDirectory { folder in
