@@ -244,9 +244,15 @@ enum CommandTable {
       CommandSpec(
         ["schedule", "import"], "reads a traffic log into the play log, for report reconcile",
         options: [
-          .value("db", "plays.sqlite", "the play log (required without --config's databasePath)"),
+          .value(
+            "db", "plays.sqlite|postgresql://USER@HOST:PORT/DB",
+            "the play log (required without --config's databasePath)"),
           .value("config", "monitor.json5", "the channels and their time zones"),
           .value("tz", "ZONE", "the time zone of local times in the file (default: the channel's, else the machine's)"),
+          .flag(
+            "replace",
+            "first removes each channel's spots on the days the file covers (its local days): a corrected log "
+              + "replaces the one imported before"),
         ],
         arguments: "TRAFFIC.csv",
         details: """

@@ -29,7 +29,8 @@ enum ScheduleCommand {
     }
     var zones: [String: TimeZone] = [:]
     for channel in configuration?.channels ?? [] { zones[channel.name] = TimeZone(identifier: channel.timeZone) }
-    var spots = try TrafficLogFile.read(path: file) { override ?? zones[$0] ?? .current }
+    func zone(of channel: String) -> TimeZone { override ?? zones[channel] ?? .current }
+    var spots = try TrafficLogFile.read(path: file, timeZone: zone(of:))
     // With a configuration, a spot of a channel it does not have is not written: reconcile would report it missed,
     // and a name in another case (`FM` for `fm`) would add a channel that nothing monitors.
     var skipped = 0
@@ -47,20 +48,47 @@ enum ScheduleCommand {
       }
       spots.removeAll { !known.contains($0.channel) }
     }
+    let replacing = a.has("replace") ? Self.days(of: spots, zone: zone(of:)) : []
     let written: Int
     if PlayLogLocation.isPostgreSQL(database) {
       // A node name of its own: the monitor running on this host keeps its lease.
       let store = try PostgreSQLPlayLogStore(
         url: database, node: "\(PlayLogLocation.hostName)-schedule-import",
         passwordFile: configuration?.database.passwordFile)
-      written = try store.importSchedule(spots)
+      written = try store.importSchedule(spots, replacing: replacing)
       try store.close()
     } else {
+      guard FileManager.default.fileExists(atPath: database) else {
+        // A mistyped name would otherwise become a new play log that no monitor or report reads.
+        throw UsageError(
+          "--db \(database): no such play log; give the file that `run` or `scan --db` writes (the monitor creates it)")
+      }
       let store = try PlayLogStore(path: database)
-      written = try store.importSchedule(spots)
+      written = try store.importSchedule(spots, replacing: replacing)
       try store.close()
+    }
+    if !replacing.isEmpty {
+      printError(
+        "schedule import: replaced the schedule of \(replacing.count) channel-days (--replace: "
+          + Set(replacing.map(\.channel)).sorted().joined(separator: ", ") + ")")
     }
     printError("schedule import: \(written) scheduled spots from \(file) into \(database)")
     return skipped == 0 ? 0 : Self.skippedStatus
+  }
+
+  /// Each channel's local days that `spots` fall on, in the channel's zone, in order: what `--replace` empties.
+  static func days(of spots: [ScheduledSpot], zone: (String) -> TimeZone) -> [ScheduleSpan] {
+    var spans = Set<ScheduleSpan>()
+    for spot in spots {
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = zone(spot.channel)
+      let start = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(spot.scheduledAtMilliseconds) / 1000))
+      guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { continue }
+      spans.insert(
+        ScheduleSpan(
+          channel: spot.channel, fromMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded()),
+          toMilliseconds: Int64((end.timeIntervalSince1970 * 1000).rounded())))
+    }
+    return spans.sorted { ($0.channel, $0.fromMilliseconds) < ($1.channel, $1.fromMilliseconds) }
   }
 }

@@ -1,9 +1,16 @@
 /// The traffic schedule in the play log (`schedule import`).
 extension PlayLogStore {
   /// Adds `spots` in one transaction, synced once: all of them or none. A spot already in the log (same channel,
-  /// time and cart) is replaced, so importing a corrected log again updates it. Returns how many rows were written.
-  package func importSchedule(_ spots: [ScheduledSpot]) throws -> Int {
+  /// time and cart) is replaced, so importing a corrected log again updates it; the spots in `replacing` are removed
+  /// first, in the same transaction. Returns how many rows were written.
+  package func importSchedule(_ spots: [ScheduledSpot], replacing spans: [ScheduleSpan] = []) throws -> Int {
     try database.transaction {
+      for span in spans {
+        try database.run(
+          "DELETE FROM schedule WHERE channel_id = (SELECT id FROM channels WHERE name = ?) "
+            + "AND scheduled_at_ms >= ? AND scheduled_at_ms < ?",
+          [.text(span.channel), .integer(span.fromMilliseconds), .integer(span.toMilliseconds)])
+      }
       for spot in spots {
         try database.run(
           """

@@ -2,10 +2,16 @@
 /// in SQLite: the nodes' `report reconcile` reads it there.
 extension PostgreSQLPlayLogStore {
   /// Adds `spots` in one transaction: all of them or none. A spot already in the log (same channel, time and cart)
-  /// is replaced. The schedule's channels are not claimed: a schedule is written beside the nodes that monitor
-  /// them. Returns how many rows were written.
-  package func importSchedule(_ spots: [ScheduledSpot]) throws -> Int {
+  /// is replaced; the spots in `replacing` are removed first, in the same transaction. The schedule's channels are
+  /// not claimed: a schedule is written beside the nodes that monitor them. Returns how many rows were written.
+  package func importSchedule(_ spots: [ScheduledSpot], replacing spans: [ScheduleSpan] = []) throws -> Int {
     try connection.transaction {
+      for span in spans {
+        try connection.query(
+          "DELETE FROM schedule WHERE channel_id = (SELECT id FROM channels WHERE name = $1) "
+            + "AND scheduled_at_ms >= $2 AND scheduled_at_ms < $3",
+          [.text(span.channel), .integer(span.fromMilliseconds), .integer(span.toMilliseconds)])
+      }
       for spot in spots {
         try connection.query(
           """

@@ -229,6 +229,35 @@ struct ReportCommandTests {
     #expect(Self.records(result.stdout).dropFirst().count == 1, "\(result)")
   }
 
+  @Test(
+    "schedule import --replace replaces the days the corrected log covers: a moved spot is not left behind as missed"
+  )
+  func scheduleReplaced() throws {
+    let log =
+      "channel;scheduled_at;cart;advertiser\nckua;2026-01-13 10:00:00;Sale;Shop\nckua;2026-01-13 11:00:00;C9999;Shop\n"
+      + "ckua;2026-01-14 10:00:00;Sale;Shop\n"
+    try Data(log.utf8).write(to: folder.file("traffic.csv"))
+    let first = try CLI.run(
+      ["schedule", "import", "--db", database, "--config", "monitor.json5", "traffic.csv"], in: folder.url)
+    #expect(first.status == 0, "\(first)")
+    // The corrected log of the 13th: the 11:00 spot dropped. The 14th is not in it and keeps its spot.
+    try Data("channel;scheduled_at;cart;advertiser\nckua;2026-01-13 10:00:00;Sale;Shop\n".utf8).write(
+      to: folder.file("fixed.csv"))
+    let replaced = try CLI.run(
+      ["schedule", "import", "--db", database, "--config", "monitor.json5", "--replace", "fixed.csv"], in: folder.url)
+    #expect(replaced.status == 0, "\(replaced)")
+    #expect(replaced.stderr.contains("replaced the schedule of 1 channel-days (--replace: ckua)"), "\(replaced)")
+    let result = try report(["reconcile", "--db", database, "--config", "monitor.json5"])
+    let scheduled = Self.records(result.stdout).dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)[4]
+    }
+    #expect(scheduled == ["2026-01-13T10:00:00.000-05:00", "2026-01-14T10:00:00.000-05:00"], "\(result.stdout)")
+
+    let typo = try CLI.run(["schedule", "import", "--db", "plays.sqlit", "fixed.csv"], in: folder.url)
+    #expect(typo.status == 64 && typo.stderr.contains("--db plays.sqlit: no such play log"), "\(typo)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("plays.sqlit").path))
+  }
+
   @Test("schedule import then report reconcile: the ad aired as scheduled, a missed spot, local traffic times")
   func scheduleAndReconcile() throws {
     try Data(
