@@ -92,19 +92,9 @@ struct MetadataSheet {
 
   /// `data` as text. Bytes that are not UTF-8 are an error naming the file, the line and the byte, with the fix.
   static func text(of data: Data, path: String) throws -> String {
-    if let text = String(validating: data, as: UTF8.self) { return text }
-    var bytes = data.makeIterator()
-    var decoder = UTF8()
-    var offset = 0
-    var line = 1
-    while case .scalarValue(let scalar) = decoder.decode(&bytes) {
-      offset += UTF8.width(scalar)
-      if scalar == "\n" { line += 1 }
-    }
-    let byte = data[data.startIndex + offset]
+    guard let invalid = InvalidUTF8.first(in: data) else { return String(decoding: data, as: UTF8.self) }
     throw UsageError(
-      "metadata CSV \(path), line \(line) (byte offset \(offset), 0x"
-        + String(byte, radix: 16, uppercase: true)
+      "metadata CSV \(path), line \(invalid.line) (byte offset \(invalid.offset), \(invalid.hexByte)"
         + "): not UTF-8 text; save the CSV as UTF-8 (in a spreadsheet: CSV, character set Unicode UTF-8)")
   }
 

@@ -55,19 +55,11 @@ package enum TrafficLogFile {
         path: path, line: 0,
         reason: "is UTF-16 text; export the log as CSV in UTF-8 (in a spreadsheet: CSV UTF-8)")
     }
-    if let text = String(validating: data, as: UTF8.self) { return text }
-    var bytes = data.makeIterator()
-    var decoder = UTF8()
-    var offset = 0
-    var line = 1
-    while case .scalarValue(let scalar) = decoder.decode(&bytes) {
-      offset += UTF8.width(scalar)
-      if scalar == "\n" { line += 1 }
-    }
+    guard let invalid = InvalidUTF8.first(in: data) else { return String(decoding: data, as: UTF8.self) }
     throw DataFileError(
-      path: path, line: line,
-      reason: "byte 0x" + String(data[data.startIndex + offset], radix: 16, uppercase: true)
-        + " (byte offset \(offset)) is not UTF-8 text; export the log in UTF-8 (a Latin-1 file: "
+      path: path, line: invalid.line,
+      reason: "byte \(invalid.hexByte)"
+        + " (byte offset \(invalid.offset)) is not UTF-8 text; export the log in UTF-8 (a Latin-1 file: "
         + "`iconv -f latin1 -t utf-8`)")
   }
 
