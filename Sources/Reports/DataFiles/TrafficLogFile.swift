@@ -156,6 +156,10 @@ package enum TrafficLogFile {
       spotAt[key] = (line.number, spots.count)
       spots.append(spot)
     }
+    guard !spots.isEmpty else {
+      throw DataFileError(
+        path: path, line: header.number, reason: "has a header and no spots; export the log with its rows")
+    }
     return spots
   }
 

@@ -150,6 +150,7 @@ struct TrafficLogFileTests {
       ("channel,scheduled_at,cart,length_s\nfm1,2026-03-02T06:10:00Z,C1,1e300\n", "traffic.csv:2: length_s: `1e300`"),
       ("channel,scheduled_at\nfm1,2026-03-02T06:10:00Z\n", "traffic.csv:1: the header has no cart column"),
       ("channel,scheduled_at,cart\n\nfm1,2026-03-02T06:10:00Z,\n", "traffic.csv:3: cart: is empty"),
+      ("channel,scheduled_at,cart\n\n", "traffic.csv:1: has a header and no spots"),
     ])
   func refused(text: String, message: String) {
     let error = #expect(throws: DataFileError.self) {
