@@ -89,7 +89,7 @@ package enum TrafficLogFile {
     var spots: [ScheduledSpot] = []
     // Each spot's line and index in `spots`, by channel, time and cart (in upper case, as reconcile compares carts).
     var spotAt: [String: (line: Int, index: Int)] = [:]
-    // Rows in a repeated hour already given its first occurrence, by channel, cart and local time.
+    // Rows in a repeated hour already given its first occurrence, by channel, cart and that first instant.
     var repeatedHourRows: Set<String> = []
     for line in lines {
       let fields = split(line.text, delimiter: delimiter)
@@ -126,7 +126,7 @@ package enum TrafficLogFile {
             + "the row, or give the time with its offset (ISO 8601)")
       }
       if instants.count == 2 {
-        let key = "\(channel)\u{0}\(cart.uppercased())\u{0}\(dated)"
+        let key = "\(channel)\u{0}\(cart.uppercased())\u{0}\(time)"
         if repeatedHourRows.contains(key) { time = instants[1] } else { repeatedHourRows.insert(key) }
       }
       let lengthText = field("length_s")
@@ -233,10 +233,6 @@ package enum TrafficLogFile {
       Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: instant))) * 1000 == local - instant
     }.sorted()
   }
-
-  /// `text` as milliseconds since 1970: ISO 8601 with a zone, or a local time in `zone` (its first occurrence in an
-  /// hour the clocks repeat); nil when it is not a time or the clocks skip it.
-  static func time(_ text: String, zone: TimeZone) -> Int64? { instants(text, zone: zone)?.first }
 
   /// A local time without zone as milliseconds since 1970-01-01T00:00 local: `2026-03-02 06:10[:00]`,
   /// `2026-03-02T06:10[:00]` or `03/02/2026 6:10[:00] [AM|PM]`.
