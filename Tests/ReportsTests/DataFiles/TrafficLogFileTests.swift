@@ -87,7 +87,7 @@ struct TrafficLogFileTests {
     let local = try #require(TimeZone(identifier: zone))
     let text =
       "channel,scheduled_at,cart,advertiser\nfm1,\(repeated),C1001,Shop A\nfm1,\(repeated),C1002,Shop B\n"
-      + "fm1,\(repeated),C1001,Shop C\n"
+      + "fm1,\(repeated):00,C1001,Shop C\n"  // the same time, with its seconds
     let spots = try TrafficLogFile.parse(text, path: "t.csv") { _ in local }
     let times = spots.map {
       String(ISO8601Millis.format(Date(millisecondsSince1970: $0.scheduledAtMilliseconds)).prefix(19))
