@@ -43,7 +43,7 @@ extension CatalogCommand {
     let metadata = try promotedMetadata(a)
     let playLog = try a.required("db")
 
-    let store = try openPlayLog(playLog)
+    let store = try PlayLogLocation.openExisting(playLog, command: "catalog-add", passwordFile: nil)
     defer { try? store.close() }
     let segments = try store.unknownSegments(cluster: cluster)
     guard !segments.isEmpty else {
@@ -140,18 +140,6 @@ extension CatalogCommand {
           + ItemKind.acceptedWords.map { "`\($0)`" }.joined(separator: ", "))
     }
     return TrackMetadata(title: title, artist: artist, isrc: isrc, kind: kind)
-  }
-
-  /// The play log, which must exist (a missing file would be created empty, with no cluster in it).
-  static func openPlayLog(_ path: String) throws -> any PlayLogStorage {
-    if PlayLogLocation.isPostgreSQL(path) {
-      // A node name of its own: the monitor running on this host keeps its lease.
-      return try PostgreSQLPlayLogStore(url: path, node: "\(PlayLogLocation.hostName)-catalog-add")
-    }
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw UsageError("--db \(path): no such play log; give the file that `run` or `scan --db` writes")
-    }
-    return try PlayLogStore(path: path)
   }
 
   /// The reference of the cluster's item: the segment whose clip it was built from, the item's key and length, and

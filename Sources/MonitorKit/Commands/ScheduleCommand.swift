@@ -49,24 +49,10 @@ enum ScheduleCommand {
       spots.removeAll { !known.contains($0.channel) }
     }
     let replacing = a.has("replace") ? Self.days(of: spots, zone: zone(of:)) : []
-    let written: Int
-    if PlayLogLocation.isPostgreSQL(database) {
-      // A node name of its own: the monitor running on this host keeps its lease.
-      let store = try PostgreSQLPlayLogStore(
-        url: database, node: "\(PlayLogLocation.hostName)-schedule-import",
-        passwordFile: configuration?.database.passwordFile)
-      written = try store.importSchedule(spots, replacing: replacing)
-      try store.close()
-    } else {
-      guard FileManager.default.fileExists(atPath: database) else {
-        // A mistyped name would otherwise become a new play log that no monitor or report reads.
-        throw UsageError(
-          "--db \(database): no such play log; give the file that `run` or `scan --db` writes (the monitor creates it)")
-      }
-      let store = try PlayLogStore(path: database)
-      written = try store.importSchedule(spots, replacing: replacing)
-      try store.close()
-    }
+    let store = try PlayLogLocation.openExisting(
+      database, command: "schedule-import", passwordFile: configuration?.database.passwordFile)
+    let written = try store.importSchedule(spots, replacing: replacing)
+    try store.close()
     if !replacing.isEmpty {
       printError(
         "schedule import: replaced the schedule of \(replacing.count) channel-days (--replace: "

@@ -62,6 +62,24 @@ enum PlayLogLocation {
     }
   }
 
+  /// Opens the play log at `path`, which must exist, for a command that adds to it beside the monitor (`catalog add
+  /// --from-unknown`, `schedule import`): the SQLite file (a missing one would be created empty, a new play log that
+  /// no monitor or report reads), or the PostgreSQL database under a node name of the command's own, so that the
+  /// monitor running on this host keeps its lease.
+  /// - Throws: `UsageError` for a file that does not exist; `PostgreSQLError` or `SQLiteError` when the play log
+  ///   cannot be opened.
+  static func openExisting(_ path: String, command: String, passwordFile: String?) throws
+    -> any PlayLogStorage & ScheduleStorage
+  {
+    if isPostgreSQL(path) {
+      return try PostgreSQLPlayLogStore(url: path, node: "\(hostName)-\(command)", passwordFile: passwordFile)
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw UsageError("--db \(path): no such play log; give the file that `run` or `scan --db` writes")
+    }
+    return try PlayLogStore(path: path)
+  }
+
   /// Opens the play log at `path` for the HTTP API's pages: the SQLite file read-only, or a read-only connection
   /// to the PostgreSQL database (no node's lease).
   /// - Throws: `SQLiteError` or `MigrationError` for a file that is missing or not a play log this version reads;
