@@ -19,7 +19,15 @@ enum CatalogEditLock {
     } catch PlayLogLockError.held(_, let lockPath, let owner) {
       throw Held(catalog: url.path, lockPath: lockPath, owner: owner)
     } catch PlayLogLockError.unusable(_, let lockPath, let reason) {
-      throw Unwritable(catalog: url.path, lockPath: lockPath, reason: reason)
+      let parent = url.deletingLastPathComponent().path
+      var isFolder: ObjCBool = false
+      let problem =
+        !FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder)
+        ? "its folder \(parent) does not exist"
+        : !isFolder.boolValue
+          ? "\(parent) is not a folder"
+          : "its lock file \(lockPath) cannot be created or locked there (\(reason))"
+      throw Unwritable(catalog: url.path, problem: problem)
     }
   }
 
@@ -43,20 +51,11 @@ enum CatalogEditLock {
   /// audio is decoded, so that no work is wasted.
   struct Unwritable: Error, CustomStringConvertible {
     let catalog: String
-    let lockPath: String
-    let reason: String
+    /// What keeps the catalog from being written there: its folder missing, not a folder, or the system's reason.
+    let problem: String
 
     var description: String {
-      let parent = (catalog as NSString).deletingLastPathComponent
-      let folder = parent.isEmpty ? "." : parent
-      var isFolder: ObjCBool = false
-      let problem =
-        !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-        ? "its folder \(folder) does not exist"
-        : !isFolder.boolValue
-          ? "\(folder) is not a folder"
-          : "its lock file \(lockPath) cannot be created or locked there (\(reason))"
-      return "cannot write the catalog \(catalog): \(problem); create the folder or let this user write there, or give "
+      "cannot write the catalog \(catalog): \(problem); create the folder or let this user write there, or give "
         + "another --catalog"
     }
   }
