@@ -12,6 +12,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
     .systemLibrary(name: "CJack", path: "Sources/CJack"),
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
+    .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
     .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
@@ -23,7 +24,7 @@ let package = Package(
     .target(name: "Common"),
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
-    .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr", "CPrefetch"]),
+    .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr", "CXXHash", "CPrefetch"]),
     .target(name: "Reports", dependencies: ["Common", "CSQLite", "CPostgres"]),
     // The monitor: configuration, inputs, pipeline, play-log writer, commands and console. The executable only runs
     // it, so that the tests link the same code the product runs.

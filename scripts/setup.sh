@@ -21,6 +21,7 @@ ROOT=$(pwd)
 #   libfftw3-dev        FFT for the fingerprinter (single precision)
 #   libsqlite3-dev      the play log database
 #   libsoxr-dev         resampling any input rate to the matcher's rate
+#   libxxhash-dev       XXH3, the checksum that every catalog load verifies over the whole file
 #   libjack-jackd2-dev  live capture from sound cards through JACK
 #   jackd2              the JACK server (and jack_lsp), for live capture and its tests
 #   ffmpeg              decoding files and streams (run as a subprocess)
@@ -38,7 +39,7 @@ ROOT=$(pwd)
 #   chromium, chromium-driver, python3-venv
 #                       the dashboard's browser test (Tests/Browser): headless Chromium driven by Selenium, which
 #                       comes from PyPI into .build/test-venv (below)
-PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
+PACKAGES=(libfftw3-dev libsqlite3-dev libsoxr-dev libxxhash-dev libjack-jackd2-dev jackd2 ffmpeg sqlite3 icecast2 tmux zsh
   libmicrohttpd-dev libsystemd-dev prometheus chromium chromium-driver python3-venv libpq-dev postgresql)
 # Python packages from PyPI for the tests, in a virtual environment of the checkout's own (neither the system's
 # Python nor anyone's pyenv is changed): Selenium drives Debian's Chromium in the dashboard's browser test.

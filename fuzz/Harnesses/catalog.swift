@@ -45,8 +45,11 @@ public func initialize(
 public func fuzzCatalog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var bytes = Array(UnsafeBufferPointer(start: data, count: size))
   if bytes.count >= 24 {
-    let checksum = Checksum64.of(bytes[..<(bytes.count - 8)]).littleEndian
-    withUnsafeBytes(of: checksum) { bytes.replaceSubrange((bytes.count - 8)..., with: $0) }
+    let version = bytes[8..<12].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    let checksum = bytes.withUnsafeBytes {
+      CatalogChecksum.of(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 8)]), formatVersion: version)
+    }
+    withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange((bytes.count - 8)..., with: $0) }
   }
   let path = bytes.withUnsafeBufferPointer { FuzzScratch.write($0, name: "fuzzed.bmcat") }
   let catalog: Catalog

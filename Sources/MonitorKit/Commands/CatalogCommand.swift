@@ -297,9 +297,10 @@ enum CatalogCommand {
         "version 1, without the triplet index: searching a large catalog is slow" + upgrade
       case ..<3: "\(version), with index directories twice the size" + upgrade
       case 3: "\(version), with the tracks in JSON: twice as slow to load" + upgrade
-      case ..<Catalog.formatVersion:
+      case 4:
         "\(version), without the recordings' quiet tails: songs whose tails are masked on the air are logged ending "
           + "early; `catalog add` the same files to a new catalog to measure them"
+      case ..<Catalog.formatVersion: "\(version), with a checksum that is slower to check on every load" + upgrade
       default: version
       }
     return "format:       " + detail

@@ -38,9 +38,12 @@ struct CatalogTests {
     }
   }
 
+  /// `bytes` with the checksum of its format version (bytes 8–11) in its last 8 bytes.
   static func resealed(_ bytes: [UInt8]) -> [UInt8] {
     var body = Array(bytes.dropLast(8))
-    withUnsafeBytes(of: Checksum64.of(body).littleEndian) { body.append(contentsOf: $0) }
+    let version = body[8..<12].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    let checksum = body.withUnsafeBytes { CatalogChecksum.of($0, formatVersion: version) }
+    withUnsafeBytes(of: checksum.littleEndian) { body.append(contentsOf: $0) }
     return body
   }
 
@@ -264,6 +267,44 @@ struct CatalogTests {
     try loaded.write(to: url)
     #expect(Array(try Data(contentsOf: url)) == (try expected.encoded()))
     #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
+  }
+
+  /// The bytes of `catalog` as format version 5 wrote them: this build's, sealed with `Checksum64`.
+  static func versionFive(_ catalog: Catalog) throws -> [UInt8] {
+    var bytes = try catalog.encoded()
+    bytes[8] = 5
+    return resealed(bytes)
+  }
+
+  @Test("A version 5 catalog, sealed with the older checksum, loads; upgraded, it is the file this build writes")
+  func versionFiveLoadsAndUpgrades() throws {
+    let catalog = try Self.catalog()
+    let folder = try TemporaryDirectory()
+    let url = folder.file("v5.bmcat")
+    let bytes = try Self.versionFive(catalog)
+    let body = Array(bytes.dropLast(8))
+    #expect(Array(bytes.suffix(8)) == withUnsafeBytes(of: Checksum64.of(body).littleEndian) { Array($0) })
+    try Data(bytes).write(to: url)
+    let loaded = try Catalog.load(from: url)
+    #expect(loaded.info().formatVersion == 5)
+    #expect(loaded.tracks == catalog.tracks)
+    #expect(Self.entries(loaded) == Self.entries(catalog))
+    try loaded.write(to: url)
+    #expect(Array(try Data(contentsOf: url)) == (try catalog.encoded()))
+    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
+  }
+
+  @Test("This build seals its catalogs with XXH3-64, and refuses one of its version sealed with the older checksum")
+  func currentVersionIsSealedWithXXH3() throws {
+    let bytes = try Self.catalog().encoded()
+    let body = Array(bytes.dropLast(8))
+    let xxh3 = body.withUnsafeBytes { XXH3Stream.of($0) }
+    #expect(Array(bytes.suffix(8)) == withUnsafeBytes(of: xxh3.littleEndian) { Array($0) })
+    let folder = try TemporaryDirectory()
+    let url = folder.file("older-checksum.bmcat")
+    try Data(body + withUnsafeBytes(of: Checksum64.of(body).littleEndian) { Array($0) }).write(to: url)
+    let error = #expect(throws: FormatError.self) { try Catalog.load(from: url) }
+    #expect(error?.reason.contains("checksum mismatch") == true)
   }
 
   /// The bytes of `catalog` as format version 3, 2 or 1 wrote them: the tracks in the JSON header; before version 3

@@ -18,6 +18,10 @@ struct CatalogCommandInfoTests {
     var info = Catalog.Info(
       trackCount: 1, hours: 1, hashCount: 1, indexBytes: 1, fileBytes: nil, hasTripletIndex: true)
     #expect(CatalogCommand.formatLine(info) == "format:       version \(Catalog.formatVersion)")
+    info.formatVersion = 5
+    #expect(
+      CatalogCommand.formatLine(info)
+        == "format:       version 5, with a checksum that is slower to check on every load; run `catalog upgrade`")
     info.formatVersion = 4
     #expect(
       CatalogCommand.formatLine(info)

@@ -357,7 +357,8 @@ struct CatalogCommandTests {
     out += json
     while out.count % 16 != 0 { out.append(0) }
     out += bytes[((16 + headerLength + 15) / 16 * 16)..<(bytes.count - 8)]
-    withUnsafeBytes(of: Checksum64.of(out).littleEndian) { out += $0 }
+    let checksum = out.withUnsafeBytes { CatalogChecksum.of($0, formatVersion: Catalog.formatVersion) }
+    withUnsafeBytes(of: checksum.littleEndian) { out += $0 }
     try Data(out).write(to: url)
   }
 
