@@ -67,7 +67,7 @@ enum CommandTable {
           the later ones with catalog remove KEY.
           """),
       CommandSpec(
-        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 to 4) as version 5",
+        ["catalog", "upgrade"], "rewrites a catalog of an older format version (1 to 5) as version 6",
         options: [catalogOption]),
     ])
 
