@@ -18,11 +18,11 @@ import Foundation
 /// one of validation and reading the track table.
 ///
 /// Version 5 is the same with the checksum `Checksum64`. Version 4 is version 5 without each track's `loudEndSeconds`
-/// (read as its audible end: no quiet tail known). Version
-/// 3 is version 4 without the track table, the tracks in the JSON header (`tracks`). Version 2 is version 3
-/// with each directory a plain list of UInt32 offsets (`directoryCount` of them, 4 bytes a slot), and version 1 is
-/// version 2 without the triplet index. All are still read, plain directories made `SlotDirectory`s in memory as they
-/// load (and, from version 1, `Catalog.triplets` nil); `catalog upgrade` rewrites them as version 6.
+/// (read as its audible end: no quiet tail known). Version 3 is version 4 without the track table, the tracks in the
+/// JSON header (`tracks`). Version 2 is version 3 with each directory a plain list of UInt32 offsets (`directoryCount`
+/// of them, 4 bytes a slot), and version 1 is version 2 without the triplet index. All are still read, plain
+/// directories made `SlotDirectory`s in memory as they load (and, from version 1, `Catalog.triplets` nil);
+/// `catalog upgrade` rewrites them as version 6.
 extension Catalog {
   static let magic = Array("BMCATLG\u{1}".utf8)
   public static let formatVersion: UInt32 = 6
