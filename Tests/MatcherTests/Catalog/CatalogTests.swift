@@ -256,14 +256,19 @@ struct CatalogTests {
   )
   func versionFourLoadsAndUpgrades() throws {
     let catalog = try Self.catalog()
+    try Self.expectLoadsAndUpgrades(try Self.versionFour(catalog), version: 4, as: Self.withoutLoudEnds(catalog))
+  }
+
+  /// Checks that `bytes`, a catalog file of format `version`, loads as `expected` (its tracks and its index), and that
+  /// the catalog loaded, written again, is the file this build writes of `expected`, read back as this build's version.
+  static func expectLoadsAndUpgrades(_ bytes: [UInt8], version: UInt32, as expected: Catalog) throws {
     let folder = try TemporaryDirectory()
-    let url = folder.file("v4.bmcat")
-    try Data(try Self.versionFour(catalog)).write(to: url)
+    let url = folder.file("v\(version).bmcat")
+    try Data(bytes).write(to: url)
     let loaded = try Catalog.load(from: url)
-    #expect(loaded.info().formatVersion == 4)
-    let expected = Self.withoutLoudEnds(catalog)
+    #expect(loaded.info().formatVersion == version)
     #expect(loaded.tracks == expected.tracks)
-    #expect(Self.entries(loaded) == Self.entries(catalog))
+    #expect(Self.entries(loaded) == Self.entries(expected))
     try loaded.write(to: url)
     #expect(Array(try Data(contentsOf: url)) == (try expected.encoded()))
     #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
@@ -279,19 +284,10 @@ struct CatalogTests {
   @Test("A version 5 catalog, sealed with the older checksum, loads; upgraded, it is the file this build writes")
   func versionFiveLoadsAndUpgrades() throws {
     let catalog = try Self.catalog()
-    let folder = try TemporaryDirectory()
-    let url = folder.file("v5.bmcat")
     let bytes = try Self.versionFive(catalog)
     let body = Array(bytes.dropLast(8))
     #expect(Array(bytes.suffix(8)) == withUnsafeBytes(of: Checksum64.of(body).littleEndian) { Array($0) })
-    try Data(bytes).write(to: url)
-    let loaded = try Catalog.load(from: url)
-    #expect(loaded.info().formatVersion == 5)
-    #expect(loaded.tracks == catalog.tracks)
-    #expect(Self.entries(loaded) == Self.entries(catalog))
-    try loaded.write(to: url)
-    #expect(Array(try Data(contentsOf: url)) == (try catalog.encoded()))
-    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
+    try Self.expectLoadsAndUpgrades(bytes, version: 5, as: catalog)
   }
 
   @Test("This build seals its catalogs with XXH3-64, and refuses one of its version sealed with the older checksum")
@@ -347,16 +343,7 @@ struct CatalogTests {
   )
   func versionThreeLoadsAndUpgrades() throws {
     let catalog = Self.withoutLoudEnds(try Self.catalog())
-    let folder = try TemporaryDirectory()
-    let url = folder.file("v3.bmcat")
-    try Data(try Self.olderFormat(catalog, version: 3)).write(to: url)
-    let loaded = try Catalog.load(from: url)
-    #expect(loaded.info().formatVersion == 3)
-    #expect(loaded.tracks == catalog.tracks)
-    #expect(Self.entries(loaded) == Self.entries(catalog))
-    try loaded.write(to: url)
-    #expect(Array(try Data(contentsOf: url)) == (try catalog.encoded()))
-    #expect(try Catalog.load(from: url).info().formatVersion == Catalog.formatVersion)
+    try Self.expectLoadsAndUpgrades(try Self.olderFormat(catalog, version: 3), version: 3, as: catalog)
   }
 
   @Test(
