@@ -18,10 +18,12 @@ let package = Package(
     .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
     // A software prefetch for the matcher's search (a header only: no library).
     .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+    // glibc's close-from file action for posix_spawn, which Swift's Glibc module does not declare (a header only).
+    .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
 
     // What every module shares: configuration errors and strict JSON5 decoding, item kinds, files written in place,
     // the subprocess launcher (ffmpeg, ffprobe, alert commands).
-    .target(name: "Common"),
+    .target(name: "Common", dependencies: ["CSpawn"]),
     .target(name: "RingBuffer"),
     .target(name: "JackInput", dependencies: ["CJack", "RingBuffer"]),
     .target(name: "Matcher", dependencies: ["Common", "CFFTW", "CSoxr", "CXXHash", "CPrefetch"]),
@@ -37,7 +39,7 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks", dependencies: ["Common", "Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
-    .target(name: "TestSupport", dependencies: ["Common", "Matcher"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Common", "Matcher", "CSpawn"], path: "Tests/TestSupport"),
     .target(
       name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
       path: "Tests/JackTestSupport"),

@@ -50,6 +50,18 @@ struct FFmpegProcessTests {
     #expect(stubborn.terminate() == .signaled(SIGKILL))  // again: nothing more happens
   }
 
+  @Test("The child has its standard streams and no other descriptor of the parent, close-on-exec or not")
+  func childInheritsOnlyItsStreams() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)  // a plain pipe, without close-on-exec, as a library might leave open
+    defer { for end in ends { close(end) } }
+    let process = try FFmpegProcess(executable: "/bin/sleep", arguments: ["30"])
+    defer { _ = process.terminate() }
+    // posix_spawn returns once the child runs the program, so its descriptors are final.
+    let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processID)/fd")
+    #expect(descriptors.sorted() == ["0", "1", "2"])
+  }
+
   @Test("A program that does not exist is an error, not a crash")
   func missingProgram() {
     #expect(throws: FFmpegProcess.SpawnError.self) {

@@ -109,4 +109,17 @@ struct TestSupportTests {
     }
     #expect(!FileManager.default.fileExists(atPath: try #require(url).path))
   }
+
+  @Test("A background process holds no descriptor of the test process: a pipe open while it runs reaches end of file")
+  func backgroundProcessInheritsNoDescriptor() throws {
+    let folder = try TemporaryDirectory(prefix: "background-fds")
+    let pipe = Pipe()
+    let sleeper = try BackgroundProcess(
+      executable: "/bin/sleep", arguments: ["30"], outputPath: folder.file("sleep.txt").path)
+    defer { sleeper.terminateAndWait() }
+    let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(sleeper.pid)/fd")
+    #expect(descriptors.sorted() == ["0", "1", "2"])
+    try pipe.fileHandleForWriting.close()
+    #expect(pipe.fileHandleForReading.readDataToEndOfFile().isEmpty, "end of file, not a wait for the sleeper")
+  }
 }

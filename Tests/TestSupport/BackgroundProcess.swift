@@ -1,11 +1,16 @@
+import CSpawn
 import Foundation
 
 /// A program running in the background for a test (a server, a stream source), started with `posix_spawn` with no
-/// signal blocked and every signal at its default action, its output going to a file.
+/// signal blocked and every signal at its default action, its output going to a file, and no descriptor of the test
+/// process but /dev/null and that file.
 ///
 /// Foundation's `Process` passes on the spawning thread's signal mask, and the test runner's threads block SIGTERM:
-/// a program started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work. Start servers
-/// under `timeout` (see `underTimeout`) so that they go away even when the test process dies first.
+/// a program started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work. The test
+/// process's other descriptors are closed in the child: a `Pipe` another test made at the same moment (Foundation's
+/// are not close-on-exec) would otherwise stay open in a server that runs for minutes, so that its reader never saw
+/// end of file, or its writer never EPIPE. Start servers under `timeout` (see `underTimeout`) so that they go away
+/// even when the test process dies first.
 /// Threads: use from one thread at a time.
 public final class BackgroundProcess {
   public struct SpawnError: Error, CustomStringConvertible {
@@ -42,6 +47,7 @@ public final class BackgroundProcess {
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&files, 1, 2)
+    cspawn_close_inherited(&files)
 
     let merged = Subprocess.inheritedEnvironment.merging(environment) { _, new in new }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
