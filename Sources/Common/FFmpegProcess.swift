@@ -7,9 +7,10 @@ import Foundation
 ///
 /// The child gets no blocked signals and default signal actions (a thread's blocked SIGTERM would otherwise be
 /// inherited and make `terminate()` wait for SIGKILL), standard input from /dev/null, and its own process group (a
-/// Ctrl-C in the daemon's terminal does not reach it: the daemon stops it). The child inherits no other descriptor
-/// (`spawn` closes them), and the parent's ends of the pipes are non-blocking, for `poll`. The process is always reaped
-/// (`waitpid`), by `waitForExit`, `terminate` or at the latest when the value is released: it never stays a zombie.
+/// Ctrl-C in the daemon's terminal does not reach it: the daemon stops it). The pipes are close-on-exec, so no other
+/// child inherits them, this child inherits no other descriptor (`spawn`), and the parent's ends are non-blocking, for
+/// `poll`. The process is always reaped (`waitpid`), by `waitForExit`, `terminate` or at the latest when the value is
+/// released: it never stays a zombie.
 ///
 /// Threads: one thread at a time (the thread that starts it and waits for it).
 package final class FFmpegProcess {
@@ -91,8 +92,9 @@ package final class FFmpegProcess {
 
   /// Starts `executable` (a path) with `arguments` and `environment` as every child of the package starts: with no
   /// blocked signals and default signal actions, in its own process group, and with no descriptor but its standard
-  /// streams, which `files` sets up. (A descriptor the monitor was started with, without close-on-exec, would
-  /// otherwise live on in an alert command that outlives it.) The one `posix_spawn` of the package (ffmpeg, ffprobe, the alert command).
+  /// streams, which `files` sets up (a descriptor the monitor was started with, without close-on-exec, would otherwise
+  /// live on in an alert command that outlives it). The one `posix_spawn` of the package (ffmpeg, ffprobe, the alert
+  /// command).
   /// - Returns: its process id.
   /// - Throws: `SpawnError` with the `errno` of the failure.
   package static func spawn(

@@ -24,9 +24,9 @@ public final class BackgroundProcess {
   /// The exit status (or 128 + the signal that killed it), once the process has been reaped.
   public private(set) var exitStatus: Int32?
 
-  /// Starts `executable` (a path) with `arguments` and this process's environment (`Subprocess.inheritedEnvironment`) plus
-  /// `environment`, standard input from /dev/null and standard output and standard error to `outputPath` (created or
-  /// truncated).
+  /// Starts `executable` (a path) with `arguments` and this process's environment
+  /// (`Subprocess.inheritedEnvironment`) plus `environment`, standard input from /dev/null, standard output and
+  /// standard error to `outputPath` (created or truncated), and no other descriptor.
   public init(
     executable: String, arguments: [String], environment: [String: String] = [:], outputPath: String
   ) throws {
