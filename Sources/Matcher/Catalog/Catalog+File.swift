@@ -125,8 +125,10 @@ extension Catalog {
       guard CatalogChecksum.of(body, formatVersion: version) == stored else { throw checksumMismatch }
       throw error
     }
+    let pairFences = parts.index.residualBits == 0 ? PostingFences(unfilledFor: parts.index.postings) : nil
     let (checksum, lastFrames) = checksumAndLastFrames(
-      of: body, formatVersion: version, indexes: [parts.index] + (parts.triplets.map { [$0] } ?? []))
+      of: body, formatVersion: version, indexes: [parts.index] + (parts.triplets.map { [$0] } ?? []),
+      pairFences: pairFences)
     guard checksum == stored else { throw checksumMismatch }
     let axisEnd = parts.header.axisEnd
     try parts.index.validate(path: path, name: "index", axisEnd: axisEnd, lastFrame: lastFrames[0])
@@ -134,7 +136,7 @@ extension Catalog {
     return Catalog(
       parameters: parts.header.parameters, tracks: parts.header.tracks ?? [], index: parts.index,
       stopHashCap: parts.header.stopHashCap ?? 0, triplets: parts.triplets.map { TripletIndex(index: $0) },
-      fileFormatVersion: version, fileIdentity: file.identity, fileChecksum: stored)
+      fileFormatVersion: version, fileIdentity: file.identity, fileChecksum: stored, pairFences: pairFences)
   }
 
   /// Whether the file at `path` is still the one this catalog was read from, unchanged: the same file in the same
@@ -158,10 +160,11 @@ extension Catalog {
   private static let loadChunkBytes = 1 << 16
 
   /// The checksum of `body` and, in the same pass, the highest frame of each of `indexes`' postings (which lie in
-  /// `body`, at offsets that are multiples of 4), so that the file is read from memory once: reading the postings
-  /// again after the checksum cost two thirds as much as the checksum (1,000 hours: 44 ms against 70 ms).
+  /// `body`, at offsets that are multiples of 4) and `pairFences`, the fences of the first index's postings, so that
+  /// the file is read from memory once: reading the postings again after the checksum cost two thirds as much as the
+  /// checksum (1,000 hours: 44 ms against 70 ms).
   private static func checksumAndLastFrames(
-    of body: UnsafeRawBufferPointer, formatVersion: UInt32, indexes: [CatalogIndex]
+    of body: UnsafeRawBufferPointer, formatVersion: UInt32, indexes: [CatalogIndex], pairFences: PostingFences?
   ) -> (UInt64, [UInt32]) {
     var checksum = CatalogChecksum(formatVersion: formatVersion)
     var lastFrames = [UInt32](repeating: 0, count: indexes.count)
@@ -182,6 +185,7 @@ extension Catalog {
           lastFrames[i],
           CatalogIndex.lastFrame(
             in: UnsafeBufferPointer(rebasing: index.postings[first..<past]), mask: index.positionMask))
+        if i == 0 { pairFences?.fill(from: index.postings, range: first..<past) }
       }
       start = end
     }

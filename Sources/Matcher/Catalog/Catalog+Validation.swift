@@ -139,7 +139,9 @@ extension CatalogIndex {
   /// (before `axisEnd`, the end of the tracks' frame axis), given the highest of them (`lastFrame(in:mask:)`, which
   /// loading finds in the checksum's pass). Linear: one pass over the directory.
   func validate(path: String, name: String, axisEnd: UInt64, lastFrame last: UInt32) throws(FormatError) {
-    try Self.validateDirectory(directory, postingCount: postings.count, path: path, name: name)
+    try Self.validateDirectory(
+      directory, postingCount: postings.count, path: path, name: name,
+      knownNeverToDecrease: directory.surelyNeverDecreases())
     if !postings.isEmpty && UInt64(last) >= axisEnd {
       throw Catalog.damaged(
         path,
@@ -154,19 +156,23 @@ extension CatalogIndex {
     return last
   }
 
-  /// Checks a directory: it starts at 0, never decreases, and ends at `postingCount`.
+  /// Checks a directory: it starts at 0, never decreases, and ends at `postingCount`. `knownNeverToDecrease` skips the
+  /// pass over every slot, for a directory already found never to decrease (`SlotDirectory.surelyNeverDecreases`).
   static func validateDirectory<D: RandomAccessCollection>(
-    _ directory: D, postingCount: Int, path: String, name: String
+    _ directory: D, postingCount: Int, path: String, name: String, knownNeverToDecrease: Bool = false
   ) throws(FormatError) where D.Element == UInt32, D.Index == Int {
     guard directory.first == 0 else {
       throw Catalog.damaged(path, "the \(name) directory starts at posting \(directory.first ?? 0), not 0")
     }
     // The slot that decreases is looked for only once a pass found one, so that the common case stays one tight loop.
     var decreases = false
-    var previous: UInt32 = 0
-    for offset in directory {
-      decreases = decreases || offset < previous
-      previous = offset
+    var previous: UInt32 = directory.last ?? 0
+    if !knownNeverToDecrease {
+      previous = 0
+      for offset in directory {
+        decreases = decreases || offset < previous
+        previous = offset
+      }
     }
     if decreases, let slot = (1..<directory.count).first(where: { directory[$0] < directory[$0 - 1] }) {
       throw Catalog.damaged(

@@ -31,7 +31,7 @@ public final class Catalog: Sendable {
   init(
     parameters: FingerprintParameters, tracks: [CatalogTrack], index: CatalogIndex, stopHashCap: Int,
     triplets: TripletIndex?, fileFormatVersion: UInt32 = Catalog.formatVersion, fileIdentity: FileIdentity? = nil,
-    fileChecksum: UInt64? = nil
+    fileChecksum: UInt64? = nil, pairFences: PostingFences? = nil
   ) {
     self.fileFormatVersion = fileFormatVersion
     self.fileIdentity = fileIdentity
@@ -42,7 +42,7 @@ public final class Catalog: Sendable {
     self.stopHashCap = stopHashCap
     self.triplets = triplets
     starts = tracks.map(\.globalStartFrame)
-    pairFences = index.residualBits == 0 ? PostingFences(postings: index.postings) : nil
+    self.pairFences = index.residualBits == 0 ? pairFences ?? PostingFences(postings: index.postings) : nil
   }
 
   /// Frames left empty between two tracks on the global axis, so that no diagonal runs from one into the next.

@@ -17,12 +17,24 @@ final class PostingFences: @unchecked Sendable {
   /// are two whole lines.
   let phase: Int
 
-  init(postings: UnsafeBufferPointer<UInt32>) {
+  convenience init(postings: UnsafeBufferPointer<UInt32>) {
+    self.init(unfilledFor: postings)
+    fill(from: postings, range: 0..<postings.count)
+  }
+
+  /// Room for the fences of `postings`, not yet read: `fill` reads them, a stretch at a time, so that a catalog's
+  /// load takes them from each piece of the file while its checksum has it in the cache.
+  init(unfilledFor postings: UnsafeBufferPointer<UInt32>) {
     let address = Int(bitPattern: postings.baseAddress)
     phase = min(postings.count, (Self.lineBytes - address % Self.lineBytes) % Self.lineBytes / 4)
     let count = (postings.count - phase + Self.stride - 1) / Self.stride
     values = .allocate(capacity: count)
-    for f in 0..<count { values[f] = postings[phase + f * Self.stride] }
+  }
+
+  /// Reads the fences among postings `range` of `postings` (the postings this was made for); the ranges of all calls
+  /// together must cover them all.
+  func fill(from postings: UnsafeBufferPointer<UInt32>, range: Range<Int>) {
+    for f in fences(start: range.lowerBound, end: range.upperBound) { values[f] = postings[position(ofFence: f)] }
   }
 
   deinit { values.deallocate() }

@@ -64,6 +64,25 @@ struct CatalogTests {
     #expect(size == Layout(try catalog.encoded(), catalog: catalog).trailer.upperBound)
   }
 
+  @Test("A loaded catalog's posting fences, read in the pieces its checksum reads, are every 32nd of its postings")
+  func fencesReadInPieces() throws {
+    // Hashes of 12 bits keep whole hashes in the directory's slots, as catalogs of millions of postings do, so that
+    // the search reads its postings through fences.
+    let songs = (41...70).map { SyntheticSong(seed: UInt64($0), seconds: 80) }
+    let catalog = try MatcherHarness.catalog(of: songs, parameters: CatalogValidationTests.coarse)
+    let folder = try TemporaryDirectory()
+    let url = folder.file("coarse.bmcat")
+    try catalog.write(to: url)
+    let loaded = try Catalog.load(from: url)
+    let fences = try #require(loaded.pairFences)
+    #expect(4 * loaded.index.postings.count > 3 * (1 << 16), "the postings span several of the checksum's pieces")
+    let derived = PostingFences(postings: loaded.index.postings)
+    #expect(fences.phase == derived.phase && fences.values.count == derived.values.count)
+    #expect(fences.values.count == (loaded.index.postings.count - fences.phase + 31) / 32)
+    let wrong = fences.values.indices.first { fences.values[$0] != loaded.index.postings[fences.phase + 32 * $0] }
+    #expect(wrong == nil, "fence \(wrong ?? 0) of \(fences.values.count)")
+  }
+
   /// Expects `loaded` to find, in `song` on air, the one play `catalog` finds: the same track, start and matches.
   static func expectSamePlays(_ loaded: Catalog, as catalog: Catalog, in song: SyntheticSong) throws {
     let broadcast = song.render()

@@ -53,6 +53,58 @@ struct SlotDirectoryTests {
     }
   }
 
+  @Test(
+    "A directory is surely never decreasing when built, never when a slot decreases, and exactly so unless sums wrap")
+  func surelyNeverDecreases() {
+    for index in 0..<PropertyCheck.cases(300) {
+      var generator = PropertyCheck.generator(case: index)
+      let origin = PropertyCheck.origin(case: index)
+      let plain = Self.plain(
+        slots: Int.random(in: 1...6000, using: &generator),
+        postingsPerSlot: [0, 4, 300].randomElement(using: &generator)!,
+        heavy: [0, 70_000].randomElement(using: &generator)!, seed: generator.next())
+      let storage = SlotDirectoryStorage(copying: plain)
+      let built = storage.directory
+      #expect(built.surelyNeverDecreases(), "\(origin)")
+      // Damaged as a file can be: a block start or an offset anywhere, near its value or anything, up to the limits.
+      var starts = Array(built.blockStarts)
+      var offsets = Array(built.offsets)
+      for _ in 0..<Int.random(in: 1...2, using: &generator) {
+        if Bool.random(using: &generator) {
+          // The last block half the time: only there can sums that wrap go unseen by the next block's start.
+          let b =
+            Bool.random(using: &generator) ? starts.count - 1 : Int.random(in: 0..<starts.count, using: &generator)
+          starts[b] =
+            [
+              starts[b] &+ UInt32.random(in: 0...3, using: &generator),
+              starts[b] &- UInt32.random(in: 0...3, using: &generator),
+              UInt32.max - UInt32.random(in: 0...1_000, using: &generator),
+              UInt32.random(in: 0...UInt32.max, using: &generator),
+            ].randomElement(using: &generator)!
+        } else {
+          let i = Int.random(in: 0..<offsets.count, using: &generator)
+          offsets[i] =
+            Bool.random(using: &generator)
+            ? offsets[i] &+ UInt16.random(in: 0...2, using: &generator) &- 1
+            : UInt16.random(in: 0...UInt16.max, using: &generator)
+        }
+      }
+      starts.withUnsafeBufferPointer { blockStarts in
+        offsets.withUnsafeBufferPointer { offsets in
+          let damaged = SlotDirectory(blockBits: built.blockBits, blockStarts: blockStarts, offsets: offsets)
+          let values = Array(damaged)
+          let neverDecreases = zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }
+          let wraps = offsets.indices.contains {
+            UInt64(blockStarts[$0 >> built.blockBits]) + UInt64(offsets[$0]) > UInt64(UInt32.max)
+          }
+          let sure = damaged.surelyNeverDecreases()
+          #expect(!sure || neverDecreases, "never sure of one that decreases: \(origin)")
+          #expect(wraps || sure == neverDecreases, "exact unless a sum wraps: \(origin)")
+        }
+      }
+    }
+  }
+
   @Test("A sparse directory takes blocks of 4,096 slots: 2 bytes a slot and a block start per 4,096 slots")
   func sparseIsHalfThePlainSize() {
     let plain = Self.plain(slots: 1 << 20, postingsPerSlot: 4, heavy: 0, seed: 9)
