@@ -327,7 +327,9 @@ enum CatalogCommand {
     if let b = info.fileBytes { print("file bytes:   \(b)") }
     print(formatLine(info))
     print(String(format: "loaded in:    %.3f s", loadSeconds))
-    let kinds = Dictionary(grouping: catalog.tracks, by: \.metadata.kind).mapValues(\.count)
+    // Counted in place: grouping the tracks copied every one of them (180,939 at 10,000 hours) for their counts.
+    var kinds: [ItemKind: Int] = [:]
+    for track in catalog.tracks { kinds[track.metadata.kind, default: 0] += 1 }
     print(
       "kinds:        "
         + kinds.keys.sorted { $0.rawValue < $1.rawValue }.map { "\($0.rawValue) \(kinds[$0]!)" }.joined(separator: ", ")

@@ -112,6 +112,12 @@ struct CatalogCommandTests {
     #expect(lines.contains("file bytes:   \(fileBytes)"))
     #expect(lines.contains("kinds:        song 3"))
     #expect(lines.first == "catalog:      \(catalogURL.path)")
+    let sheet = folder.file("spot.csv")
+    try Data("path,title,kind\n\(Fixtures.music("unknown.ogg").path),Spot,ad\n".utf8).write(to: sheet)
+    let added = try CLI.run(["catalog", "add", "--catalog", catalogURL.path, "--metadata", sheet.path])
+    #expect(added.status == 0, "\(added)")
+    let mixed = try CLI.run(["catalog", "info", "--catalog", catalogURL.path])
+    #expect(CLI.lines(mixed.stdout).contains("kinds:        ad 1, song 3"), "\(mixed)")
   }
 
   @Test("catalog add on a folder of good and bad files: exit 2, the good ones added, stderr names the bad ones")
