@@ -5,10 +5,10 @@
 ///
 /// A fence is every `stride`-th posting of the index's postings, wherever the list it belongs to starts,
 /// so that the fences inside any list are a run of `values`, sorted as the list is, and no table of where each hash's
-/// fences start is needed. Derived from the postings when a catalog is loaded or built (one read of every `stride`-th
-/// posting: 77 MB at 10,000 hours), never stored in the file.
+/// fences start is needed. Derived from the postings when a catalog is built, and read in the checksum's pass over
+/// the file when one is loaded (`fill`; 77 MB at 10,000 hours), never stored in the file.
 ///
-/// Immutable once made: any thread may read it.
+/// Immutable once filled (by the thread that made it): any thread may read it.
 final class PostingFences: @unchecked Sendable {
   /// Postings per fence: two cache lines of postings between fences.
   static let stride = 32
