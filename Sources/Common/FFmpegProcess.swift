@@ -94,7 +94,9 @@ package final class FFmpegProcess {
   /// blocked signals and default signal actions, in its own process group, and with no descriptor but its standard
   /// streams, which `files` sets up (a descriptor the monitor was started with, without close-on-exec, would otherwise
   /// live on in an alert command that outlives it). The one `posix_spawn` of the package (ffmpeg, ffprobe, the alert
-  /// command).
+  /// command). systemd's addresses for the service's own process (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`)
+  /// are left out of `environment`: a child that called `systemd-notify` would speak for the monitor, and under the
+  /// default `NotifyAccess=main` systemd would log its message as refused.
   /// - Returns: its process id.
   /// - Throws: `SpawnError` with the `errno` of the failure.
   package static func spawn(
@@ -121,7 +123,9 @@ package final class FFmpegProcess {
     cspawn_close_inherited(&files)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let envp =
+      environment.filter { !serviceManagerVariables.contains($0.key) }.map { strdup("\($0.key)=\($0.value)") }
+      + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
@@ -130,6 +134,9 @@ package final class FFmpegProcess {
     guard code == 0 else { throw SpawnError(code: code) }
     return pid
   }
+
+  /// The variables through which systemd addresses the service's main process (sd_notify(3), sd_watchdog_enabled(3)).
+  private static let serviceManagerVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
 
   /// The path of the program `name` (a path, or a name looked up on PATH), nil when there is none.
   package static func executable(named name: String) -> String? {

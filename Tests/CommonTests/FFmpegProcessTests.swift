@@ -62,6 +62,23 @@ struct FFmpegProcessTests {
     #expect(descriptors.sorted() == ["0", "1", "2"])
   }
 
+  @Test("A child's environment is the one given, without systemd's addresses for the monitor's own process")
+  func childEnvironmentLeavesOutServiceManagerVariables() throws {
+    let folder = try TemporaryDirectory(prefix: "ffmpeg-process-environment")
+    let listing = folder.file("environment")
+    let environment = [
+      "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1",
+      "PATH": "/usr/bin:/bin", "ALERT_KIND": "silence",
+    ]
+    let pid = try FFmpegProcess.spawn(executable: "/usr/bin/env", arguments: [], environment: environment) { files in
+      posix_spawn_file_actions_addopen(&files, 1, listing.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
+    var status: Int32 = 0
+    #expect(waitpid(pid, &status, 0) == pid)
+    let lines = try String(contentsOf: listing, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(lines.sorted() == ["ALERT_KIND=silence", "PATH=/usr/bin:/bin"])
+  }
+
   @Test("A program that does not exist is an error, not a crash")
   func missingProgram() {
     #expect(throws: FFmpegProcess.SpawnError.self) {
