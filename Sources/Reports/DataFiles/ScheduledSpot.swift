@@ -24,4 +24,11 @@ package struct ScheduledSpot: Sendable, Equatable {
     self.title = title
     self.lengthMilliseconds = lengthMilliseconds
   }
+
+  /// Whether two carts are the same cart: spelled alike but for case (`c9999` is `C9999`), in one traffic log or
+  /// across imports.
+  package static func sameCart(_ a: String, _ b: String) -> Bool { cartKey(a) == cartKey(b) }
+
+  /// The form of `cart` that is the same for every spelling of it (`sameCart`).
+  package static func cartKey(_ cart: String) -> String { cart.uppercased() }
 }

@@ -126,7 +126,7 @@ package enum TrafficLogFile {
             + "the row, or give the time with its offset (ISO 8601)")
       }
       if instants.count == 2 {
-        let key = "\(channel)\u{0}\(cart.uppercased())\u{0}\(time)"
+        let key = "\(channel)\u{0}\(ScheduledSpot.cartKey(cart))\u{0}\(time)"
         if repeatedHourRows.contains(key) { time = instants[1] } else { repeatedHourRows.insert(key) }
       }
       let lengthText = field("length_s")
@@ -141,7 +141,7 @@ package enum TrafficLogFile {
       let spot = ScheduledSpot(
         channel: channel, scheduledAtMilliseconds: time, cart: cart, advertiser: field("advertiser"),
         title: field("title"), lengthMilliseconds: length)
-      let key = "\(channel)\u{0}\(time)\u{0}\(cart.uppercased())"
+      let key = "\(channel)\u{0}\(time)\u{0}\(ScheduledSpot.cartKey(cart))"
       if let earlier = spotAt[key] {
         let first = spots[earlier.index]
         guard first.advertiser == spot.advertiser && first.title == spot.title && first.lengthMilliseconds == length

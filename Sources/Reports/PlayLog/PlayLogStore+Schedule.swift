@@ -1,8 +1,9 @@
 /// The traffic schedule in the play log (`schedule import`).
 extension PlayLogStore {
   /// Adds `spots` in one transaction, synced once: all of them or none. A spot already in the log (same channel,
-  /// time and cart) is replaced, so importing a corrected log again updates it; the spots in `replacing` are removed
-  /// first, in the same transaction. Returns how many rows were written.
+  /// time and cart, the cart in any case: `ScheduledSpot.sameCart`) is replaced, so importing a corrected log again
+  /// updates it, spelling included; the spots in `replacing` are removed first, in the same transaction. Returns how
+  /// many rows were written.
   package func importSchedule(_ spots: [ScheduledSpot], replacing spans: [ScheduleSpan] = []) throws -> Int {
     try database.transaction {
       for span in spans {
@@ -12,6 +13,16 @@ extension PlayLogStore {
           [.text(span.channel), .integer(span.fromMilliseconds), .integer(span.toMilliseconds)])
       }
       for spot in spots {
+        let channel = try channelID(named: spot.channel)
+        let atTheSameTime = try database.query(
+          "SELECT id, cart FROM schedule WHERE channel_id = ? AND scheduled_at_ms = ?",
+          [.integer(channel), .integer(spot.scheduledAtMilliseconds)])
+        for row in atTheSameTime {
+          let cart = try row.string(1)
+          if cart != spot.cart && ScheduledSpot.sameCart(cart, spot.cart) {
+            try database.run("DELETE FROM schedule WHERE id = ?", [.integer(try row.int64(0))])
+          }
+        }
         try database.run(
           """
           INSERT INTO schedule(channel_id, scheduled_at_ms, cart, advertiser, title, length_ms)
@@ -20,7 +31,7 @@ extension PlayLogStore {
             advertiser = excluded.advertiser, title = excluded.title, length_ms = excluded.length_ms
           """,
           [
-            .integer(try channelID(named: spot.channel)), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
+            .integer(channel), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
             .text(spot.advertiser), .text(spot.title), .integer(spot.lengthMilliseconds),
           ])
       }

@@ -1,9 +1,10 @@
 /// The traffic schedule in a PostgreSQL play log (`schedule import`), as ``PlayLogStore/importSchedule(_:)`` writes it
 /// in SQLite: the nodes' `report reconcile` reads it there.
 extension PostgreSQLPlayLogStore {
-  /// Adds `spots` in one transaction: all of them or none. A spot already in the log (same channel, time and cart)
-  /// is replaced; the spots in `replacing` are removed first, in the same transaction. The schedule's channels are
-  /// not claimed: a schedule is written beside the nodes that monitor them. Returns how many rows were written.
+  /// Adds `spots` in one transaction: all of them or none. A spot already in the log (same channel, time and cart,
+  /// the cart in any case: `ScheduledSpot.sameCart`) is replaced, spelling included; the spots in `replacing` are
+  /// removed first, in the same transaction. The schedule's channels are not claimed: a schedule is written beside
+  /// the nodes that monitor them. Returns how many rows were written.
   package func importSchedule(_ spots: [ScheduledSpot], replacing spans: [ScheduleSpan] = []) throws -> Int {
     try connection.transaction {
       for span in spans {
@@ -13,6 +14,16 @@ extension PostgreSQLPlayLogStore {
           [.text(span.channel), .integer(span.fromMilliseconds), .integer(span.toMilliseconds)])
       }
       for spot in spots {
+        let channel = try anyChannelID(named: spot.channel)
+        let atTheSameTime = try connection.query(
+          "SELECT id, cart FROM schedule WHERE channel_id = $1 AND scheduled_at_ms = $2",
+          [.integer(channel), .integer(spot.scheduledAtMilliseconds)])
+        for row in atTheSameTime {
+          let cart = try row.string(1)
+          if cart != spot.cart && ScheduledSpot.sameCart(cart, spot.cart) {
+            try connection.query("DELETE FROM schedule WHERE id = $1", [.integer(try row.int64(0))])
+          }
+        }
         try connection.query(
           """
           INSERT INTO schedule(channel_id, scheduled_at_ms, cart, advertiser, title, length_ms)
@@ -21,7 +32,7 @@ extension PostgreSQLPlayLogStore {
             advertiser = excluded.advertiser, title = excluded.title, length_ms = excluded.length_ms
           """,
           [
-            .integer(try anyChannelID(named: spot.channel)), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
+            .integer(channel), .integer(spot.scheduledAtMilliseconds), .text(spot.cart),
             .text(spot.advertiser), .text(spot.title), .integer(spot.lengthMilliseconds),
           ])
       }

@@ -176,6 +176,18 @@ struct DatabaseCommandTests {
       #expect(imported.status == 0 && imported.stderr.contains("1 scheduled spots from more.csv"), "\(imported)")
     }
     #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("3"))
+    // The same spot with its cart in another case replaces it, spelling included.
+    try Data(
+      "channel;scheduled_at;cart;advertiser;title;length_s\nckua;2026-01-14 09:00:00;c8;Shop 8;Spot;0:30\n".utf8
+    ).write(to: folder.file("again.csv"))
+    for db in [sqlite, url] {
+      let imported = try CLI.run(
+        ["schedule", "import", "--db", db, "--config", "monitor.json5", "again.csv"], in: folder.url)
+      #expect(imported.status == 0, "\(imported)")
+    }
+    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("3"))
+    let carts = try server.psql("SELECT cart FROM schedule ORDER BY scheduled_at_ms, cart", database: "plays")
+    #expect(carts.split(separator: "\n") == ["C8", "C9", "c8"], "\(carts)")
     let reconcile = ["report", "reconcile", "--config", "monitor.json5", "--from", "2026-01-13", "--to", "2026-01-15"]
     let fromSQLite = try CLI.run(reconcile + ["--db", sqlite], in: folder.url)
     let fromPostgreSQL = try CLI.run(reconcile + ["--db", url], in: folder.url)

@@ -258,6 +258,30 @@ struct ReportCommandTests {
     #expect(!FileManager.default.fileExists(atPath: folder.file("plays.sqlit").path))
   }
 
+  @Test("schedule import of a spot again with its cart in another case replaces it, spelled as the later log has it")
+  func scheduleCartInAnotherCase() throws {
+    try Data("channel;scheduled_at;cart;advertiser\nckua;2026-01-13 10:00:00;Sale;Shop\n".utf8).write(
+      to: folder.file("traffic.csv"))
+    try Data(
+      "channel;scheduled_at;cart;advertiser\nckua;2026-01-13 10:00:00;SALE;Shop & Co\nckua;2026-01-13 11:00:00;sale;Shop\n"
+        .utf8
+    ).write(to: folder.file("again.csv"))
+    for file in ["traffic.csv", "again.csv"] {
+      let imported = try CLI.run(
+        ["schedule", "import", "--db", database, "--config", "monitor.json5", file], in: folder.url)
+      #expect(imported.status == 0, "\(imported)")
+    }
+    let result = try report(["reconcile", "--db", database, "--config", "monitor.json5"])
+    // channel, cart, advertiser, scheduled_at
+    let rows = Self.records(result.stdout).dropFirst().map {
+      let fields = $0.split(separator: ",", omittingEmptySubsequences: false)
+      return [fields[0], fields[1], fields[2], fields[4]].joined(separator: ",")
+    }
+    #expect(
+      rows == ["ckua,SALE,Shop & Co,2026-01-13T10:00:00.000-05:00", "ckua,sale,Shop,2026-01-13T11:00:00.000-05:00"],
+      "\(result.stdout)")
+  }
+
   @Test("schedule import then report reconcile: the ad aired as scheduled, a missed spot, local traffic times")
   func scheduleAndReconcile() throws {
     try Data(
