@@ -39,7 +39,7 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks", dependencies: ["Common", "Matcher", "Reports", "JackInput"], path: "bench/Benchmarks"),
 
-    .target(name: "TestSupport", dependencies: ["Common", "Matcher", "CSpawn"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Common", "Matcher"], path: "Tests/TestSupport"),
     .target(
       name: "JackTestSupport", dependencies: ["CJack", "JackInput", "RingBuffer", "TestSupport"],
       path: "Tests/JackTestSupport"),

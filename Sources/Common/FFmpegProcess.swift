@@ -74,7 +74,7 @@ package final class FFmpegProcess {
     let pid: pid_t
     do {
       pid = try Self.spawn(
-        executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment
+        executable: executable, arguments: arguments, environment: Self.inheritedEnvironment
       ) { files in
         posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&files, output.write, 1)
@@ -94,13 +94,12 @@ package final class FFmpegProcess {
   /// blocked signals and default signal actions, in its own process group, and with no descriptor but its standard
   /// streams, which `files` sets up (a descriptor the monitor was started with, without close-on-exec, would otherwise
   /// live on in an alert command that outlives it). The one `posix_spawn` of the package (ffmpeg, ffprobe, the alert
-  /// command). systemd's addresses for the service's own process (`NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`)
-  /// are left out of `environment`: a child that called `systemd-notify` would speak for the monitor, and under the
-  /// default `NotifyAccess=main` systemd would log its message as refused.
+  /// command, and the tests' servers, which pass `ownProcessGroup: false` so that a Ctrl-C in the test's terminal
+  /// reaches them too). Callers start the environment from `inheritedEnvironment`.
   /// - Returns: its process id.
   /// - Throws: `SpawnError` with the `errno` of the failure.
   package static func spawn(
-    executable: String, arguments: [String], environment: [String: String],
+    executable: String, arguments: [String], environment: [String: String], ownProcessGroup: Bool = true,
     files setUp: (inout posix_spawn_file_actions_t) -> Void
   ) throws(SpawnError) -> pid_t {
     var attributes = posix_spawnattr_t()
@@ -114,7 +113,8 @@ package final class FFmpegProcess {
     posix_spawnattr_setsigdefault(&attributes, &allSignals)
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+      &attributes,
+      Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
 
     var files = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&files)
@@ -123,9 +123,7 @@ package final class FFmpegProcess {
     cspawn_close_inherited(&files)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp =
-      environment.filter { !serviceManagerVariables.contains($0.key) }.map { strdup("\($0.key)=\($0.value)") }
-      + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
@@ -135,8 +133,21 @@ package final class FFmpegProcess {
     return pid
   }
 
-  /// The variables through which systemd addresses the service's main process (sd_notify(3), sd_watchdog_enabled(3)).
-  private static let serviceManagerVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+  /// The environment variables of systemd's notify protocol (sd_notify(3), sd_watchdog_enabled(3)), which address
+  /// the service's main process.
+  package static let notifyVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+
+  /// The environment a child starts with: this process's, less `notifyVariables`. A child that called
+  /// `systemd-notify` with them would speak for the monitor (under the default `NotifyAccess=main`, systemd logs its
+  /// message as refused); a test's child would notify the socket a test of this process set for a moment.
+  package static var inheritedEnvironment: [String: String] {
+    childEnvironment(of: ProcessInfo.processInfo.environment)
+  }
+
+  /// `environment` less `notifyVariables`.
+  package static func childEnvironment(of environment: [String: String]) -> [String: String] {
+    environment.filter { !notifyVariables.contains($0.key) }
+  }
 
   /// The path of the program `name` (a path, or a name looked up on PATH), nil when there is none.
   package static func executable(named name: String) -> String? {

@@ -62,14 +62,14 @@ struct FFmpegProcessTests {
     #expect(descriptors.sorted() == ["0", "1", "2"])
   }
 
-  @Test("A child's environment is the one given, without systemd's addresses for the monitor's own process")
-  func childEnvironmentLeavesOutServiceManagerVariables() throws {
+  @Test("A child's environment is this process's without systemd's notify protocol, which addresses the monitor")
+  func childEnvironmentLeavesOutNotifyVariables() throws {
     let folder = try TemporaryDirectory(prefix: "ffmpeg-process-environment")
     let listing = folder.file("environment")
-    let environment = [
+    let environment = FFmpegProcess.childEnvironment(of: [
       "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1",
       "PATH": "/usr/bin:/bin", "ALERT_KIND": "silence",
-    ]
+    ])
     let pid = try FFmpegProcess.spawn(executable: "/usr/bin/env", arguments: [], environment: environment) { files in
       posix_spawn_file_actions_addopen(&files, 1, listing.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     }

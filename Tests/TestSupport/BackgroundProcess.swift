@@ -1,9 +1,10 @@
-import CSpawn
+import Common
 import Foundation
 
-/// A program running in the background for a test (a server, a stream source), started with `posix_spawn` with no
-/// signal blocked and every signal at its default action, its output going to a file, and no descriptor of the test
-/// process but /dev/null and that file.
+/// A program running in the background for a test (a server, a stream source), started as the package starts its
+/// children (`FFmpegProcess.spawn`): with no signal blocked and every signal at its default action, its output going
+/// to a file, and no descriptor of the test process but /dev/null and that file. It stays in the test's process
+/// group.
 ///
 /// Foundation's `Process` passes on the spawning thread's signal mask, and the test runner's threads block SIGTERM:
 /// a program started that way ignores `terminate()`. Spawning with a clean mask makes SIGTERM work. The test
@@ -25,42 +26,23 @@ public final class BackgroundProcess {
   public private(set) var exitStatus: Int32?
 
   /// Starts `executable` (a path) with `arguments` and this process's environment
-  /// (`Subprocess.inheritedEnvironment`) plus `environment`, standard input from /dev/null, standard output and
+  /// (`FFmpegProcess.inheritedEnvironment`) plus `environment`, standard input from /dev/null, standard output and
   /// standard error to `outputPath` (created or truncated), and no other descriptor.
   public init(
     executable: String, arguments: [String], environment: [String: String] = [:], outputPath: String
   ) throws {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    var files = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&files)
-    defer { posix_spawn_file_actions_destroy(&files) }
-    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&files, 1, 2)
-    cspawn_close_inherited(&files)
-
-    let merged = Subprocess.inheritedEnvironment.merging(environment) { _, new in new }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
+    do {
+      pid = try FFmpegProcess.spawn(
+        executable: executable, arguments: arguments,
+        environment: FFmpegProcess.inheritedEnvironment.merging(environment) { _, new in new }, ownProcessGroup: false
+      ) { files in
+        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&files, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&files, 1, 2)
+      }
+    } catch {
+      throw SpawnError(description: "posix_spawn \(executable) failed: \(error)")
     }
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
-    guard code == 0 else {
-      throw SpawnError(description: "posix_spawn \(executable) failed: \(String(cString: strerror(code)))")
-    }
-    self.pid = pid
     self.outputPath = outputPath
   }
 

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Runs a program to its end and keeps what it printed (through files, so a chatty program cannot block on a full
@@ -29,7 +30,7 @@ public enum Subprocess {
       process.arguments = [executable] + arguments
     }
     if let folder { process.currentDirectoryURL = folder }
-    process.environment = inheritedEnvironment
+    process.environment = FFmpegProcess.inheritedEnvironment
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
@@ -41,16 +42,6 @@ public enum Subprocess {
       status: process.terminationStatus,
       stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
       stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-  }
-
-  /// The environment variables of systemd's notify protocol (`sd_notify(3)`, `sd_watchdog_enabled(3)`).
-  static let notifyVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-
-  /// The environment a test's subprocess starts with: this process's, less `notifyVariables`. A test of this process
-  /// may set those for a moment (the in-process watchdog test), and a monitor started meanwhile would notify that
-  /// test's socket.
-  static var inheritedEnvironment: [String: String] {
-    ProcessInfo.processInfo.environment.filter { !notifyVariables.contains($0.key) }
   }
 
   /// Whether `name` is a program on PATH.

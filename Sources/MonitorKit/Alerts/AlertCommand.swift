@@ -128,7 +128,7 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
 
     return try FFmpegProcess.spawn(
       executable: "/bin/sh", arguments: ["-c", command],
-      environment: ProcessInfo.processInfo.environment.merging(Self.environment(for: event)) { $1 }
+      environment: FFmpegProcess.inheritedEnvironment.merging(Self.environment(for: event)) { $1 }
     ) { files in
       posix_spawn_file_actions_adddup2(&files, input.write, 0)
       posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0)
