@@ -116,7 +116,7 @@ extension Catalog {
       reason: "checksum mismatch: the catalog is damaged or truncated; restore a backup or rebuild it with "
         + "`broadcast-monitor catalog add`")
     // The header, the track table and the indexes' places are read before the checksum is known, which is computed
-    // with the postings' frames in one pass (`checksumAndLastFrames`). Parts that do not hold together under a
+    // with the postings' frames in one pass (`checksumLastFramesAndFences`). Parts that do not hold together under a
     // checksum that does not match are reported as the mismatch: a file damaged, not one written wrong.
     let parts: (header: Header, index: CatalogIndex, triplets: CatalogIndex?)
     do throws(FormatError) {
@@ -126,7 +126,7 @@ extension Catalog {
       throw error
     }
     let pairFences = parts.index.residualBits == 0 ? PostingFences(unfilledFor: parts.index.postings) : nil
-    let (checksum, lastFrames) = checksumAndLastFrames(
+    let (checksum, lastFrames) = checksumLastFramesAndFences(
       of: body, formatVersion: version, indexes: [parts.index] + (parts.triplets.map { [$0] } ?? []),
       pairFences: pairFences)
     guard checksum == stored else { throw checksumMismatch }
@@ -163,7 +163,7 @@ extension Catalog {
   /// `body`, at offsets that are multiples of 4) and `pairFences`, the fences of the first index's postings, so that
   /// the file is read from memory once: reading the postings again after the checksum cost two thirds as much as the
   /// checksum (1,000 hours: 44 ms against 70 ms).
-  private static func checksumAndLastFrames(
+  private static func checksumLastFramesAndFences(
     of body: UnsafeRawBufferPointer, formatVersion: UInt32, indexes: [CatalogIndex], pairFences: PostingFences?
   ) -> (UInt64, [UInt32]) {
     var checksum = CatalogChecksum(formatVersion: formatVersion)

@@ -164,24 +164,25 @@ extension CatalogIndex {
     guard directory.first == 0 else {
       throw Catalog.damaged(path, "the \(name) directory starts at posting \(directory.first ?? 0), not 0")
     }
-    // The slot that decreases is looked for only once a pass found one, so that the common case stays one tight loop.
-    var decreases = false
-    var previous: UInt32 = directory.last ?? 0
     if !knownNeverToDecrease {
-      previous = 0
+      // The slot that decreases is looked for only once a pass found one, so that the common case stays one tight
+      // loop.
+      var decreases = false
+      var previous: UInt32 = 0
       for offset in directory {
         decreases = decreases || offset < previous
         previous = offset
       }
+      if decreases, let slot = (1..<directory.count).first(where: { directory[$0] < directory[$0 - 1] }) {
+        throw Catalog.damaged(
+          path,
+          "the \(name) directory goes back from posting \(directory[slot - 1]) to \(directory[slot]) at slot \(slot)")
+      }
     }
-    if decreases, let slot = (1..<directory.count).first(where: { directory[$0] < directory[$0 - 1] }) {
+    let end = directory.last ?? 0
+    guard Int(end) == postingCount else {
       throw Catalog.damaged(
-        path,
-        "the \(name) directory goes back from posting \(directory[slot - 1]) to \(directory[slot]) at slot \(slot)")
-    }
-    guard Int(previous) == postingCount else {
-      throw Catalog.damaged(
-        path, "the \(name) directory ends at posting \(previous), where the \(name) has \(postingCount) postings")
+        path, "the \(name) directory ends at posting \(end), where the \(name) has \(postingCount) postings")
     }
   }
 }
