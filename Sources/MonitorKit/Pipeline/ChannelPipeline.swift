@@ -22,7 +22,7 @@ import Synchronization
 /// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
 /// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
 /// old matcher running on the same audio until its running plays end, while a new matcher on the new catalog takes
-/// every new play: no play is cut or logged twice by a reload.
+/// every new play: no play is cut or logged twice by a reload, nor by several within one play.
 ///
 /// Threads: `pump()` and `finish()` from the one worker thread that owns the channel; `reload(catalog:)`,
 /// `watchLag()` and `status` from any thread.
@@ -36,6 +36,13 @@ final class ChannelPipeline: @unchecked Sendable {
     var streamSeconds: Double = 0
   }
 
+  /// A retiring lane as a new lane's sink sees it (`startReload`): weakly, so that a lane's catalog is freed once its
+  /// plays end.
+  private struct RetiringLane {
+    weak var matcher: StreamMatcher?
+    weak var sink: PlayEventSink?
+  }
+
   let name: String
   let input: any ChannelInput
   let settings: MatcherSettings
@@ -44,7 +51,8 @@ final class ChannelPipeline: @unchecked Sendable {
   private let clusters: UnknownClusters?
   private let clips: UnknownClipWriter?
   private var lane: Lane
-  private var retiring: Lane?
+  /// Lanes of earlier catalogs whose plays still run, oldest first (more than one after reloads within one song).
+  private var retiring: [Lane] = []
   private let buffer: UnsafeMutableBufferPointer<Float>
   private var segment: Int?
   private var segmentEnd: Double?
@@ -143,7 +151,7 @@ final class ChannelPipeline: @unchecked Sendable {
     let ended = input.status == .ended && segment != nil
     if gap || ended {
       chunks += consume(maxChunks: .max, forSeconds: .infinity, level: &level)
-      if lane.matcher.state != .idle || retiring != nil { endSegment() }
+      if lane.matcher.state != .idle || !retiring.isEmpty { endSegment() }
       if ended { segment = nil }
       // No audio now: the status must not show the ended plays or the last level as current.
       updateStatus(level: -.infinity)
@@ -171,10 +179,8 @@ final class ChannelPipeline: @unchecked Sendable {
       feed(&lane, samples, chunk)
       // The input's level, before any resampling.
       level = max(level, levels.add(samples, sampleRate: chunk.sampleRate, at: chunk.startTime))
-      if var old = retiring {
-        feed(&old, samples, chunk)
-        retiring = old.sink.hasOpenPlays ? old : nil
-      }
+      for index in retiring.indices { feed(&retiring[index], samples, chunk) }
+      retiring.removeAll { !$0.sink.hasOpenPlays }
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
     }
     return chunks
@@ -264,35 +270,37 @@ final class ChannelPipeline: @unchecked Sendable {
     lane.matcher.reset()
     lane.streamSeconds = 0
     lane.sink.clock.reset()
-    if let old = retiring {
-      old.matcher.flush()
-      retiring = nil
-    }
+    for old in retiring { old.matcher.flush() }
+    retiring = []
   }
 
+  /// Starts a lane on `catalog` for every new play; the current lane, and any lane retiring from an earlier reload,
+  /// finish the plays they logged (a second reload within one song keeps that song's play whole).
   private func startReload(_ catalog: Catalog) {
-    if let old = retiring { old.matcher.flush() }  // a second reload before the first finished
     let old = lane
     old.sink.acceptsNewPlays = false
     var fresh = Self.makeLane(
       channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
       clusters: clusters, clips: clips)
-    fresh.sink.suppress = {
-      [weak oldMatcher = old.matcher, weak oldSink = old.sink, weak freshSink = fresh.sink] play in
-      // A play the retiring matcher still reports: the same item, overlapping in time.
-      guard let oldMatcher, let oldSink, let freshSink else { return false }
+    let earlier = (retiring + [old]).map { RetiringLane(matcher: $0.matcher, sink: $0.sink) }
+    fresh.sink.suppress = { [weak freshSink = fresh.sink] play in
+      // A play a retiring matcher still reports: the same item, overlapping in time.
+      guard let freshSink else { return false }
       let start = freshSink.clock.wallSeconds(atStream: play.startSeconds)
-      return oldMatcher.currentPlays.contains { running in
-        running.track.key == play.track.key
-          && start < oldSink.clock.wallSeconds(atStream: running.endSeconds) + oldMatcher.settings.maxGapSeconds
+      return earlier.contains { lane in
+        guard let matcher = lane.matcher, let sink = lane.sink else { return false }
+        return matcher.currentPlays.contains { running in
+          running.track.key == play.track.key
+            && start < sink.clock.wallSeconds(atStream: running.endSeconds) + matcher.settings.maxGapSeconds
+        }
       }
     }
     fresh.streamSeconds = 0
-    retiring = old.sink.hasOpenPlays ? old : nil
+    retiring = (retiring + [old]).filter { $0.sink.hasOpenPlays }
     lane = fresh
     log.line(
       "catalog reloaded: \(catalog.tracks.count) items; "
-        + (retiring == nil ? "no play running" : "running plays finish on the previous catalog"),
+        + (retiring.isEmpty ? "no play running" : "running plays finish on the previous catalog"),
       channel: name)
   }
 

@@ -269,6 +269,24 @@ final class ChannelPipelineTests {
     #expect(log.contains { $0.contains("catalog reloaded") })
   }
 
+  @Test("two catalog reloads in the middle of a song keep it one play: never ended and continued")
+  func reloadsKeepRunningPlay() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let (plays, log) = try run(input) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 12 { pipeline.pump() }
+      pipeline.reload(catalog: self.catalog)
+      while input.deliveredSeconds < aStart + 16 { pipeline.pump() }
+      pipeline.reload(catalog: self.catalog)
+    }
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    let reloads = log.filter { $0.contains("catalog reloaded") }
+    #expect(reloads.count == 2, "\(log)")
+    #expect(reloads.allSatisfy { $0.contains("running plays finish on the previous catalog") }, "\(reloads)")
+    #expect(log.filter { $0.contains("play ended: \"Armygeddon\"") }.count == 1, "\(log)")
+    #expect(!log.contains { $0.contains("continues play") }, "\(log)")
+  }
+
   @Test("the status shows the input, the matcher state and the play on air")
   func status() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a, startTime: Self.origin)])
