@@ -23,6 +23,9 @@ struct AlertEvaluator {
 
   private var channels: [String: Channel]
   private var monitorTracker: AlertTracker?
+  /// The monitor's own conditions `monitorTracker` follows.
+  private var monitorForSeconds: Double?
+  private var monitorHoldSeconds: Double
   private var monitorDetail = ""
   /// When evaluation began: nothing before it was watched.
   private let startedAt: Date
@@ -35,6 +38,8 @@ struct AlertEvaluator {
   ///   - monitor: the monitor's own (`playLogUnwritableForSeconds` and `holdSeconds`).
   init(conditions: [String: AlertConditions], monitor: AlertConditions, startedAt: Date = Date()) {
     channels = conditions.mapValues(Self.channel)
+    monitorForSeconds = monitor.playLogUnwritableForSeconds
+    monitorHoldSeconds = monitor.holdSeconds
     monitorTracker = monitor.playLogUnwritableForSeconds.map {
       AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds)
     }
@@ -57,9 +62,24 @@ struct AlertEvaluator {
 
   /// Takes a new set of channels (a configuration read again): a channel removed, or whose conditions changed, has
   /// its open alerts closed at `now` (a changed one starts afresh on its new conditions); a channel added starts
-  /// with none; the others keep their state. Returns the alerts that closed.
-  mutating func update(conditions: [String: AlertConditions], now: Date = Date()) -> [AlertEvent] {
+  /// with none; the others keep their state. The monitor's own conditions (`monitor`, nil: as they are) are taken
+  /// the same way. Returns the alerts that closed.
+  mutating func update(conditions: [String: AlertConditions], monitor: AlertConditions? = nil, now: Date = Date())
+    -> [AlertEvent]
+  {
     var events: [AlertEvent] = []
+    if let monitor,
+      monitor.playLogUnwritableForSeconds != monitorForSeconds || monitor.holdSeconds != monitorHoldSeconds
+    {
+      if let change = monitorTracker?.finish(at: now.timeIntervalSince1970) {
+        events.append(event(change, channel: nil, kind: .playLogUnwritable, detail: monitorDetail, now: now))
+      }
+      monitorForSeconds = monitor.playLogUnwritableForSeconds
+      monitorHoldSeconds = monitor.holdSeconds
+      monitorTracker = monitor.playLogUnwritableForSeconds.map {
+        AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds)
+      }
+    }
     for name in channels.keys.sorted() where conditions[name] != channels[name]?.conditions {
       guard var channel = channels[name] else { continue }
       for kind in AlertKind.allCases {

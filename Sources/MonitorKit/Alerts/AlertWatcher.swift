@@ -80,11 +80,14 @@ final class AlertWatcher: @unchecked Sendable {
     }
   }
 
-  /// Takes the channels of a configuration read again (SIGHUP): alerts of a channel removed or changed close now,
-  /// a channel added is watched from now (`AlertEvaluator.update`). The webhooks and the command stay as they
-  /// started. Any thread.
+  /// Takes the conditions of a configuration read again (SIGHUP): alerts of a channel removed or changed close now,
+  /// a channel added is watched from now, and the monitor's own conditions likewise (`AlertEvaluator.update`). The
+  /// webhooks and the command stay as they started (`ConfigurationReload` says so when they changed). Any thread.
   func update(configuration: MonitorConfiguration) {
-    publish(evaluator.withLock { $0.update(conditions: Self.conditions(configuration)) })
+    publish(
+      evaluator.withLock {
+        $0.update(conditions: Self.conditions(configuration), monitor: configuration.alerts.conditions)
+      })
   }
 
   /// Each channel's conditions in `configuration`, by name.

@@ -136,6 +136,31 @@ struct AlertEvaluatorTests {
     #expect(evaluator.active.isEmpty)
   }
 
+  @Test("the monitor's own conditions read again close its open alert and start afresh; the same ones keep it")
+  func monitorConditionsUpdated() {
+    let monitor = Self.conditions()
+    var evaluator = AlertEvaluator(conditions: [:], monitor: monitor, startedAt: Self.t0)
+    var events: [AlertEvent] = []
+    for second in 0...20 {
+      events += evaluator.evaluate(
+        statuses: [], overview: Self.overview(failing: true), now: Self.t0.addingTimeInterval(Double(second)))
+    }
+    #expect(events.map(\.opened) == [true])
+    #expect(evaluator.update(conditions: [:], monitor: monitor, now: Self.t0.addingTimeInterval(21)).isEmpty)
+    #expect(evaluator.active[nil]?.map(\.kind) == [.playLogUnwritable])
+    var longer = monitor
+    longer.playLogUnwritableForSeconds = 60
+    let closed = evaluator.update(conditions: [:], monitor: longer, now: Self.t0.addingTimeInterval(22))
+    #expect(closed.map(\.kind) == [.playLogUnwritable] && closed.allSatisfy { !$0.opened })
+    #expect(evaluator.active.isEmpty)
+    var reopened: [AlertEvent] = []
+    for second in 23...90 {
+      reopened += evaluator.evaluate(
+        statuses: [], overview: Self.overview(failing: true), now: Self.t0.addingTimeInterval(Double(second)))
+    }
+    #expect(reopened.map(\.start) == [Self.t0.addingTimeInterval(23)], "after its new 60 s, from its first failure")
+  }
+
   @Test("a condition turned off opens nothing; nothing from the catalog is off by default")
   func off() {
     var evaluator = AlertEvaluator(

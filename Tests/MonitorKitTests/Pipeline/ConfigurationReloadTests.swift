@@ -71,6 +71,37 @@ struct ConfigurationReloadTests {
     #expect(reload.deferred.contains("databasePath changed: it takes effect at the next start"))
   }
 
+  @Test("a channel whose alert conditions alone changed runs on untouched, a JACK channel too, with the new conditions")
+  func alertConditionsAlone() {
+    let old = Self.configuration([Self.file("web"), Self.jack("fm")])
+    var new = old
+    for i in new.channels.indices { new.channels[i].alertOverrides.silence.forSeconds = 4 }
+    let reload = ConfigurationReload(from: old, to: new)
+    #expect(reload.unchanged == ["web", "fm"] && !reload.changesChannels && reload.deferred.isEmpty, "\(reload)")
+    #expect(reload.applied.channels.map(\.alertOverrides.silence.forSeconds) == [4, 4])
+  }
+
+  @Test("the alerts' webhooks and command wait for the next start, each with a notice; their conditions apply now")
+  func alertDeliveries() {
+    let old = Self.configuration([Self.file("web")])
+    var new = old
+    new.alerts.command = "/usr/local/bin/page-engineer"
+    new.alerts.commandTimeoutSeconds = 30
+    new.alerts.webhooks = [AlertWebhookSettings(url: "http://127.0.0.1:9000/hook")]
+    new.alerts.overrides.playLogUnwritable.forSeconds = 60
+    let reload = ConfigurationReload(from: old, to: new)
+    #expect(
+      reload.deferred == [
+        "alerts.webhooks changed: it takes effect at the next start",
+        "alerts.command changed: it takes effect at the next start",
+        "alerts.commandTimeoutSeconds changed: it takes effect at the next start",
+      ])
+    var expected = old.alerts
+    expected.overrides.playLogUnwritable.forSeconds = 60
+    #expect(reload.applied.alerts == expected)
+    #expect(!reload.changesChannels)
+  }
+
   @Test("the same configuration changes nothing")
   func same() {
     let configuration = Self.configuration([Self.file("a"), Self.jack("fm")])
