@@ -7,7 +7,8 @@ import Synchronization
 /// with the alert in its environment (`BM_ALERT_EVENT` = `alert_opened` or `alert_closed`, `BM_ALERT_KIND`,
 /// `BM_ALERT_CHANNEL` (empty for the monitor's own), `BM_ALERT_START`, `BM_ALERT_END` (empty while open),
 /// `BM_ALERT_DETAIL`) and as JSON on its standard input (the `run --json` object). A command still running after
-/// `timeoutSeconds` is killed (SIGTERM, then SIGKILL a second later) and the failure logged; a command that fails
+/// `timeoutSeconds` is killed with what it started (SIGTERM to its process group, then SIGKILL to what is left a second
+/// later) and the failure logged; a command that fails
 /// is logged, not retried. At most `capacity` alerts wait; beyond, the oldest is dropped (and logged).
 ///
 /// Threads: `deliver` from any thread; `stop` from the control thread.
@@ -50,9 +51,8 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
     while Date() < deadline, queue.withLock({ !$0.isEmpty }) || running.withLock({ $0 != nil }) {
       Thread.sleep(forTimeInterval: 0.05)
     }
-    stopping.store(true, ordering: .releasing)
+    stopping.store(true, ordering: .releasing)  // a command still running is stopped (`stopGroup`) within 1 s
     wake.signal()
-    running.withLock { pid in if let pid { kill(-pid, SIGTERM) } }
     _ = finished.wait(timeout: .now() + 2)
     return queue.withLock { $0.count }
   }
@@ -92,17 +92,17 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
     running.withLock { $0 = pid }
     defer { running.withLock { $0 = nil } }
     let deadline = Date().addingTimeInterval(timeoutSeconds)
-    var status = wait(pid, until: deadline)
+    let status = wait(pid, until: deadline, orMonitorStop: true)
     if status == nil {
-      kill(-pid, SIGTERM)  // its process group: the shell and what it started
-      status = wait(pid, until: Date().addingTimeInterval(1))
-      if status == nil {
-        kill(-pid, SIGKILL)
-        status = wait(pid, until: .distantFuture)
-      }
+      let timedOut = Date() >= deadline
+      stopGroup(of: pid)
       log.line(
-        "alerts.command `\(command)` ran longer than \(timeoutSeconds) s for the \(event.kind.rawValue) alert and "
-          + "was stopped; make it return at once (start long work in the background)", channel: event.channel)
+        "alerts.command `\(command)` "
+          + (!timedOut
+            ? "was still running for the \(event.kind.rawValue) alert when the monitor stopped, and was stopped"
+            : "ran longer than \(timeoutSeconds) s for the \(event.kind.rawValue) alert and was stopped; make it "
+              + "return at once (start long work in the background)"),
+        channel: event.channel)
       return
     }
     if let status, status != 0 {
@@ -135,9 +135,22 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
     }
   }
 
-  /// Reaps `pid` by `deadline`: its exit status (the signal's number, negated, when a signal ended it), nil while it
-  /// runs.
-  private func wait(_ pid: pid_t, until deadline: Date) -> Int32? {
+  /// Stops the process group that `pid` leads (the shell and what it started): SIGTERM, then SIGKILL to whatever of
+  /// the group is left a second later, and reaps `pid`. The shell may end at SIGTERM while a program it started
+  /// ignores it (dash runs a script's commands in children of its own), so the group is killed even when `pid` is
+  /// gone; a group with no process left is not signalled again.
+  private func stopGroup(of pid: pid_t) {
+    kill(-pid, SIGTERM)
+    let deadline = Date().addingTimeInterval(1)
+    let status = wait(pid, until: deadline)
+    while status != nil && kill(-pid, 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if kill(-pid, 0) == 0 { kill(-pid, SIGKILL) }
+    if status == nil { _ = wait(pid, until: .distantFuture) }
+  }
+
+  /// Reaps `pid` by `deadline` (or, with `orMonitorStop`, until `stop` gives up waiting for it): its exit status (the
+  /// signal's number, negated, when a signal ended it), nil while it runs.
+  private func wait(_ pid: pid_t, until deadline: Date, orMonitorStop: Bool = false) -> Int32? {
     var status: Int32 = 0
     while true {
       let result = waitpid(pid, &status, WNOHANG)
@@ -146,7 +159,7 @@ final class AlertCommand: AlertDelivery, @unchecked Sendable {
         return signal == 0 ? (status >> 8) & 0xff : -signal
       }
       if result < 0 && errno != EINTR { return 0 }  // ECHILD: reaped elsewhere; it is gone
-      if Date() >= deadline { return nil }
+      if Date() >= deadline || (orMonitorStop && stopping.load(ordering: .acquiring)) { return nil }
       Thread.sleep(forTimeInterval: 0.02)
     }
   }
