@@ -14,8 +14,9 @@ import Synchronization
 /// `requestTimeoutSeconds`) is tried again after 1 s, 2 s, 4 s, … up to `maxBackoffSeconds` between tries, until
 /// `giveUpSeconds` after the alert's first try, when the alert is dropped (and logged); the alerts after it wait
 /// their turn, so a receiver sees an alert's opening before its closing. The queue holds at most `capacity`
-/// alerts: beyond that the oldest is dropped (and logged), so a dead receiver costs bounded memory. `deliver`
-/// never waits: the evaluation and the pipeline never block on a receiver.
+/// alerts: beyond that the oldest is dropped (and logged), or the next oldest while the oldest is being sent, so a
+/// dead receiver costs bounded memory. `deliver` never waits: the evaluation and the pipeline never block on a
+/// receiver.
 ///
 /// Threads: `deliver` from any thread; `stop` from the control thread; the delivery thread does the rest.
 final class AlertWebhook: AlertDelivery, @unchecked Sendable {
@@ -56,7 +57,9 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
   private let url: URL
   private let log: MonitorLog
   private let session: URLSession
-  private let queue = Mutex<(pending: [Pending], counts: Counts)>(([], Counts()))
+  /// The alerts waiting, oldest first; while `sending`, the first is being POSTed, and a full queue drops the one
+  /// after it instead, so that the POST's outcome is the first's.
+  private let queue = Mutex<(pending: [Pending], counts: Counts, sending: Bool)>(([], Counts(), false))
   private let wake = DispatchSemaphore(value: 0)
   private let stopping = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
@@ -90,7 +93,7 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
         queue.counts.queued = queue.pending.count
         return false
       }
-      queue.pending.removeFirst()
+      queue.pending.remove(at: queue.sending ? 1 : 0)
       queue.counts.dropped += 1
       queue.counts.queued = queue.pending.count
       return true
@@ -122,7 +125,12 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
       if stopping.load(ordering: .acquiring) { break }
       if let due = nextTry, DispatchTime.now() < due { continue }
       nextTry = nil
-      while !stopping.load(ordering: .acquiring), var head = queue.withLock({ $0.pending.first }) {
+      while !stopping.load(ordering: .acquiring),
+        var head = queue.withLock({ queue -> Pending? in
+          queue.sending = !queue.pending.isEmpty
+          return queue.pending.first
+        })
+      {
         let now = DispatchTime.now()
         if head.firstTry == nil { head.firstTry = now }
         let failure = post(head.body)
@@ -132,7 +140,7 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
           && Double(retryAt.uptimeNanoseconds - (head.firstTry ?? now).uptimeNanoseconds) / 1e9 > tuning.giveUpSeconds
         queue.withLock { queue in
           queue.counts.attempts += 1
-          guard !queue.pending.isEmpty else { return }
+          queue.sending = false
           if failure == nil || gaveUp {
             queue.pending.removeFirst()
             if failure == nil { queue.counts.delivered += 1 } else { queue.counts.dropped += 1 }

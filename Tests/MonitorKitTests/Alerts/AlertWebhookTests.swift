@@ -83,6 +83,29 @@ struct AlertWebhookTests {
     _ = webhook.stop(waitingSeconds: 0.1)
   }
 
+  @Test("a full queue drops the oldest alert waiting, never the one being sent: its retry and outcome stay its own")
+  func fullQueueWhileSending() throws {
+    let receiver = try WebhookReceiver { index in index == 0 ? (500, 1) : (200, 0) }
+    var tuning = Self.fast
+    tuning.capacity = 2
+    let webhook = AlertWebhook(
+      settings: AlertWebhookSettings(url: receiver.url), log: MonitorLog { _ in }, tuning: tuning)
+    func alert(_ detail: String) -> AlertEvent {
+      var event = Self.event
+      event.detail = detail
+      return event
+    }
+    webhook.deliver(alert("first"))
+    #expect(receiver.wait(forRequests: 1))  // its POST is under way, answered 500 in a second
+    webhook.deliver(alert("second"))
+    webhook.deliver(alert("third"))
+    #expect(Self.waitUntil { webhook.counts.delivered == 2 })
+    let details = receiver.received.map { $0.contains("first") ? "first" : $0.contains("second") ? "second" : "third" }
+    #expect(details == ["first", "first", "third"])
+    #expect(webhook.counts == AlertWebhook.Counts(attempts: 3, delivered: 2, dropped: 1, queued: 0))
+    _ = webhook.stop(waitingSeconds: 1)
+  }
+
   @Test("a slow receiver delays only its own deliveries: deliver returns at once, and the alert arrives")
   func slowReceiver() throws {
     let receiver = try WebhookReceiver { _ in (200, 2) }
