@@ -6,6 +6,10 @@ import Reports
 struct APIQuery {
   struct Problem: Error, CustomStringConvertible {
     var description: String
+
+    static func givenTwice(_ name: String) -> Problem {
+      Problem(description: "query parameter `\(name)` is given twice; give it once")
+    }
   }
 
   /// Plays or events per page unless `limit` says otherwise, and the most a page may hold.
@@ -22,25 +26,29 @@ struct APIQuery {
         let takes = allowed.isEmpty ? "takes no query parameters" : "takes \(allowed.joined(separator: ", "))"
         throw Problem(description: "unknown query parameter `\(name)`; \(path) \(takes)")
       }
-      guard values.updateValue(value, forKey: name) == nil else {
-        throw Problem(description: "query parameter `\(name)` is given twice; give it once")
-      }
+      guard values.updateValue(value, forKey: name) == nil else { throw Problem.givenTwice(name) }
     }
     self.values = values
   }
 
   func string(_ name: String) -> String? { values[name] }
 
-  /// An ISO 8601 time with its zone (`2026-12-01T00:00:00Z`).
+  /// An ISO 8601 time with its zone (`2026-12-01T00:00:00Z`; a `+` of the zone that arrived as a space is read as
+  /// `+`: `restoringPlus`).
   func time(_ name: String) throws(Problem) -> Date? {
     guard let text = values[name] else { return nil }
-    guard let date = ISO8601Millis.parse(text) else {
+    guard let date = ISO8601Millis.parse(Self.restoringPlus(text)) else {
       throw Problem(
         description: "\(name)=\(text): use an ISO 8601 time with its zone, such as 2026-12-01T00:00:00Z or "
-          + "2026-12-01T06:00:00+01:00")
+          + "2026-12-01T06:00:00%2B01:00 (`+` written %2B)")
     }
     return date
   }
+
+  /// `text` with its spaces read as `+`. A query string is form-encoded: a `+` typed into a URL arrives as a space
+  /// (libmicrohttpd decodes it so), and no time or date the API reads has a space, so in one a space was the `+` of
+  /// a zone's offset (`2026-12-01T06:00:00+01:00`).
+  static func restoringPlus(_ text: String) -> String { text.replacingOccurrences(of: " ", with: "+") }
 
   /// `limit`: 1…`maxLimit`, default `defaultLimit`.
   func limit() throws(Problem) -> Int {

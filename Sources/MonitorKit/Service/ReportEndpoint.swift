@@ -13,6 +13,9 @@ enum ReportEndpoint {
   /// Options of `report` that are not query parameters: the server chooses the files.
   static let refusedOptions: Set<String> = ["db", "config", "out", "out-dir", "icecast-log", "audience", "format"]
 
+  /// Options whose values are times or dates, where a space was a `+` (`APIQuery.restoringPlus`).
+  static let timeOptions: Set<String> = ["from", "to"]
+
   /// The report kinds served, in the order `report` lists them.
   static var kinds: [String] { ReportCommand.kinds.filter { $0 != "soundexchange" } }
 
@@ -28,7 +31,9 @@ enum ReportEndpoint {
     }
     let options = CommandTable.report.parsedOptions
     var words = [kind]
+    var given = Set<String>()
     for (name, value) in query {
+      guard given.insert(name).inserted else { return .error(400, APIQuery.Problem.givenTwice(name).description) }
       guard let option = options.first(where: { $0.name == name }), !refusedOptions.contains(name) else {
         var allowed: [String] = []
         for option in options where !refusedOptions.contains(option.name) && !allowed.contains(option.name) {
@@ -42,7 +47,7 @@ enum ReportEndpoint {
         }
         words.append("--\(name)")
       } else {
-        words.append("--\(name)=\(value)")
+        words.append("--\(name)=\(Self.timeOptions.contains(name) ? APIQuery.restoringPlus(value) : value)")
       }
     }
     do {

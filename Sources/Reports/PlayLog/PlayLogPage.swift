@@ -149,7 +149,9 @@ package enum PlayLogPage {
         conditions.append(
           "(e.start_ms >= \(parameter(.integer(milliseconds))) OR e.end_ms > \(parameter(.integer(milliseconds))))")
       case .alerts:
-        conditions.append("(a.end_ms IS NULL OR a.end_ms >= \(parameter(.integer(milliseconds))))")
+        conditions.append(
+          "(a.start_ms >= \(parameter(.integer(milliseconds))) OR a.end_ms IS NULL "
+            + "OR a.end_ms > \(parameter(.integer(milliseconds))))")
       }
     }
     if let to = filter.to {

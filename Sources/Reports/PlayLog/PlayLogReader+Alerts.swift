@@ -16,9 +16,9 @@ extension PlayLogReader {
       """
       SELECT c.name, a.kind, a.start_ms, a.end_ms, a.detail FROM alerts AS a
         LEFT JOIN channels AS c ON c.id = a.channel_id
-      WHERE a.start_ms < ? AND (a.end_ms IS NULL OR a.end_ms >= ?)
+      WHERE a.start_ms < ? AND (a.start_ms >= ? OR a.end_ms IS NULL OR a.end_ms > ?)
       ORDER BY a.start_ms, c.name IS NOT NULL, c.name, a.kind
-      """, [.integer(toMilliseconds), .integer(fromMilliseconds)]
+      """, [.integer(toMilliseconds), .integer(fromMilliseconds), .integer(fromMilliseconds)]
     ) { row in
       var channel: String?
       if case .text(let name) = row[0] { channel = name }

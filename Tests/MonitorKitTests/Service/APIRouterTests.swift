@@ -99,6 +99,7 @@ struct APIRouterTests {
       ("/api/v1/reports/plays.csv", [("out", "/tmp/x")], 400, "unknown query parameter `out`"),
       ("/api/v1/reports/plays.csv", [("db=/etc/passwd", "")], 400, "unknown query parameter"),
       ("/api/v1/reports/plays.csv", [("from", "someday")], 400, "from=someday"),
+      ("/api/v1/reports/plays.csv", [("channel", "fm1"), ("channel", "fm2")], 400, "`channel` is given twice"),
       ("/api/v1/reports/plays.csv", [("group", "day")], 400, "group is for the airplay and quota report"),
       ("/api/v1/reports/airplay.csv", [("by-channel", "maybe")], 400, "by-channel=true"),
       ("/api/v1/reports/airplay.csv", [("group", "year")], 400, "day, week or month"),
@@ -210,6 +211,9 @@ struct APIRouterTests {
     }
     let span = try error("plays", [("from", "2026-12-01"), ("to", "2026-11-01")])
     #expect(span.hasPrefix("to must be after from"), "\(span)")
+    // A `+` typed into a URL arrives as a space: both times are read.
+    let plusAsSpace = try error("plays", [("from", "2026-12-01T00:00:00 01:00"), ("to", "2026-11-01T00:00:00 01:00")])
+    #expect(plusAsSpace.hasPrefix("to must be after from"), "\(plusAsSpace)")
     let quota = try error("quota", [])
     #expect(quota.contains("reload the monitor (SIGHUP") && !quota.contains("--config"), "\(quota)")
     #expect(
@@ -306,6 +310,11 @@ struct APIRouterTests {
     // An alert that began before `from` and lasted into it is listed; the open one lasts until now.
     let overlapping = try get([("from", "2026-11-30T02:00:00Z")])
     #expect(overlapping.alerts.map { $0["kind"] as? String } == ["source_down"])
+    let endedThen = try get([("from", "2026-11-30T01:59:20Z")])
+    #expect(endedThen.alerts.map { $0["kind"] as? String } == ["source_down"], "silence ended as `from` begins")
+    // A `+` typed into a URL arrives as a space.
+    let plusAsSpace = try get([("from", "2026-11-30T02:59:19 01:00")])
+    #expect(plusAsSpace.alerts.map { $0["kind"] as? String } == ["source_down", "silence"])
     let during = try get([("from", "2026-11-30T01:55:00Z"), ("to", "2026-11-30T02:00:00Z")])
     #expect(during.alerts.map { $0["kind"] as? String } == ["silence"])
     let fm1 = try get([("channel", "fm1")])

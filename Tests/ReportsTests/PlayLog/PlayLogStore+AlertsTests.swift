@@ -35,6 +35,26 @@ struct PlayLogStoreAlertsTests {
     }
   }
 
+  @Test("A report's span lists the alerts that overlap it: not one that ended as it begins, but one that begins then")
+  func overlappingSpan() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      let store = try PlayLogStore(path: path)
+      let end = Self.start.addingTimeInterval(60)
+      try store.openAlert(channel: "fm1", kind: "silence", start: Self.start, detail: "quiet")
+      try store.closeAlert(channel: "fm1", kind: "silence", start: Self.start, end: end, detail: "quiet")
+      try store.openAlert(channel: "fm2", kind: "silence", start: end, detail: "quiet")
+      try store.closeAlert(channel: "fm2", kind: "silence", start: end, end: end, detail: "quiet")
+      try store.close()
+      let reader = try PlayLogReader(path: path)
+      let from = end.millisecondsSince1970
+      let listed = try reader.alerts(fromMilliseconds: from, toMilliseconds: from + 3_600_000).map(\.channel)
+      #expect(listed == ["fm2"])
+      let before = try reader.alerts(fromMilliseconds: from - 1, toMilliseconds: from + 3_600_000).map(\.channel)
+      #expect(before == ["fm1", "fm2"])
+    }
+  }
+
   @Test("Writing an alert's opening and closing again (a retry, the spool's replay) adds no row")
   func idempotent() throws {
     try withTemporaryDirectory { folder in
