@@ -129,6 +129,21 @@ final class ChannelPipeline: @unchecked Sendable {
   /// The channel as it is now. Any thread.
   var status: ChannelStatus { snapshot.withLock { $0 } }
 
+  /// Continues the counts and the recent plays of `earlier`, this channel's pipeline before a reload restarted it
+  /// (finished), so that the status counts since the monitor started: the metrics' counters never go down. Control
+  /// thread, before the input starts.
+  func continueCounts(from earlier: ChannelPipeline) {
+    history.continuing(earlier.history)
+    let counted = earlier.status
+    snapshot.withLock {
+      $0.playCount = history.startedCount
+      $0.recentPlays = history.recent
+      $0.gapCount = counted.gapCount
+      $0.overrunCount = counted.overrunCount
+      $0.reconnectCount = counted.reconnectCount
+    }
+  }
+
   /// Switches to `catalog` at the next `pump()`, keeping running plays. Any thread.
   func reload(catalog: Catalog) {
     pendingCatalog.withLock { $0 = catalog }

@@ -2,9 +2,9 @@ import Foundation
 import Matcher
 
 /// SIGHUP: the whole configuration read again and applied to the running monitor (`ConfigurationReload` says what
-/// changes): channels removed stop, channels changed stop and start again, channels added start, each on its own
-/// (their running plays end at the last audio heard, as at a stop), while every other channel runs on untouched, its
-/// pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
+/// changes): channels removed stop, channels changed stop and start again (counting on from their counts before:
+/// `ChannelPipeline.continueCounts`), channels added start, each on its own (their running plays end at the last
+/// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
 /// does on its own, running plays kept, unless its file is unchanged since it was loaded
 /// (`Catalog.isUnchangedFile`). The `unknown` section's clip folder, retention and kinds of catalog plays clipped apply
 /// to the clips written from then on (clips turned on when the monitor started without them wait for the next start:
@@ -61,8 +61,10 @@ extension Monitor {
     }
 
     var pipelines = Dictionary(running.pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var replaced: [String: ChannelPipeline] = [:]
     for name in change.removed + change.changed.map(\.name) {
       guard let pipeline = pipelines.removeValue(forKey: name) else { continue }
+      replaced[name] = pipeline
       pipeline.input.stop()
       workers?.remove(pipeline)
       log.line(
@@ -78,6 +80,7 @@ extension Monitor {
         let pipeline = try Self.makePipeline(
           channel, configuration: applied, catalog: catalog, jack: jack, writer: writer, log: log, clusters: clusters,
           clips: clips)
+        if let earlier = replaced[channel.name] { pipeline.continueCounts(from: earlier) }
         try pipeline.input.start()
         workers?.add(pipeline)
         pipelines[channel.name] = pipeline

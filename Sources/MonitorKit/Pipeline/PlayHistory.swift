@@ -32,6 +32,13 @@ final class PlayHistory {
     if let end { recent[index].end = end }
   }
 
+  /// Takes over `earlier`'s count and list: a channel restarted by a reload counts its plays since the monitor
+  /// started.
+  func continuing(_ earlier: PlayHistory) {
+    startedCount = earlier.startedCount
+    recent = earlier.recent
+  }
+
   /// A play was withdrawn (a repeated section of a longer play): it is not in the play log, so not in the list.
   func withdrawn(id: UInt64) {
     recent.removeAll { $0.id == id }

@@ -48,6 +48,26 @@ struct MonitorReloadTests {
     #expect(monitor.clips?.settings.clipsDirectory == nil, "clips turned off at once")
   }
 
+  @Test("a channel restarted by a reload counts on: its plays, gaps and recent plays carry over (counters never drop)")
+  func restartedChannelCountsOn() throws {
+    let monitor = try Monitor(
+      configuration: configuration(clips: UnknownClipSettings()), log: MonitorLog(write: { _ in }))
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    let first = try #require(monitor.pipelines.first)
+    #expect(Wait.until(seconds: 60) { first.status.playCount >= 1 }, "the looped catalog song is found")
+    var moved = configuration(clips: UnknownClipSettings())
+    moved.channels[0].timeZone = "Pacific/Chatham"
+    monitor.reload { moved }
+    let second = try #require(monitor.pipelines.first)
+    #expect(second !== first, "a new time zone restarts the channel")
+    let before = first.status
+    let after = second.status
+    #expect(after.playCount >= before.playCount && before.playCount >= 1, "\(before.playCount) → \(after.playCount)")
+    #expect(after.gapCount >= before.gapCount)
+    #expect(after.recentPlays.map(\.id).starts(with: before.recentPlays.map(\.id)), "\(after.recentPlays)")
+  }
+
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")
   func clipsTurnedOn() throws {
     let lines = LogLines()
