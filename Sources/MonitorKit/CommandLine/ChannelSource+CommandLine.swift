@@ -5,7 +5,7 @@ extension ChannelSource {
     jack (stereo ports NAME_L and NAME_R, not connected), jack-mono (one port NAME), \
     jack:SRC_L,SRC_R or jack-mono:SRC (connected from those JACK ports, e.g. jack:system:capture_1,system:capture_2), \
     jack~REGEX or jack-mono~REGEX (connected from the JACK ports that match the POSIX extended regular expression, \
-    sorted by name), a stream URL (http://, https://, icecast:// or any scheme:// that ffmpeg opens), \
+    sorted by name), a stream URL (http://, https:// or any scheme:// that ffmpeg reads), \
     file:PATH (played once) or file+loop:PATH (played over and over)
     """
 
@@ -45,9 +45,14 @@ extension ChannelSource {
       self = .file(path: path, loop: loop)
       return
     }
-    if StreamSource.urlProblem(text) == nil {
+    switch StreamSource.urlProblem(text) {
+    case nil:
       self = .stream(url: text)
       return
+    case let problem? where text.lowercased().hasPrefix("icecast://"):
+      throw UsageError("`\(text)`: \(problem)")  // a URL to listen to was meant
+    default:
+      break
     }
     throw UsageError("`\(text)` is not a channel source; give one of: \(Self.acceptedForms)")
   }

@@ -158,7 +158,7 @@ enum CommandTable {
         jack, jack-mono                   JACK ports NAME_L and NAME_R (stereo) or NAME (mono), left unconnected
         jack:SRC_L,SRC_R, jack-mono:SRC   connected from those JACK ports: jack:system:capture_1,system:capture_2
         jack~REGEX, jack-mono~REGEX       connected from the first ports by name that match the POSIX extended REGEX
-        http://…, https://…, icecast://…  a stream: any URL that ffmpeg opens
+        http://…, https://…, rtsp://…     a stream: any URL that ffmpeg reads
         file:PATH, file+loop:PATH         an audio file, played once or over and over
       --log and --json are two ways of writing the events: give one at most.
       """)

@@ -24,6 +24,13 @@ extension StreamReader {
   func failureReason(_ end: RunEnd, hadAudio: Bool) -> String {
     var url = ""
     if case .network(let address) = configuration.source { url = address }
+    // ffmpeg's words, without the URL it starts them with, and with the URL's password hidden wherever else it
+    // quotes the URL.
+    func words(_ message: String?) -> String? {
+      guard let message, !url.isEmpty else { return message }
+      return message.replacingOccurrences(of: url + ": ", with: "")
+        .replacingOccurrences(of: url, with: StreamSource.redactingPassword(url))
+    }
     switch end {
     case .stopped:
       return "stopped"
@@ -33,13 +40,13 @@ extension StreamReader {
       // ffmpeg's words for bytes it cannot decode (AVERROR_INVALIDDATA): the server sends, but not audio.
       let undecodable = message?.contains("Invalid data found") == true
       return "no audio for \(Self.seconds(configuration.stallTimeoutSeconds)), ffmpeg stopped"
-        + (message.map { " (its last message: \($0))" } ?? "")
+        + (words(message).map { " (its last message: \($0))" } ?? "")
         + (undecodable
           ? ". The server sends data that ffmpeg cannot decode as audio: check that the URL is the stream itself, "
             + "not a web page or a playlist, and its format"
           : ". The server or the network stopped sending")
     case .exited(let termination, let message):
-      let said = message.map { $0.replacingOccurrences(of: url + ": ", with: "") }
+      let said = words(message)
       if hadAudio {
         return "the stream ended: " + (said ?? "the server closed the connection (\(termination))")
       }

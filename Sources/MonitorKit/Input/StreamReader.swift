@@ -154,8 +154,11 @@ final class StreamReader {
       }
       anchorIfDue()
       if Self.monotonicSeconds() - lastData >= configuration.stallTimeoutSeconds {
+        // What ffmpeg said while it stalled, not the line it prints when it is stopped.
+        process.drainErrors()
+        let message = process.lastMessage
         process.terminate()
-        return .stalled(lastMessage: process.lastMessage)
+        return .stalled(lastMessage: message)
       }
     }
   }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Threads: a value; any thread.
 enum StreamSource: Equatable, Sendable {
-  /// A URL ffmpeg opens over the network: `http://`, `https://`, `rtmp://`, `rtsp://`, an HLS playlist …
+  /// A URL ffmpeg opens over the network: `http://`, `https://`, `rtmp://`, `rtsp://`, an HLS playlist … (not
+  /// `icecast://`, ffmpeg's protocol for sending to a server).
   case network(url: String)
   /// A local file, played at real-time pace (`-re`); `loop` plays it again and again without a break.
   case file(path: String, loop: Bool)
@@ -34,6 +35,10 @@ enum StreamSource: Equatable, Sendable {
     guard scheme.lowercased() != "file" else {
       return "a file is not a network stream"
     }
+    guard scheme.lowercased() != "icecast" else {
+      return "icecast:// is ffmpeg's protocol for sending a stream to an Icecast server, not for listening; give the "
+        + "stream's own http:// or https:// URL (http://HOST:8000/MOUNT)"
+    }
     guard !url.contains(where: { $0.isWhitespace || $0.isNewline }) else {
       return "it contains white space (write a space as %20)"
     }
@@ -58,14 +63,16 @@ enum StreamSource: Equatable, Sendable {
 
   /// ffmpeg's arguments (without the program): decode to mono 32-bit float at `sampleRate`, resampled by soxr, on
   /// standard output. Network sources give up on their own after `networkTimeoutSeconds` without data (`-rw_timeout`,
-  /// a second line of defence behind the reader's stall watchdog).
+  /// a second line of defence behind the reader's stall watchdog; RTSP, whose demuxer opens its own sockets and
+  /// refuses `-rw_timeout`, takes its own `-timeout`).
   func ffmpegArguments(sampleRate: Int, networkTimeoutSeconds: Double) -> [String] {
     var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-threads", "1"]
     let input: String
     switch self {
     case .network(let url):
       let microseconds = Int((networkTimeoutSeconds * 1_000_000).rounded())
-      arguments += ["-rw_timeout", "\(microseconds)"]
+      let scheme = url.prefix { $0 != ":" }.lowercased()
+      arguments += [scheme == "rtsp" || scheme == "rtsps" ? "-timeout" : "-rw_timeout", "\(microseconds)"]
       input = url
     case .file(let path, let loop):
       arguments.append("-re")
@@ -79,7 +86,7 @@ enum StreamSource: Equatable, Sendable {
   }
 
   /// `scheme://user:secret@host/…` → `scheme://user:***@host/…`; other URLs unchanged.
-  private static func redactingPassword(_ url: String) -> String {
+  static func redactingPassword(_ url: String) -> String {
     guard let schemeEnd = url.range(of: "://") else { return url }
     let rest = url[schemeEnd.upperBound...]
     let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex

@@ -19,7 +19,7 @@ struct ChannelSourceTests {
       ("jack-mono~tuner:.*,x", .jack(JackSource(stereo: false, connectPattern: "tuner:.*,x"))),
       ("http://radio.example.org:8000/live", .stream(url: "http://radio.example.org:8000/live")),
       ("https://radio.example.org/live.mp3?x=1", .stream(url: "https://radio.example.org/live.mp3?x=1")),
-      ("icecast://source:pw@host:8000/mount", .stream(url: "icecast://source:pw@host:8000/mount")),
+      ("rtsp://host:554/live", .stream(url: "rtsp://host:554/live")),
       ("rtmp://host/app/stream", .stream(url: "rtmp://host/app/stream")),
       ("srt+udp://host:9000", .stream(url: "srt+udp://host:9000")),
       ("file:demo.ogg", .file(path: "demo.ogg", loop: false)),
@@ -43,6 +43,7 @@ struct ChannelSourceTests {
       ("://host/live", "is not a channel source"),
       ("3d://host/live", "is not a channel source"),
       ("http://", "is not a channel source"),
+      ("icecast://source:pw@host:8000/mount", "give the stream's own http:// or https:// URL"),
       ("Jack", "is not a channel source"),
       ("jack:", "not a full JACK port name"),
       ("jack:system:capture_1", "connects two source ports (left, then right), not 1"),
@@ -66,7 +67,7 @@ struct ChannelSourceTests {
     let error = #expect(throws: UsageError.self) { try ChannelSource(parsing: "alsa:hw:0") }
     for form in [
       "jack ", "jack-mono ", "jack:SRC_L,SRC_R", "jack-mono:SRC", "jack~REGEX", "jack-mono~REGEX", "https://",
-      "icecast://", "scheme://", "file:PATH", "file+loop:PATH",
+      "scheme://", "file:PATH", "file+loop:PATH",
     ] {
       #expect(error?.description.contains(form) == true, "missing \(form)")
     }

@@ -85,6 +85,31 @@ struct StreamInputNetworkTests {
     #expect(!gap.detail.contains("stopped sending"), "\(gap.detail)")
   }
 
+  @Test("A stall is told by what ffmpeg said while it stalled, not by its words when stopped, and hides the password")
+  func stallMessage() throws {
+    // An ffmpeg stand-in that quotes the URL, outputs nothing, and says something else when it is stopped.
+    let folder = try TemporaryDirectory(prefix: "stall-message")
+    let ffmpeg = folder.file("ffmpeg")
+    try """
+    #!/bin/sh
+    trap 'echo "Immediate exit requested" >&2; exit 255' TERM
+    echo "Reconnecting to http://source:hunter2@127.0.0.1:1/live.ogg at offset 0" >&2
+    sleep 60 &
+    wait
+    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let input = try StreamInput(
+      url: "http://source:hunter2@127.0.0.1:1/live.ogg", sampleRate: Self.rate, stallTimeoutSeconds: 1.5,
+      ffmpegPath: ffmpeg.path)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    #expect(recorder.pump(seconds: 30) { !$0.notices.isEmpty }, "no gap notice")
+    let gap = try #require(recorder.notices.first)
+    #expect(gap.detail.contains("(its last message: Reconnecting to http://source:***@127.0.0.1:1/live.ogg"), "\(gap)")
+    #expect(!gap.detail.contains("hunter2") && !gap.detail.contains("Immediate exit"), "\(gap.detail)")
+  }
+
   @Test("A burst decoded slower than it arrives (a loaded machine) is placed in the past up to its live end")
   func slowBurstIsPlacedInThePast() throws {
     // An ffmpeg stand-in: a server's 8 s burst-on-connect, decoded over 2 s (as a loaded machine does), then live
