@@ -21,6 +21,10 @@ struct SegmentTable: Sendable {
     var connectionOffset: Int
     /// Wall-clock time of the first sample, in seconds since 1970; nil while pending.
     var startTime: Double?
+    /// Frames at its start that repeat audio already heard, up to the end of the connection before: a server that
+    /// sends a new listener the last seconds it played (Icecast's burst-on-connect) sends them again after a short
+    /// drop. They are read past, never returned (`repeatedFrames`).
+    var repeatedFrames = 0
   }
 
   /// What a read at one ring position may return.
@@ -40,11 +44,27 @@ struct SegmentTable: Sendable {
       Entry(number: number, ringStart: ringStart, connectionOffset: connectionOffset, startTime: startTime))
   }
 
-  /// Gives every pending segment its start time from its connection's start time `origin`. Producer.
-  mutating func resolve(origin: Double, sampleRate: Double) {
+  /// Gives every pending segment its start time from its connection's start time `origin`, and the frames at its
+  /// start that lie before `heardUntil` (the end of the audio heard before this connection) as repeated. Producer.
+  mutating func resolve(origin: Double, sampleRate: Double, heardUntil: Double? = nil) {
     for i in entries.indices where entries[i].startTime == nil {
-      entries[i].startTime = origin + Double(entries[i].connectionOffset) / sampleRate
+      let start = origin + Double(entries[i].connectionOffset) / sampleRate
+      entries[i].startTime = start
+      if let heardUntil, heardUntil > start {
+        entries[i].repeatedFrames = Int(((heardUntil - start) * sampleRate).rounded(.up))
+      }
     }
+  }
+
+  /// How many of the `limit` frames from ring position `position` repeat audio already heard (the start of a
+  /// resolved segment, `Entry.repeatedFrames`): the consumer reads past them. Consumer.
+  func repeatedFrames(at position: Int, limit: Int) -> Int {
+    guard limit > 0, let index = entries.lastIndex(where: { $0.ringStart <= position }),
+      entries[index].startTime != nil
+    else { return 0 }
+    var end = entries[index].ringStart + entries[index].repeatedFrames
+    if index + 1 < entries.count { end = min(end, entries[index + 1].ringStart) }
+    return max(0, min(limit, end - position))
   }
 
   /// The longest run of at most `limit` frames from ring position `position` that lies inside one segment whose

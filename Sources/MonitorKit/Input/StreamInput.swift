@@ -147,9 +147,21 @@ final class StreamInput: ChannelInput {
     guard available > 0, buffer.count > 0 else { return nil }
     let rate = Double(sampleRate)
     return shared.withLock { state -> InputChunk? in
-      guard !state.stopRequested,
+      guard !state.stopRequested else { return nil }
+      // Audio that repeats what was heard before a reconnect is read past (`SegmentTable.Entry.repeatedFrames`).
+      var left = available
+      var repeated = state.segments.repeatedFrames(at: state.readPosition, limit: left)
+      while repeated > 0 {
+        let skipped = ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<min(repeated, buffer.count)]))
+        guard skipped > 0 else { break }
+        state.readPosition += skipped
+        left -= skipped
+        repeated -= skipped
+      }
+      state.segments.discard(before: state.readPosition)
+      guard
         let span = state.segments.span(
-          at: state.readPosition, limit: min(available, buffer.count), sampleRate: rate)
+          at: state.readPosition, limit: min(left, buffer.count), sampleRate: rate)
       else { return nil }
       let frames = ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<span.frames]))
       state.readPosition += frames

@@ -16,7 +16,10 @@
 ///   `anchorSettledSeconds`) for `anchorDelaySeconds`: the burst is then decoded and the audio arrives live, however
 ///   long ffmpeg took over the burst (seconds on a loaded machine); at the latest `anchorMaxDelaySeconds` after the
 ///   first audio. The audio of a connection is held back (its segment is pending) until its origin is known.
-/// A connection never starts before the end of the previous one.
+/// A connection's audio never overlaps the previous one's: its frames placed before the end of the previous
+/// connection's audio repeat what was heard (a burst after a short drop re-sends the seconds before it) and are read
+/// past, not analysed again (`SegmentTable.Entry.repeatedFrames`), so that a reconnect neither shifts the times of
+/// what follows nor feeds the matcher the same seconds twice.
 ///
 /// Threads: the reader thread only.
 extension StreamReader {
@@ -107,17 +110,17 @@ extension StreamReader {
     anchor(origin: current.latestOrigin)
   }
 
-  /// Sets the connection's origin (not before the end of the previous connection), gives its pending segments their
-  /// times, reports what was waiting for them, and closes an outage.
-  private func anchor(origin proposed: Double) {
+  /// Sets the connection's origin, gives its pending segments their times (what lies before the end of the previous
+  /// connection's audio as repeated), reports what was waiting for them, and closes an outage.
+  private func anchor(origin: Double) {
     guard var current = connection, current.origin == nil else { return }
-    let origin = max(proposed, lastAudioEnd ?? -Double.infinity)
     current.origin = origin
     connection = current
-    let reconnect = outage.map { reconnectNotice(for: $0, origin: origin) }
+    let audioAgain = max(origin, lastAudioEnd ?? origin)
+    let reconnect = outage.map { reconnectNotice(for: $0, audioAgain: audioAgain) }
     outage = nil
     shared.withLock { state in
-      state.segments.resolve(origin: origin, sampleRate: sampleRate)
+      state.segments.resolve(origin: origin, sampleRate: sampleRate, heardUntil: lastAudioEnd)
       if let reconnect { state.post(reconnect) }
     }
     reportDrops()
@@ -155,7 +158,7 @@ extension StreamReader {
       connection = current
       reportDrops()
     }
-    lastAudioEnd = origin + Double(current.frames) / sampleRate
+    lastAudioEnd = max(lastAudioEnd ?? -Double.infinity, origin + Double(current.frames) / sampleRate)
     connection = nil
     return (true, Self.monotonicSeconds() - current.firstAudioMonotonic)
   }

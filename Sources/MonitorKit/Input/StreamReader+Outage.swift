@@ -79,12 +79,12 @@ extension StreamReader {
     if let notice { shared.withLock { $0.post(notice) } }
   }
 
-  /// The `.reconnect` notice that closes `outage`, for a connection whose audio starts at `origin`.
-  func reconnectNotice(for outage: Outage, origin: Double) -> InputNotice {
+  /// The `.reconnect` notice that closes `outage`, for a connection whose new audio starts at `audioAgain`.
+  func reconnectNotice(for outage: Outage, audioAgain: Double) -> InputNotice {
     let attempts = outage.attempts == 1 ? "" : " (\(outage.attempts) failed attempts)"
     return InputNotice(
-      kind: .reconnect, startTime: origin, endTime: nil,
+      kind: .reconnect, startTime: audioAgain, endTime: nil,
       detail: "\(configuration.source.description): audio again after a gap of "
-        + "\(String(format: "%.1f", max(0, origin - outage.since))) s\(attempts)")
+        + "\(String(format: "%.1f", max(0, audioAgain - outage.since))) s\(attempts)")
   }
 }

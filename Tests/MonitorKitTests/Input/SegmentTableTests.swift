@@ -31,6 +31,21 @@ struct SegmentTableTests {
     #expect(table.entries[0].startTime == 50)  // a known time is not changed
   }
 
+  @Test("Frames placed before the end of the audio heard repeat it: counted per segment, up to the next segment")
+  func repeatedFrames() {
+    var table = SegmentTable()
+    table.begin(number: 0, ringStart: 0, connectionOffset: 0, startTime: 50)
+    table.begin(number: 1, ringStart: 8000, connectionOffset: 0, startTime: nil)  // a reconnect's burst
+    table.begin(number: 2, ringStart: 8400, connectionOffset: 4000, startTime: nil)  // after 3600 dropped frames
+    #expect(table.repeatedFrames(at: 8000, limit: 10_000) == 0, "pending: not known yet")
+    table.resolve(origin: 50.5, sampleRate: 8000, heardUntil: 51)  // 0.5 s of the burst was heard before
+    #expect(table.entries[1].repeatedFrames == 4000 && table.entries[2].repeatedFrames == 0)
+    #expect(table.repeatedFrames(at: 8000, limit: 10_000) == 400, "up to the next segment")
+    #expect(table.repeatedFrames(at: 8100, limit: 50) == 50)
+    #expect(table.repeatedFrames(at: 8400, limit: 10_000) == 0)
+    #expect(table.repeatedFrames(at: 100, limit: 10_000) == 0)
+  }
+
   @Test("Segments the reader has passed are forgotten; the one it is in is kept")
   func discard() {
     var table = SegmentTable()

@@ -110,6 +110,50 @@ struct StreamInputNetworkTests {
     #expect(!gap.detail.contains("hunter2") && !gap.detail.contains("Immediate exit"), "\(gap.detail)")
   }
 
+  @Test("A burst after a short drop repeats seconds already heard: they are skipped, and the live audio keeps its time")
+  func burstAfterDropIsNotHeardTwice() throws {
+    // An ffmpeg stand-in: 3 s of live audio, then the stream drops; connected again, the server's burst of the 4 s it
+    // played last (the end of what was heard, and the drop), then live audio.
+    let folder = try TemporaryDirectory(prefix: "burst-after-drop")
+    let marker = folder.file("connected-once")
+    let ffmpeg = folder.file("ffmpeg")
+    try """
+    #!/usr/bin/env python3
+    import os, sys, time
+    chunk = bytes(4 * \(Self.rate / 10))
+    if not os.path.exists("\(marker.path)"):
+        open("\(marker.path)", "w").close()
+        for i in range(30):
+            time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+        sys.exit(1)
+    sys.stdout.buffer.write(chunk * 40); sys.stdout.flush()
+    while True:
+        time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let input = try StreamInput(url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, ffmpegPath: ffmpeg.path)
+    let recorder = InputRecorder(input)
+    try input.start()
+    defer { input.stop() }
+    let rate = Double(Self.rate)
+    func end(_ chunk: InputChunk) -> Double { chunk.startTime + Double(chunk.frames) / rate }
+    #expect(
+      recorder.pump(seconds: 30) { recorder in
+        recorder.notices.contains { $0.kind == .reconnect }
+          && recorder.chunks.filter { $0.segment != recorder.chunks[0].segment }.count > 20
+      }, "no second connection with audio")
+    let firstSegment = try #require(recorder.chunks.first).segment
+    let heard = recorder.chunks.filter { $0.segment == firstSegment }
+    let again = recorder.chunks.indices.filter { recorder.chunks[$0].segment != firstSegment }
+    let heardEnd = try #require(heard.last.map(end))
+    let resumed = try #require(again.first.map { recorder.chunks[$0] })
+    #expect(abs(resumed.startTime - heardEnd) < 0.05, "resumes at \(resumed.startTime - heardEnd) s from the end heard")
+    for index in again {
+      let ahead = end(recorder.chunks[index]) - recorder.readTimes[index]
+      #expect(ahead < 0.3, "audio placed \(ahead) s after it was read")
+    }
+  }
+
   @Test("A burst decoded slower than it arrives (a loaded machine) is placed in the past up to its live end")
   func slowBurstIsPlacedInThePast() throws {
     // An ffmpeg stand-in: a server's 8 s burst-on-connect, decoded over 2 s (as a loaded machine does), then live
