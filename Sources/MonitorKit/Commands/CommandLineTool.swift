@@ -73,6 +73,9 @@ package enum CommandLineTool {
     } catch let error as FormatError where error.isCatalog {
       printError("broadcast-monitor: \(error)")
       status = 78  // EX_CONFIG as well: no restart brings back a damaged or missing catalog
+    } catch let error as StreamInputError where error.needsConfigurationFix {
+      printError("broadcast-monitor: \(error)")
+      status = 78  // EX_CONFIG: ffmpeg not installed, or a source that is not one; a restart would only repeat it
     } catch let error as DataFileError {
       printError("broadcast-monitor: \(error)")
       status = 65  // EX_DATAERR: a traffic log or an audience file is malformed; the message names the line

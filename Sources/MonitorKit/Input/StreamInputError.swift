@@ -13,6 +13,12 @@ enum StreamInputError: Error, Equatable, CustomStringConvertible {
   /// The system refused a resource (a pipe, a thread).
   case systemResources(String)
 
+  /// Whether only a person can fix it (ffmpeg installed, the source corrected): a restart would only repeat it.
+  var needsConfigurationFix: Bool {
+    if case .systemResources = self { return false }
+    return true
+  }
+
   var description: String {
     switch self {
     case .invalidURL(let url, let reason):

@@ -77,6 +77,21 @@ struct RunCommandTests {
     #expect(events.stdout.hasPrefix("restart\n"), "\(events)")
   }
 
+  @Test("ffmpeg missing from PATH stops the start with the fix and 78, on which systemd does not restart")
+  func ffmpegMissing() throws {
+    let executable = try #require(CLI.executable, CLI.notBuilt)
+    let empty = folder.file("empty-bin")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "PATH=\(empty.path)", executable.path, "run", "--catalog", catalog.path, "--db", db, "--http", "off",
+        "--channel", "demo=file:\(Fixtures.music("catalog-a.ogg").path)",
+      ])
+    #expect(result.status == 78, "\(result)")
+    #expect(result.stderr.contains("ffmpeg not found") && result.stderr.contains("apt-get install ffmpeg"), "\(result)")
+  }
+
   @Test("`run --json` whose reader goes away runs on, says so once on stderr, and SIGTERM still closes its play")
   func jsonReaderGoesAway() throws {
     let executable = try #require(CLI.executable, CLI.notBuilt)
