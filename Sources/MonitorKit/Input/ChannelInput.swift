@@ -94,4 +94,7 @@ struct InputNotice: Equatable, Sendable {
   /// False when the input's owner already logged it once for every channel it affects (a JACK xrun): the channel
   /// then records the event without a log line of its own.
   var logged = true
+  /// False for a later report of a gap already recorded (the same outage, a new reason or a long wait): a log line
+  /// only, neither another event in the play log nor another gap in the counts.
+  var recorded = true
 }

@@ -3,7 +3,8 @@
 /// An outage lasts from the first failure until audio flows again, through any number of failed attempts. Its
 /// first failure is reported at once. A later failure of the same outage is reported only when it fails for another
 /// reason, or when `repeatAfterSeconds` have passed since the last report, so that a stream that stays down adds a
-/// few lines an hour to the log, not one per attempt.
+/// few lines an hour to the log, not one per attempt. Such a later report is a log line only
+/// (`InputNotice.recorded` false): one outage is one gap in the play log and the counts.
 ///
 /// Threads: the reader thread only.
 extension StreamReader {
@@ -66,7 +67,7 @@ extension StreamReader {
       if reason != current.reportedReason || now - current.reportedAt >= Self.repeatAfterSeconds {
         notice = InputNotice(
           kind: .gap, startTime: current.since, endTime: nil,
-          detail: "\(name): still no audio after \(current.attempts) attempts: \(reason); \(retry)")
+          detail: "\(name): still no audio after \(current.attempts) attempts: \(reason); \(retry)", recorded: false)
         current.reportedReason = reason
         current.reportedAt = now
       }

@@ -324,10 +324,12 @@ final class ChannelPipeline: @unchecked Sendable {
     let notices = input.takeNotices()
     for notice in notices {
       let start = Date(timeIntervalSince1970: notice.startTime)
-      writer.submit(
-        .event(
-          channel: name, kind: notice.kind, start: start, end: notice.endTime.map { Date(timeIntervalSince1970: $0) },
-          detail: notice.detail))
+      if notice.recorded {
+        writer.submit(
+          .event(
+            channel: name, kind: notice.kind, start: start,
+            end: notice.endTime.map { Date(timeIntervalSince1970: $0) }, detail: notice.detail))
+      }
       if notice.logged {
         log.record(
           MonitorEvent(
@@ -338,7 +340,7 @@ final class ChannelPipeline: @unchecked Sendable {
             ]))
       }
       snapshot.withLock {
-        if notice.kind == .gap { $0.gapCount += 1 }
+        if notice.kind == .gap && notice.recorded { $0.gapCount += 1 }
         if notice.kind == .overrun { $0.overrunCount += 1 }
         if notice.kind == .reconnect { $0.reconnectCount += 1 }
       }

@@ -257,6 +257,28 @@ final class ChannelPipelineTests {
     #expect(events.stdout.contains("gap|stream dropped"), "\(events)")
   }
 
+  @Test("a later report of the same outage is a log line only: one gap in the play log and in the counts")
+  func repeatedGapReportIsLoggedOnly() throws {
+    let cut = unknown.count
+    let since = Self.origin + Double(cut) / 8000
+    let first = InputNotice(kind: .gap, startTime: since, detail: "stream dropped")
+    let again = InputNotice(kind: .gap, startTime: since, detail: "still no audio after 2 attempts", recorded: false)
+    let input = ScriptedInput(segments: [
+      .init(samples: unknown, startTime: Self.origin),
+      .init(samples: b, startTime: Self.origin + 600, notices: [first, again]),
+    ])
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.finish()
+    #expect(writer.stop().isEmpty)
+    #expect(pipeline.status.gapCount == 1)
+    #expect(log.recentLines.contains { $0.contains("gap: still no audio after 2 attempts") }, "\(log.recentLines)")
+    let events = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT detail FROM events WHERE kind = 'gap'"])
+    #expect(events.stdout == "stream dropped\n", "\(events)")
+  }
+
   @Test("a catalog reload in the middle of a song keeps it one play")
   func reloadKeepsRunningPlay() throws {
     let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
