@@ -27,8 +27,14 @@ package struct ScheduledSpot: Sendable, Equatable {
 
   /// Whether two carts are the same cart: spelled alike but for case (`c9999` is `C9999`), in one traffic log or
   /// across imports.
-  package static func sameCart(_ a: String, _ b: String) -> Bool { cartKey(a) == cartKey(b) }
+  static func sameCart(_ a: String, _ b: String) -> Bool { cartKey(a) == cartKey(b) }
+
+  /// The rows among `rows` (id and cart, the spots logged at this spot's channel and time) that hold this spot's cart
+  /// spelled another way: an import replaces them (`PlayLogStore.importSchedule`).
+  func otherSpellings(among rows: [(id: Int64, cart: String)]) -> [Int64] {
+    rows.filter { $0.cart != cart && Self.sameCart($0.cart, cart) }.map(\.id)
+  }
 
   /// The form of `cart` that is the same for every spelling of it (`sameCart`).
-  package static func cartKey(_ cart: String) -> String { cart.uppercased() }
+  static func cartKey(_ cart: String) -> String { cart.uppercased() }
 }

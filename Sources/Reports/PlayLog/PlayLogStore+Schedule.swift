@@ -16,12 +16,10 @@ extension PlayLogStore {
         let channel = try channelID(named: spot.channel)
         let atTheSameTime = try database.query(
           "SELECT id, cart FROM schedule WHERE channel_id = ? AND scheduled_at_ms = ?",
-          [.integer(channel), .integer(spot.scheduledAtMilliseconds)])
-        for row in atTheSameTime {
-          let cart = try row.string(1)
-          if cart != spot.cart && ScheduledSpot.sameCart(cart, spot.cart) {
-            try database.run("DELETE FROM schedule WHERE id = ?", [.integer(try row.int64(0))])
-          }
+          [.integer(channel), .integer(spot.scheduledAtMilliseconds)]
+        ).map { (id: try $0.int64(0), cart: try $0.string(1)) }
+        for id in spot.otherSpellings(among: atTheSameTime) {
+          try database.run("DELETE FROM schedule WHERE id = ?", [.integer(id)])
         }
         try database.run(
           """

@@ -17,12 +17,10 @@ extension PostgreSQLPlayLogStore {
         let channel = try anyChannelID(named: spot.channel)
         let atTheSameTime = try connection.query(
           "SELECT id, cart FROM schedule WHERE channel_id = $1 AND scheduled_at_ms = $2",
-          [.integer(channel), .integer(spot.scheduledAtMilliseconds)])
-        for row in atTheSameTime {
-          let cart = try row.string(1)
-          if cart != spot.cart && ScheduledSpot.sameCart(cart, spot.cart) {
-            try connection.query("DELETE FROM schedule WHERE id = $1", [.integer(try row.int64(0))])
-          }
+          [.integer(channel), .integer(spot.scheduledAtMilliseconds)]
+        ).map { (id: try $0.int64(0), cart: try $0.string(1)) }
+        for id in spot.otherSpellings(among: atTheSameTime) {
+          try connection.query("DELETE FROM schedule WHERE id = $1", [.integer(id)])
         }
         try connection.query(
           """

@@ -8,6 +8,14 @@ import Testing
 struct StreamInputNetworkTests {
   static let rate = 8000
 
+  /// An executable `ffmpeg` in `folder` that runs `script` (with its `#!` line) instead: a server's behaviour, scripted.
+  static func standIn(in folder: TemporaryDirectory, _ script: String) throws -> URL {
+    let ffmpeg = folder.file("ffmpeg")
+    try script.write(to: ffmpeg, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    return ffmpeg
+  }
+
   @Test("A closed port: .reconnecting and one gap notice, retries spaced out, no crash; stop() returns at once")
   func closedPort() throws {
     let port = try LocalTCP.freePort()
@@ -67,13 +75,13 @@ struct StreamInputNetworkTests {
   func undecodableStream() throws {
     // An ffmpeg stand-in that says what ffmpeg says of random bytes from an HTTP server, then outputs nothing.
     let folder = try TemporaryDirectory(prefix: "undecodable")
-    let ffmpeg = folder.file("ffmpeg")
-    try """
-    #!/bin/sh
-    echo "http://127.0.0.1:1/live.ogg: Invalid data found when processing input" >&2
-    exec sleep 60
-    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let ffmpeg = try Self.standIn(
+      in: folder,
+      """
+      #!/bin/sh
+      echo "http://127.0.0.1:1/live.ogg: Invalid data found when processing input" >&2
+      exec sleep 60
+      """)
     let input = try StreamInput(
       url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, stallTimeoutSeconds: 1.5, ffmpegPath: ffmpeg.path)
     let recorder = InputRecorder(input)
@@ -89,15 +97,15 @@ struct StreamInputNetworkTests {
   func stallMessage() throws {
     // An ffmpeg stand-in that quotes the URL, outputs nothing, and says something else when it is stopped.
     let folder = try TemporaryDirectory(prefix: "stall-message")
-    let ffmpeg = folder.file("ffmpeg")
-    try """
-    #!/bin/sh
-    trap 'echo "Immediate exit requested" >&2; exit 255' TERM
-    echo "Reconnecting to http://source:hunter2@127.0.0.1:1/live.ogg at offset 0" >&2
-    sleep 60 &
-    wait
-    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let ffmpeg = try Self.standIn(
+      in: folder,
+      """
+      #!/bin/sh
+      trap 'echo "Immediate exit requested" >&2; exit 255' TERM
+      echo "Reconnecting to http://source:hunter2@127.0.0.1:1/live.ogg at offset 0" >&2
+      sleep 60 &
+      wait
+      """)
     let input = try StreamInput(
       url: "http://source:hunter2@127.0.0.1:1/live.ogg", sampleRate: Self.rate, stallTimeoutSeconds: 1.5,
       ffmpegPath: ffmpeg.path)
@@ -116,21 +124,21 @@ struct StreamInputNetworkTests {
     // played last (the end of what was heard, and the drop), then live audio.
     let folder = try TemporaryDirectory(prefix: "burst-after-drop")
     let marker = folder.file("connected-once")
-    let ffmpeg = folder.file("ffmpeg")
-    try """
-    #!/usr/bin/env python3
-    import os, sys, time
-    chunk = bytes(4 * \(Self.rate / 10))
-    if not os.path.exists("\(marker.path)"):
-        open("\(marker.path)", "w").close()
-        for i in range(30):
-            time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
-        sys.exit(1)
-    sys.stdout.buffer.write(chunk * 40); sys.stdout.flush()
-    while True:
-        time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
-    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let ffmpeg = try Self.standIn(
+      in: folder,
+      """
+      #!/usr/bin/env python3
+      import os, sys, time
+      chunk = bytes(4 * \(Self.rate / 10))
+      if not os.path.exists("\(marker.path)"):
+          open("\(marker.path)", "w").close()
+          for i in range(30):
+              time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+          sys.exit(1)
+      sys.stdout.buffer.write(chunk * 40); sys.stdout.flush()
+      while True:
+          time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+      """)
     let input = try StreamInput(url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, ffmpegPath: ffmpeg.path)
     let recorder = InputRecorder(input)
     try input.start()
@@ -160,18 +168,18 @@ struct StreamInputNetworkTests {
     // audio; it notes the wall-clock time at which it wrote the burst's last sample, the live edge.
     let folder = try TemporaryDirectory(prefix: "slow-burst")
     let liveEdge = folder.file("live-edge")
-    let ffmpeg = folder.file("ffmpeg")
-    try """
-    #!/usr/bin/env python3
-    import sys, time
-    chunk = bytes(4 * \(Self.rate / 10))
-    for i in range(80):  # 8 s of burst, 0.1 s of audio every 25 ms
-        sys.stdout.buffer.write(chunk); sys.stdout.flush(); time.sleep(0.025)
-    open("\(liveEdge.path)", "w").write(repr(time.time()))
-    while True:  # live: 0.1 s of audio every 0.1 s
-        time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
-    """.write(to: ffmpeg, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ffmpeg.path)
+    let ffmpeg = try Self.standIn(
+      in: folder,
+      """
+      #!/usr/bin/env python3
+      import sys, time
+      chunk = bytes(4 * \(Self.rate / 10))
+      for i in range(80):  # 8 s of burst, 0.1 s of audio every 25 ms
+          sys.stdout.buffer.write(chunk); sys.stdout.flush(); time.sleep(0.025)
+      open("\(liveEdge.path)", "w").write(repr(time.time()))
+      while True:  # live: 0.1 s of audio every 0.1 s
+          time.sleep(0.1); sys.stdout.buffer.write(chunk); sys.stdout.flush()
+      """)
     let input = try StreamInput(url: "http://127.0.0.1:1/live.ogg", sampleRate: Self.rate, ffmpegPath: ffmpeg.path)
     let recorder = InputRecorder(input)
     try input.start()
