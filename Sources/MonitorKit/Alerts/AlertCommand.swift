@@ -7,9 +7,9 @@ import Synchronization
 /// with the alert in its environment (`BM_ALERT_EVENT` = `alert_opened` or `alert_closed`, `BM_ALERT_KIND`,
 /// `BM_ALERT_CHANNEL` (empty for the monitor's own), `BM_ALERT_START`, `BM_ALERT_END` (empty while open),
 /// `BM_ALERT_DETAIL`) and as JSON on its standard input (the `run --json` object). A command still running after
-/// `timeoutSeconds` is killed with what it started (SIGTERM to its process group, then SIGKILL to what is left a second
-/// later) and the failure logged; a command that fails
-/// is logged, not retried. At most `capacity` alerts wait; beyond, the oldest is dropped (and logged).
+/// `timeoutSeconds`, or when the monitor stops, is killed with what it started (SIGTERM to its process group, then
+/// SIGKILL to what is left a second later) and logged; a command that fails is logged, not retried. At most
+/// `capacity` alerts wait; beyond, the oldest is dropped (and logged).
 ///
 /// Threads: `deliver` from any thread; `stop` from the control thread.
 final class AlertCommand: AlertDelivery, @unchecked Sendable {

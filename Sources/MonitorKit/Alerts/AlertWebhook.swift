@@ -93,7 +93,7 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
         queue.counts.queued = queue.pending.count
         return false
       }
-      queue.pending.remove(at: queue.sending ? 1 : 0)
+      queue.pending.remove(at: queue.sending && queue.pending.count > 1 ? 1 : 0)
       queue.counts.dropped += 1
       queue.counts.queued = queue.pending.count
       return true
@@ -141,6 +141,7 @@ final class AlertWebhook: AlertDelivery, @unchecked Sendable {
         queue.withLock { queue in
           queue.counts.attempts += 1
           queue.sending = false
+          guard !queue.pending.isEmpty else { return }
           if failure == nil || gaveUp {
             queue.pending.removeFirst()
             if failure == nil { queue.counts.delivered += 1 } else { queue.counts.dropped += 1 }

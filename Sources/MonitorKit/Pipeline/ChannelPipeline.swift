@@ -53,6 +53,11 @@ final class ChannelPipeline: @unchecked Sendable {
   private var lane: Lane
   /// Lanes of earlier catalogs whose plays still run, oldest first (more than one after reloads within one song).
   private var retiring: [Lane] = []
+  /// Retiring lanes kept at most. Each holds its catalog (the monitor's own copy: 4.7 GB at 10,000 hours), so
+  /// reloads sent faster than plays end must not pile them up. A lane is kept only while a play it logged runs, so
+  /// reloads during one song keep one; two also cover a play that began on the catalog in between. Beyond this many,
+  /// the oldest one's plays end at once, as at a stop, and the log says so.
+  static let maxRetiringLanes = 2
   private let buffer: UnsafeMutableBufferPointer<Float>
   private var segment: Int?
   private var segmentEnd: Double?
@@ -312,6 +317,12 @@ final class ChannelPipeline: @unchecked Sendable {
     }
     fresh.streamSeconds = 0
     retiring = (retiring + [old]).filter { $0.sink.hasOpenPlays }
+    while retiring.count > Self.maxRetiringLanes {
+      retiring.removeFirst().matcher.flush()
+      log.line(
+        "catalog reloaded again before the plays of the catalog \(Self.maxRetiringLanes + 1) reloads ago ended: "
+          + "they end now (each catalog still finishing a play is held in memory)", channel: name, severity: .warning)
+    }
     lane = fresh
     log.line(
       "catalog reloaded: \(catalog.tracks.count) items; "

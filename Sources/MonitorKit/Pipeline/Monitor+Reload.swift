@@ -4,12 +4,13 @@ import Matcher
 /// SIGHUP: the whole configuration read again and applied to the running monitor (`ConfigurationReload` says what
 /// changes): channels removed stop, channels changed stop and start again (counting on from their counts before:
 /// `ChannelPipeline.continueCounts`), channels added start, each on its own (their running plays end at the last
-/// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept. The catalog reloads as well (the new file when `catalogPath` changed), as it
-/// does on its own, running plays kept, unless its file is unchanged since it was loaded
-/// (`Catalog.isUnchangedFile`). The `unknown` section's clip folder, retention and kinds of catalog plays clipped apply
-/// to the clips written from then on (clips turned on when the monitor started without them wait for the next start:
-/// the channels keep no audio for them). A configuration that cannot be read or is not valid changes nothing but the
-/// catalog: the running configuration stays, and the log says why.
+/// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept. The
+/// catalog reloads as well (the new file when `catalogPath` changed), as it does on its own, running plays kept,
+/// unless its file is unchanged since it was loaded (`Catalog.isUnchangedFile`). The `unknown` section's clip folder,
+/// retention and kinds of catalog plays clipped apply to the clips written from then on (clips turned on when the
+/// monitor started without them wait for the next start: the channels keep no audio for them). A configuration that
+/// cannot be read or is not valid changes nothing but the catalog: the running configuration stays, and the log says
+/// why.
 extension Monitor {
   /// Reads the configuration with `load` and applies it. Any thread, while the monitor runs (it waits for a
   /// reload under way; after `stop()` it does nothing).
