@@ -213,15 +213,22 @@ package final class FFmpegProcess {
   }
 
   /// The last non-empty line ffmpeg wrote to standard error, without its `[demuxer @ 0x…] ` prefix; nil if none.
+  /// A last line that only says "Input/output error" (ffmpeg's word for any failure of a protocol, a host name that
+  /// does not resolve among them) comes after the line that names the cause: that one is put before it.
   package var lastMessage: String? {
     let text = String(decoding: errorTail, as: UTF8.self)
-    guard
-      let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-        .map({ $0.trimmingCharacters(in: .whitespaces) }).last(where: { !$0.isEmpty })
-    else { return nil }
-    var message = Substring(line)
-    if message.hasPrefix("["), let end = message.range(of: "] ") { message = message[end.upperBound...] }
-    return String(message.prefix(300))
+    let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    func withoutPrefix(_ line: String) -> String {
+      var message = Substring(line)
+      if message.hasPrefix("["), let end = message.range(of: "] ") { message = message[end.upperBound...] }
+      return String(message)
+    }
+    guard let last = lines.last.map(withoutPrefix) else { return nil }
+    if last.hasSuffix("Input/output error"), lines.count >= 2 {
+      return String((withoutPrefix(lines[lines.count - 2]) + "; " + last).prefix(300))
+    }
+    return String(last.prefix(300))
   }
 
   /// Reads what is waiting on standard output into `buffer`, without blocking.

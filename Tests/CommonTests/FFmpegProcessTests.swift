@@ -27,6 +27,22 @@ struct FFmpegProcessTests {
     #expect(!ProcessTable.isChildOfThisProcess(process.processID))
   }
 
+  @Test("A last line that only says Input/output error comes with the line before it, which names the cause")
+  func inputOutputErrorWithItsCause() throws {
+    let process = try FFmpegProcess(
+      executable: "/bin/sh",
+      arguments: [
+        "-c",
+        "echo '[tcp @ 0x1] Failed to resolve hostname x.invalid: Name or service not known' >&2; "
+          + "echo 'http://x.invalid/live: Input/output error' >&2; exit 1",
+      ])
+    #expect(process.waitForExit(seconds: 5) == .exited(status: 1))
+    process.drainErrors()
+    #expect(
+      process.lastMessage
+        == "Failed to resolve hostname x.invalid: Name or service not known; http://x.invalid/live: Input/output error")
+  }
+
   @Test("terminate: SIGTERM, then SIGKILL after 2 s for a process that ignores it; always reaped")
   func terminateStubbornProcess() throws {
     let polite = try FFmpegProcess(executable: "/bin/sh", arguments: ["-c", "exec sleep 30"])
