@@ -135,7 +135,7 @@ package final class FFmpegProcess {
 
   /// The environment variables of systemd's notify protocol (sd_notify(3), sd_watchdog_enabled(3)), which address
   /// the service's main process.
-  package static let notifyVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+  private static let notifyVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
 
   /// The environment a child starts with: this process's, less `notifyVariables`. A child that called
   /// `systemd-notify` with them would speak for the monitor (under the default `NotifyAccess=main`, systemd logs its

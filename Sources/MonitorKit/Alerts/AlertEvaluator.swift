@@ -40,10 +40,13 @@ struct AlertEvaluator {
     channels = conditions.mapValues(Self.channel)
     monitorForSeconds = monitor.playLogUnwritableForSeconds
     monitorHoldSeconds = monitor.holdSeconds
-    monitorTracker = monitor.playLogUnwritableForSeconds.map {
-      AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds)
-    }
+    monitorTracker = Self.monitorTracker(monitor)
     self.startedAt = startedAt
+  }
+
+  /// The tracker of the monitor's own alert under `monitor`'s conditions; nil when it is off.
+  private static func monitorTracker(_ monitor: AlertConditions) -> AlertTracker? {
+    monitor.playLogUnwritableForSeconds.map { AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds) }
   }
 
   private static func channel(_ conditions: AlertConditions) -> Channel {
@@ -76,9 +79,7 @@ struct AlertEvaluator {
       }
       monitorForSeconds = monitor.playLogUnwritableForSeconds
       monitorHoldSeconds = monitor.holdSeconds
-      monitorTracker = monitor.playLogUnwritableForSeconds.map {
-        AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds)
-      }
+      monitorTracker = Self.monitorTracker(monitor)
     }
     for name in channels.keys.sorted() where conditions[name] != channels[name]?.conditions {
       guard var channel = channels[name] else { continue }

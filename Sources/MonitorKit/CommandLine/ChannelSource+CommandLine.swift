@@ -49,8 +49,8 @@ extension ChannelSource {
     case nil:
       self = .stream(url: text)
       return
-    case let problem? where text.lowercased().hasPrefix("icecast://"):
-      throw UsageError("`\(text)`: \(problem)")  // a URL to listen to was meant
+    case let problem? where StreamSource.scheme(of: text) != nil:
+      throw UsageError("`\(text)`: \(problem)")  // a text in URL form: the URL's own problem says what to fix
     default:
       break
     }

@@ -18,24 +18,21 @@ enum StreamSource: Equatable, Sendable {
   }
 
   /// Why `url` is not a network stream ffmpeg could open, or nil when it is one: it must be `scheme://rest`, with a
-  /// scheme that starts with a letter and has letters, digits, `+`, `-`, `.` (what ffmpeg needs to pick a protocol),
-  /// not `file`, and no white space. The one check of a stream URL: the command line, the configuration and
-  /// `StreamInput` all use it.
+  /// scheme that starts with a letter and has letters, digits, `+`, `-`, `.` (what ffmpeg needs to pick a protocol:
+  /// `scheme(of:)`), not `file` or `icecast`, and no white space. The one check of a stream URL: the command line,
+  /// the configuration and `StreamInput` all use it.
   static func urlProblem(_ url: String) -> String? {
     guard let range = url.range(of: "://"), range.lowerBound > url.startIndex, url[range.upperBound...].count > 0
     else {
       return "not a URL: it has no scheme (it needs the form scheme://host/path)"
     }
-    let scheme = url[..<range.lowerBound]
-    guard let first = scheme.first, first.isASCII, first.isLetter,
-      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-    else {
-      return "\"\(scheme)\" is not a URL scheme"
+    guard let scheme = scheme(of: url) else {
+      return "\"\(url[..<range.lowerBound])\" is not a URL scheme"
     }
-    guard scheme.lowercased() != "file" else {
+    guard scheme != "file" else {
       return "a file is not a network stream"
     }
-    guard scheme.lowercased() != "icecast" else {
+    guard scheme != "icecast" else {
       return "icecast:// is ffmpeg's protocol for sending a stream to an Icecast server, not for listening; give the "
         + "stream's own http:// or https:// URL (http://HOST:8000/MOUNT)"
     }
@@ -43,6 +40,18 @@ enum StreamSource: Equatable, Sendable {
       return "it contains white space (write a space as %20)"
     }
     return nil
+  }
+
+  /// The scheme of `url`, lowercased, when `url` has the form `scheme://rest` with a scheme that starts with a letter
+  /// and has letters, digits, `+`, `-`, `.`; nil otherwise.
+  static func scheme(of url: String) -> String? {
+    guard let range = url.range(of: "://"), range.lowerBound > url.startIndex, !url[range.upperBound...].isEmpty
+    else { return nil }
+    let scheme = url[..<range.lowerBound]
+    guard let first = scheme.first, first.isASCII, first.isLetter,
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else { return nil }
+    return scheme.lowercased()
   }
 
   /// True for files: they are never reconnected.
@@ -71,7 +80,7 @@ enum StreamSource: Equatable, Sendable {
     switch self {
     case .network(let url):
       let microseconds = Int((networkTimeoutSeconds * 1_000_000).rounded())
-      let scheme = url.prefix { $0 != ":" }.lowercased()
+      let scheme = Self.scheme(of: url)
       arguments += [scheme == "rtsp" || scheme == "rtsps" ? "-timeout" : "-rw_timeout", "\(microseconds)"]
       input = url
     case .file(let path, let loop):
