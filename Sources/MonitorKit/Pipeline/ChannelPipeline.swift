@@ -299,10 +299,17 @@ final class ChannelPipeline: @unchecked Sendable {
   private func startReload(_ catalog: Catalog) {
     let old = lane
     old.sink.acceptsNewPlays = false
+    retiring = (retiring + [old]).filter { $0.sink.hasOpenPlays }
+    while retiring.count > Self.maxRetiringLanes {
+      retiring.removeFirst().matcher.flush()
+      log.line(
+        "catalog reloaded again before the plays of the catalog \(Self.maxRetiringLanes + 1) reloads ago ended: "
+          + "they end now (each catalog still finishing a play is held in memory)", channel: name, severity: .warning)
+    }
     var fresh = Self.makeLane(
       channel: name, catalog: catalog, settings: settings, writer: writer, log: log, history: history,
       clusters: clusters, clips: clips)
-    let earlier = (retiring + [old]).map { RetiringLane(matcher: $0.matcher, sink: $0.sink) }
+    let earlier = retiring.map { RetiringLane(matcher: $0.matcher, sink: $0.sink) }
     fresh.sink.suppress = { [weak freshSink = fresh.sink] play in
       // A play a retiring matcher still reports: the same item, overlapping in time.
       guard let freshSink else { return false }
@@ -316,13 +323,6 @@ final class ChannelPipeline: @unchecked Sendable {
       }
     }
     fresh.streamSeconds = 0
-    retiring = (retiring + [old]).filter { $0.sink.hasOpenPlays }
-    while retiring.count > Self.maxRetiringLanes {
-      retiring.removeFirst().matcher.flush()
-      log.line(
-        "catalog reloaded again before the plays of the catalog \(Self.maxRetiringLanes + 1) reloads ago ended: "
-          + "they end now (each catalog still finishing a play is held in memory)", channel: name, severity: .warning)
-    }
     lane = fresh
     log.line(
       "catalog reloaded: \(catalog.tracks.count) items; "
