@@ -39,8 +39,7 @@ final class PlayEventSink: MatchEventSink {
       let token = writer.makeToken()
       tokens[play.id] = token
       let record = PlayRecord(play, channel: channel, status: .open) { self.clock.date(atStream: $0) }
-      history.started(
-        id: token, channel: channel, title: record.metadata.title, artist: record.metadata.artist, start: record.start)
+      history.started(id: token, record)
       writer.submit(.start(token: token, play: record))
       log.record(
         MonitorEvent(
@@ -56,13 +55,16 @@ final class PlayEventSink: MatchEventSink {
     case .playContinues(let play):
       guard let token = tokens[play.id] else { return }
       writer.submit(update(token, play, closed: false))
-      history.logged(id: token, start: clock.date(atStream: play.startSeconds), end: nil)
+      history.logged(
+        id: token, start: clock.date(atStream: play.startSeconds), end: nil,
+        refOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed)
     case .playEnded(let play):
       guard let token = tokens.removeValue(forKey: play.id) else { return }
       writer.submit(update(token, play, closed: true))
       let start = clock.date(atStream: play.startSeconds)
       let end = clock.date(atStream: play.endSeconds)
-      history.logged(id: token, start: start, end: end)
+      history.logged(
+        id: token, start: start, end: end, refOffsetSeconds: play.referenceOffsetSeconds, speed: play.speed)
       log.record(
         MonitorEvent(
           time: Date(), channel: channel, name: .playEnded,

@@ -96,6 +96,21 @@ extension PlayLogStore {
     }
   }
 
+  /// True when `play` is the rest of `earlier`'s airing, by the rule of ``reopenPlayOfSameAiring(as:retrying:)``:
+  /// the same channel and item, `earlier` starting no later and ending at most ``restartGapSeconds`` before `play`
+  /// starts, and `play` on its line. The live monitor's channel status applies it to the plays it lists, so that
+  /// the rest of an airing is not counted as a play of its own there either.
+  package static func continuesAiring(_ play: PlayRecord, of earlier: PlayRecord) -> Bool {
+    let playStart = play.start.millisecondsSince1970
+    let earlierStart = earlier.start.millisecondsSince1970
+    return play.channel == earlier.channel && play.itemKey == earlier.itemKey && earlierStart <= playStart
+      && earlier.end.millisecondsSince1970 >= playStart - Date.milliseconds(fromSeconds: restartGapSeconds)
+      && isSameAiring(
+        play, earlierStartMilliseconds: earlierStart,
+        earlierReferenceMilliseconds: Date.milliseconds(fromSeconds: earlier.refOffsetSeconds),
+        earlierSpeed: earlier.speed)
+  }
+
   /// True when `play` lies on the line of an earlier play of its item (that started at
   /// `earlierStartMilliseconds` at `earlierReferenceMilliseconds` into the item, at `earlierSpeed`): within
   /// ``sameAiringToleranceSeconds``, and within half the item's length when it is known. Shared by both stores.

@@ -257,6 +257,31 @@ final class ChannelPipelineTests {
     #expect(events.stdout.contains("gap|stream dropped"), "\(events)")
   }
 
+  @Test("the rest of a song heard after a gap continues its play: one row, one play in the status and its count")
+  func restAfterGapIsOnePlay() throws {
+    let cut = unknown.count + a.count / 2
+    let skipped = 5 * 8000
+    let resumeAt = Self.origin + Double(cut + skipped) / 8000
+    let gap = InputNotice(kind: .gap, startTime: Self.origin + Double(cut) / 8000, detail: "stream dropped")
+    let input = ScriptedInput(segments: [
+      .init(samples: Array((unknown + a)[..<cut]), startTime: Self.origin),
+      .init(samples: Array(a[(cut - unknown.count + skipped)...]) + b, startTime: resumeAt, notices: [gap]),
+    ])
+    var status: ChannelStatus?
+    let (plays, log) = try run(input) { pipeline, _ in
+      while pipeline.pump() {}
+      status = pipeline.status
+    }
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(log.contains { $0.contains("\"Armygeddon\" continues play") }, "\(log)")
+    let shown = try #require(status)
+    #expect(shown.playCount == 2, "\(shown.recentPlays)")
+    #expect(shown.recentPlays.map(\.title) == ["Armygeddon", "Chaos God"], "\(shown.recentPlays)")
+    let first = try #require(plays.first)
+    let shownStart = try #require(shown.recentPlays.first?.start)
+    #expect(abs(shownStart.timeIntervalSince(first.start)) < 0.001, "the continued play keeps its first part's start")
+  }
+
   @Test("a later report of the same outage is a log line only: one gap in the play log and in the counts")
   func repeatedGapReportIsLoggedOnly() throws {
     let cut = unknown.count

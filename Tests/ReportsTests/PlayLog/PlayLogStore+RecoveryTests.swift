@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -195,5 +196,38 @@ struct PlayLogStoreRecoveryTests {
     #expect(try store.recordedEventID(channel: nil, kind: .restart, start: start, end: start, detail: "") == restart)
     #expect(try store.recordedEventID(channel: "am", kind: .gap, start: start, end: nil, detail: "lost") == nil)
     #expect(try store.recordedEventID(channel: "fm", kind: .gap, start: start, end: start, detail: "lost") == nil)
+  }
+
+  @Test("continuesAiring says what reopenPlayOfSameAiring does, for random pairs of plays (seeded)")
+  func continuesAiringIsTheStoresRule() throws {
+    var random = SeededGenerator(seed: 12)
+    let origin = Date(timeIntervalSince1970: 1_772_366_400)
+    var outcomes: [Bool: Int] = [:]
+    for trial in 0..<400 {
+      let store = try PlayLogStore(path: ":memory:")
+      let earlierStart = Double.random(in: 0...100, using: &random)
+      let earlier = PlayRecord(
+        channel: "fm", itemKey: "song", title: "Song",
+        itemDurationSeconds: [nil, 4, 200].randomElement(using: &random)!,
+        start: origin + earlierStart, end: origin + earlierStart + Double.random(in: 1...120, using: &random),
+        refOffsetSeconds: Double.random(in: 0...30, using: &random),
+        speed: Double.random(in: 0.94...1.06, using: &random), confidence: 0.5, detectedAt: origin + earlierStart,
+        status: .closed)
+      let line = earlier.refOffsetSeconds
+      var later = earlier
+      later.channel = Bool.random(using: &random) || trial % 7 != 0 ? "fm" : "am"
+      later.itemKey = trial % 11 == 0 ? "jingle" : "song"
+      later.start = earlier.start + Double.random(in: -10...(PlayLogStore.restartGapSeconds + 200), using: &random)
+      later.end = later.start + 20
+      later.speed = earlier.speed + Double.random(in: -0.01...0.01, using: &random)
+      later.refOffsetSeconds =
+        line + later.start.timeIntervalSince(earlier.start) * earlier.speed + Double.random(in: -6...6, using: &random)
+      later.status = .open
+      try store.record(earlier)
+      let reopened = try store.reopenPlayOfSameAiring(as: later) != nil
+      outcomes[reopened, default: 0] += 1
+      #expect(PlayLogStore.continuesAiring(later, of: earlier) == reopened, "trial \(trial): \(earlier) \(later)")
+    }
+    #expect(outcomes[true, default: 0] >= 40 && outcomes[false, default: 0] >= 40, "both outcomes tried: \(outcomes)")
   }
 }
