@@ -137,6 +137,10 @@ final class APIRouter: Sendable {
 
   private func route(_ request: HTTPRequest) throws(APIQuery.Problem) -> HTTPResponse {
     let path = request.path
+    if let held = request.query.first(where: { $0.name.contains("\0") || $0.value.contains("\0") }) {
+      throw APIQuery.Problem(
+        description: "query parameter `\(DisplayWidth.printable(held.name))` holds a NUL byte (%00); remove it")
+    }
     switch path {
     case "/api/v1/channels":
       _ = try APIQuery(request.query, allowed: [], path: path)

@@ -73,7 +73,7 @@ final class HTTPServer: @unchecked Sendable {
   fileprivate func answer(_ connection: OpaquePointer, url: String, method: String) -> MHD_Result {
     var request = HTTPRequest(method: method, path: url)
     withUnsafeMutablePointer(to: &request.query) { query in
-      _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, query)
+      _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, queryCollector, query)
     }
     request.authorization = MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map {
       String(cString: $0)
@@ -150,11 +150,15 @@ private let connectionNotice: MHD_NotifyConnectionCallback = { context, connecti
   }
 }
 
-/// Collects the decoded query parameters into an `[(name, value)]` (a parameter without `=` has the value "").
-private let queryCollector: MHD_KeyValueIterator = { context, _, key, value in
+/// Collects the decoded query parameters into an `[(name, value)]` (a parameter without `=` has the value ""). Each
+/// is read to the length libmicrohttpd gives, not to its first NUL, so that `fm%00x` stays `fm\0x` (which the API
+/// refuses) instead of reading as `fm`.
+private let queryCollector: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
   guard let context, let key else { return MHD_Result.YES }
   let query = context.assumingMemoryBound(to: [(name: String, value: String)].self)
-  query.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+  let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+  let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+  query.pointee.append((name, text ?? ""))
   return MHD_Result.YES
 }
 

@@ -87,6 +87,8 @@ struct APIRouterTests {
       ("/api/v1/plays", [("limit", "1001")], 400, "1 to 1000"),
       ("/api/v1/plays", [("limit", "ten")], 400, "limit=ten"),
       ("/api/v1/plays", [("limit", "1"), ("limit", "2")], 400, "given twice"),
+      ("/api/v1/plays", [("channel", "fm\0x")], 400, "`channel` holds a NUL byte (%00)"),
+      ("/api/v1/reports/plays.csv", [("channel", "fm\0x")], 400, "`channel` holds a NUL byte"),
       ("/api/v1/plays", [("from", "yesterday")], 400, "ISO 8601"),
       ("/api/v1/events", [("to", "2026-12-01")], 400, "ISO 8601"),
       ("/api/v1/events", [("from", "2026-12-02T00:00:00Z"), ("to", "2026-12-01T00:00:00Z")], 400, "not after"),

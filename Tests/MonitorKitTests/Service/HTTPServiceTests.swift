@@ -85,6 +85,8 @@ struct HTTPServiceTests {
     #expect(Set(paged.compactMap { $0["title"] as? String }) == ["Armygeddon", "Chaos God"])
     let onlyB = try monitor.get("/api/v1/plays?channel=b&from=2000-01-01T00:00:00Z")
     #expect(try (onlyB.json()["plays"] as? [[String: Any]])?.map { $0["channel"] as? String } == ["b"])
+    let held = try monitor.get("/api/v1/plays?channel=b%00x&from=2000-01-01T00:00:00Z")
+    #expect(held.status == 400 && held.body.contains("`channel` holds a NUL byte"), "not read as channel b: \(held)")
 
     let events = try monitor.get("/api/v1/events")
     try check(events, "/api/v1/events")
