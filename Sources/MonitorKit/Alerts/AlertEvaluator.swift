@@ -147,11 +147,21 @@ struct AlertEvaluator {
     let name = status.name
     let conditions = channel.conditions
     let wall = now.timeIntervalSince1970
-    func observe(_ kind: AlertKind, _ holds: Bool, at time: Double, since: Double? = nil, detail: () -> String) {
+    /// - Parameter follows: the open alert's detail follows the condition as it changes (the alert closes with the
+    ///   latest); otherwise it stays what it was at the onset.
+    func observe(
+      _ kind: AlertKind, _ holds: Bool, at time: Double, since: Double? = nil, follows: Bool = false,
+      detail: () -> String
+    ) {
       guard var tracker = channel.trackers[kind] else { return }
-      if holds && tracker.onset == nil { channel.details[kind] = detail() }
+      let before = channel.details[kind]
+      if holds && (follows || tracker.onset == nil) { channel.details[kind] = detail() }
       if let change = tracker.observe(holds, at: time, since: since) {
         events.append(event(change, channel: name, kind: kind, detail: channel.details[kind] ?? "", now: now))
+      } else if tracker.isOpen, channel.details[kind] != before,
+        let index = active[name]?.firstIndex(where: { $0.kind == kind })
+      {
+        active[name]?[index].detail = channel.details[kind] ?? ""
       }
       channel.trackers[kind] = tracker
     }
@@ -175,9 +185,13 @@ struct AlertEvaluator {
     }
 
     let down = status.input == .starting || status.input == .reconnecting
-    observe(.sourceDown, down, at: wall, since: status.lastAudioTime.map { max($0, startedAt.timeIntervalSince1970) }) {
+    observe(
+      .sourceDown, down, at: wall, since: status.lastAudioTime.map { max($0, startedAt.timeIntervalSince1970) },
+      follows: true
+    ) {
       "no audio from \(status.source)"
         + String(format: " for %.0f s (%@)", conditions.sourceDownForSeconds ?? 0, status.input.rawValue)
+        + (status.inputProblem.map { "; latest: \($0)" } ?? "")
     }
 
     if let lagging = conditions.lagging {

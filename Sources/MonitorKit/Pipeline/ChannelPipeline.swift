@@ -352,6 +352,8 @@ final class ChannelPipeline: @unchecked Sendable {
       }
       snapshot.withLock {
         if notice.kind == .gap && notice.recorded { $0.gapCount += 1 }
+        if notice.kind == .gap { $0.inputProblem = notice.detail }
+        if notice.kind == .reconnect { $0.inputProblem = nil }
         if notice.kind == .overrun { $0.overrunCount += 1 }
         if notice.kind == .reconnect { $0.reconnectCount += 1 }
       }
@@ -405,6 +407,7 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.current = plays
       $0.unknownMusic = unknownMusic
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
+      if inputStatus == .running { $0.inputProblem = nil }
       $0.playCount = started
       $0.recentPlays = recentPlays
       $0.levelSeconds = levels

@@ -67,6 +67,38 @@ struct AlertEvaluatorTests {
     #expect(closed.first?.detail == "no audio from http://127.0.0.1:9/x for 10 s (starting)")
   }
 
+  @Test("an open source_down alert's detail follows the input's latest problem, and it closes with the latest")
+  func sourceDownDetailFollows() throws {
+    var evaluator = AlertEvaluator(
+      conditions: ["am": Self.conditions()], monitor: Self.conditions(), startedAt: Self.t0)
+    var status = ChannelStatus(name: "am", source: "http://radio.example/am", input: .starting)
+    status.inputProblem = "cannot open the stream: Connection refused; retrying in 2 s"
+    var events: [AlertEvent] = []
+    func evaluate(at seconds: Double) {
+      events += evaluator.evaluate(
+        statuses: [status], overview: Self.overview(), now: Self.t0.addingTimeInterval(seconds))
+    }
+    for second in 0...12 { evaluate(at: Double(second)) }
+    let opened = try #require(events.first)
+    #expect(
+      opened.detail
+        == "no audio from http://radio.example/am for 10 s (starting); latest: cannot open the stream: "
+        + "Connection refused; retrying in 2 s")
+    status.input = .reconnecting
+    status.inputProblem = "cannot open the stream: Failed to resolve hostname radio.example; retrying in 4 s"
+    evaluate(at: 13)
+    let now =
+      "no audio from http://radio.example/am for 10 s (reconnecting); latest: cannot open the stream: "
+      + "Failed to resolve hostname radio.example; retrying in 4 s"
+    #expect(evaluator.active["am"]?.map(\.detail) == [now])
+    #expect(events.count == 1, "a new detail is not a new alert")
+    status.input = .running
+    status.inputProblem = nil
+    for second in 14...40 { evaluate(at: Double(second)) }
+    #expect(events.count == 2)
+    #expect(events.last?.opened == false && events.last?.detail == now)
+  }
+
   @Test("the play log's alert says how many writes wait in the spool")
   func playLogSpooled() {
     var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)

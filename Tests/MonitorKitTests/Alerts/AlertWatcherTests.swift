@@ -102,6 +102,13 @@ struct AlertWatcherTests {
       let opened = try waitFor(.alertOpened, alert: .sourceDown, in: log, seconds: 30)
       let after = opened.time.timeIntervalSince(launched)
       #expect(after >= 10 && after < 12, "opened \(after) s after the start")
+      guard case .string(let detail) = opened.field("detail") else {
+        Issue.record("no detail: \(opened)")
+        return
+      }
+      #expect(
+        detail.contains("; latest: ") && detail.contains("Connection refused"),
+        "says why: \(detail)\n\(log.recentLines.joined(separator: "\n"))")
       #expect(try alertRowsSoon(count: 1).first?.end == nil, "in the play log while open")
       monitor.stop()
     }
