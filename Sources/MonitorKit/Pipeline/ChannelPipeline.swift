@@ -58,6 +58,8 @@ final class ChannelPipeline: @unchecked Sendable {
   /// reloads during one song keep one; two also cover a play that began on the catalog in between. Beyond this many,
   /// the oldest one's plays end at once, as at a stop, and the log says so.
   static let maxRetiringLanes = 2
+  /// This pipeline's bound: `maxRetiringLanes` but in tests.
+  private let retiringLaneLimit: Int
   private let buffer: UnsafeMutableBufferPointer<Float>
   private var segment: Int?
   private var segmentEnd: Double?
@@ -85,9 +87,11 @@ final class ChannelPipeline: @unchecked Sendable {
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
-    log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil, clips: UnknownClipWriter? = nil
+    log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil, clips: UnknownClipWriter? = nil,
+    retiringLaneLimit: Int = maxRetiringLanes
   ) {
     self.clips = clips
+    self.retiringLaneLimit = retiringLaneLimit
     self.name = name
     self.input = input
     self.settings = settings
@@ -300,10 +304,10 @@ final class ChannelPipeline: @unchecked Sendable {
     let old = lane
     old.sink.acceptsNewPlays = false
     retiring = (retiring + [old]).filter { $0.sink.hasOpenPlays }
-    while retiring.count > Self.maxRetiringLanes {
+    while retiring.count > retiringLaneLimit {
       retiring.removeFirst().matcher.flush()
       log.line(
-        "catalog reloaded again before the plays of the catalog \(Self.maxRetiringLanes + 1) reloads ago ended: "
+        "catalog reloaded again before the plays of the catalog \(retiringLaneLimit + 1) reloads ago ended: "
           + "they end now (each catalog still finishing a play is held in memory)", channel: name, severity: .warning)
     }
     var fresh = Self.makeLane(

@@ -31,13 +31,15 @@ final class ChannelPipelineTests {
   }
 
   /// Runs `input` through a pipeline into a fresh play log until the input is exhausted, then finishes it.
-  func run(_ input: ScriptedInput, during: ((ChannelPipeline, PlayLogWriter) throws -> Void)? = nil) throws
-    -> (plays: [PlayRecord], log: [String])
-  {
+  func run(
+    _ input: ScriptedInput, retiringLaneLimit: Int = ChannelPipeline.maxRetiringLanes,
+    during: ((ChannelPipeline, PlayLogWriter) throws -> Void)? = nil
+  ) throws -> (plays: [PlayRecord], log: [String]) {
     let log = MonitorLog(write: { _ in })
     let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
     let pipeline = ChannelPipeline(
-      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
+      retiringLaneLimit: retiringLaneLimit)
     try during?(pipeline, writer)
     pipeline.finish()
     #expect(writer.stop().isEmpty)
@@ -332,6 +334,28 @@ final class ChannelPipelineTests {
     #expect(reloads.allSatisfy { $0.contains("running plays finish on the previous catalog") }, "\(reloads)")
     #expect(log.filter { $0.contains("play ended: \"Armygeddon\"") }.count == 1, "\(log)")
     #expect(!log.contains { $0.contains("continues play") }, "\(log)")
+  }
+
+  @Test("a reload beyond the bound of retiring lanes ends the oldest lane's play with a warning, logged once")
+  func retiringLaneBound() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    var during: ChannelStatus?
+    let (plays, log) = try run(input, retiringLaneLimit: 0) { pipeline, _ in
+      while input.deliveredSeconds < aStart + 12 { pipeline.pump() }
+      pipeline.reload(catalog: self.catalog)
+      while input.deliveredSeconds < aStart + 22 { pipeline.pump() }
+      during = pipeline.status
+    }
+    #expect(
+      log.contains {
+        $0.contains("catalog reloaded again before the plays of the catalog 1 reloads ago ended: they end now")
+      }, "\(log)")
+    #expect(log.contains { $0.contains("play ended: \"Armygeddon\"") }, "ended at the reload: \(log)")
+    // The new catalog finds the rest of the song on the same line: the play log's rule continues the play.
+    #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(log.contains { $0.contains("\"Armygeddon\" continues play") }, "\(log)")
+    #expect(during?.playCount == 1, "counted once: \(String(describing: during?.recentPlays))")
   }
 
   @Test("the status shows the input, the matcher state and the play on air")
