@@ -84,6 +84,9 @@ final class ChannelPipeline: @unchecked Sendable {
   private var meter = LevelMeter()
   /// The level second by second (see `LevelHistory`). Worker thread.
   private var levels = LevelHistory()
+  /// The start of the gap recorded in the play log without an end, until the source's reconnect gives it one. Worker
+  /// thread.
+  private var openGapStart: Date?
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -344,6 +347,12 @@ final class ChannelPipeline: @unchecked Sendable {
           .event(
             channel: name, kind: notice.kind, start: start,
             end: notice.endTime.map { Date(timeIntervalSince1970: $0) }, detail: notice.detail))
+        if notice.kind == .gap && notice.endTime == nil { openGapStart = start }
+      }
+      if notice.kind == .reconnect, let gapStart = openGapStart {
+        // The audio is back: the gap ends where it flows again.
+        writer.submit(.eventEnded(channel: name, kind: .gap, start: gapStart, end: max(start, gapStart)))
+        openGapStart = nil
       }
       if notice.logged {
         log.record(

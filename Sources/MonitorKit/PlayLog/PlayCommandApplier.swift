@@ -29,7 +29,7 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners:
+    case .start, .event, .eventEnded, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners:
       return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
@@ -104,6 +104,8 @@ struct PlayCommandApplier {
         return nil
       }
       try store.recordEvent(channel: channel, kind: kind, start: start, end: end, detail: detail)
+    case .eventEnded(let channel, let kind, let start, let end):
+      try store.endEvent(channel: channel, kind: kind, start: start, end: end)  // again, it changes nothing
     case .alertOpened(let channel, let kind, let start, let detail):
       try store.openAlert(channel: channel, kind: kind, start: start, detail: detail)
     case .alertClosed(let channel, let kind, let start, let end, let detail):

@@ -29,6 +29,8 @@ final class PlayLogWriter: @unchecked Sendable {
       token: UInt64, start: Date, end: Date, refOffsetSeconds: Double, speed: Double, confidence: Double, closed: Bool)
     case retract(token: UInt64)
     case event(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String)
+    /// The channel's `kind` event recorded without an end at `start` (a gap) ended at `end`: the audio came back.
+    case eventEnded(channel: String, kind: EventKind, start: Date, end: Date)
     /// An alert opened (`AlertEvent`); `kind` is an `AlertKind`'s raw value. Written once however often it is
     /// retried or replayed: an alert is its channel, kind and start.
     case alertOpened(channel: String?, kind: String, start: Date, detail: String)

@@ -38,11 +38,15 @@ public protocol PlayLogStorage: AnyObject {
   func extend(playID: Int64, end: Date?, confidence: Double?, status: PlayStatus) throws
   /// The id of a recorded play of the same channel, item, start and detection time; nil when none.
   func recordedPlayID(matching play: PlayRecord, startMayHaveMoved: Bool) throws -> Int64?
-  /// The id of a recorded event with the same values; nil when none.
+  /// The id of a recorded event with the same values; nil when none. Without `end`, an event whose end was given
+  /// since (``endEvent(channel:kind:start:end:)``) is found too.
   func recordedEventID(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String) throws -> Int64?
   /// Records an event; returns its id.
   @discardableResult
   func recordEvent(channel: String?, kind: EventKind, start: Date, end: Date?, detail: String) throws -> Int64
+  /// Gives the channel's `kind` event that started at `start`, recorded without an end, its end; nothing when it has
+  /// one.
+  func endEvent(channel: String, kind: EventKind, start: Date, end: Date) throws
   /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
   @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
   /// Closes an alert (adding it closed when its opening was lost).

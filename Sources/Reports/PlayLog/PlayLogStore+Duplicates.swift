@@ -24,16 +24,17 @@ extension PlayLogStore {
   }
 
   /// The id of a recorded event of the same channel, kind, start, end and detail; nil when there is none. A spooled
-  /// event replayed on the next start may have been written before the spool was emptied.
+  /// event replayed on the next start may have been written before the spool was emptied. Without `end` (a gap), an
+  /// event that has been given its end since (``endEvent(channel:kind:start:end:)``) is the same event.
   public func recordedEventID(
     channel: String?, kind: EventKind, start: Date, end: Date?, detail: String
   ) throws -> Int64? {
     try database.firstRow(
       """
       SELECT e.id FROM events AS e LEFT JOIN channels AS c ON c.id = e.channel_id
-      WHERE c.name IS ? AND e.kind = ? AND e.start_ms = ? AND e.end_ms IS ? AND e.detail = ?
+      WHERE c.name IS ? AND e.kind = ? AND e.start_ms = ? AND (e.end_ms IS ? OR ? IS NULL) AND e.detail = ?
       """,
-      [.text(channel), .text(kind.rawValue), .date(start), .date(end), .text(detail)]
+      [.text(channel), .text(kind.rawValue), .date(start), .date(end), .date(end), .text(detail)]
     ).map { try $0.int64(0) }
   }
 }

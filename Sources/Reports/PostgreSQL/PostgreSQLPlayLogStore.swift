@@ -330,7 +330,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
       """
       SELECT e.id FROM events AS e LEFT JOIN channels AS c ON c.id = e.channel_id
       WHERE c.name IS NOT DISTINCT FROM $1::text AND e.kind = $2 AND e.start_ms = $3
-        AND e.end_ms IS NOT DISTINCT FROM $4::bigint AND e.detail = $5
+        AND (e.end_ms IS NOT DISTINCT FROM $4::bigint OR $4::bigint IS NULL) AND e.detail = $5
       LIMIT 1
       """,
       [.text(channel), .text(kind.rawValue), .date(start), .date(end), .text(detail)]
@@ -341,17 +341,24 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   public func recordEvent(
     channel: String?, kind: EventKind, start: Date, end: Date? = nil, detail: String = ""
   ) throws -> Int64 {
-    if let end, end.millisecondsSince1970 < start.millisecondsSince1970 {
-      throw PlayLogError.invalidEvent(
-        reason: "the \(kind.rawValue) event ends at \(ISO8601Millis.format(end)), before its start "
-          + ISO8601Millis.format(start),
-        path: path)
-    }
+    try PlayLogStore.checkEventEnd(kind: kind, start: start, end: end, path: path)
     return try connection.transaction {
       let channelRowID = try channel.map { try self.channelID(named: $0) }
       return try connection.query(
         "INSERT INTO events(channel_id, kind, start_ms, end_ms, detail) VALUES($1, $2, $3, $4, $5) RETURNING id",
         [.integer(channelRowID), .text(kind.rawValue), .date(start), .date(end), .text(detail)])[0].int64(0)
+    }
+  }
+
+  public func endEvent(channel: String, kind: EventKind, start: Date, end: Date) throws {
+    try PlayLogStore.checkEventEnd(kind: kind, start: start, end: end, path: path)
+    try connection.transaction {
+      _ = try connection.query(
+        """
+        UPDATE events SET end_ms = $1
+        WHERE kind = $2 AND start_ms = $3 AND end_ms IS NULL AND channel_id = (SELECT id FROM channels WHERE name = $4)
+        """,
+        [.date(end), .text(kind.rawValue), .date(start), .text(channel)])
     }
   }
 

@@ -238,14 +238,15 @@ final class ChannelPipelineTests {
     #expect(plays.map(\.status) == [.closed])
   }
 
-  @Test("a new segment ends the running play at the last audio heard and records the gap")
+  @Test("a new segment ends the running play at the last audio heard and records the gap, ended by the reconnect")
   func segmentEndsPlays() throws {
     let cut = unknown.count + a.count / 2
     let resumeAt = Self.origin + 600
     let gap = InputNotice(kind: .gap, startTime: Self.origin + Double(cut) / 8000, detail: "stream dropped")
+    let back = InputNotice(kind: .reconnect, startTime: resumeAt, detail: "audio again")
     let input = ScriptedInput(segments: [
       .init(samples: Array((unknown + a)[..<cut]), startTime: Self.origin),
-      .init(samples: b, startTime: resumeAt, notices: [gap]),
+      .init(samples: b, startTime: resumeAt, notices: [gap, back]),
     ])
     let (plays, log) = try run(input)
     try #require(plays.count == 2, "\(plays)")
@@ -255,8 +256,11 @@ final class ChannelPipelineTests {
     #expect(plays[1].metadata.title == "Chaos God")
     #expect(abs(plays[1].start.timeIntervalSince1970 - resumeAt) <= 1)
     #expect(log.contains { $0.contains("[test-fm] gap: stream dropped") })
-    let events = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT kind, detail FROM events ORDER BY id"])
-    #expect(events.stdout.contains("gap|stream dropped"), "\(events)")
+    let events = try Subprocess.run(
+      "/usr/bin/sqlite3", [dbPath, "SELECT kind, detail, start_ms, end_ms FROM events ORDER BY id"])
+    let gapStart = Int64(((Self.origin + Double(cut) / 8000) * 1000).rounded())
+    #expect(
+      events.stdout.contains("gap|stream dropped|\(gapStart)|\(Int64(resumeAt * 1000))\n"), "\(events)")
   }
 
   @Test("the rest of a song heard after a gap continues its play: one row, one play in the status and its count")

@@ -96,6 +96,22 @@ struct PlayLogStorageContractTests {
       try store.update(
         playID: cutID, start: nil, end: time(0), refOffsetSeconds: 0, speed: 1, confidence: 1, status: .closed)
     }
+    // A gap recorded as the source went away, ended when its audio came back; ending it again changes nothing.
+    try store.recordEvent(channel: "CKUA", kind: .gap, start: time(5_000), end: nil, detail: "refused")
+    try store.endEvent(channel: "CKUA", kind: .gap, start: time(5_000), end: time(5_500))
+    try store.endEvent(channel: "CKUA", kind: .gap, start: time(5_000), end: time(6_000))
+    try store.endEvent(channel: "other", kind: .gap, start: time(2_000), end: time(6_000))
+    #expect(throws: PlayLogError.self) {
+      try store.endEvent(channel: "CKUA", kind: .gap, start: time(5_000), end: time(4_000))
+    }
+    func recorded(_ start: Int64, _ end: Int64?, _ detail: String) throws -> Bool {
+      try store.recordedEventID(
+        channel: "CKUA", kind: .gap, start: time(start), end: end.map(time), detail: detail) != nil
+    }
+    #expect(try recorded(5_000, 5_500, "refused"))
+    #expect(try !recorded(5_000, 6_000, "refused"))
+    #expect(try recorded(5_000, nil, "refused"), "the gap as recorded, when its write is retried after the end")
+    #expect(try recorded(2_000, 3_000, "silence"), "an event with an end keeps it")
   }
 
   @Test("Both stores end with the same plays after the same writes", arguments: Engine.allCases)
