@@ -87,7 +87,8 @@ struct InputNotice: Equatable, Sendable {
   var kind: EventKind
   /// Wall-clock time in seconds since 1970 that the notice is about.
   var startTime: Double
-  /// The end of the span, when known (for an overrun: the end of the dropped audio).
+  /// The end of the span (for an overrun: the end of the dropped audio; for an instant, a reconnect or an xrun: its
+  /// start); nil while it goes on (a gap: the play log's row gets its end at the reconnect).
   var endTime: Double?
   /// What happened, for a person: "stream http://… ended: Connection refused; retrying in 2 s".
   var detail: String

@@ -150,7 +150,7 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     if xrunsUnreported > 0 && start - lastXrunNotice >= 10 {  // at most one notice per 10 s
       notices.append(
         InputNotice(
-          kind: .xrun, startTime: start,
+          kind: .xrun, startTime: start, endTime: start,
           detail: "\(xrunsUnreported) JACK xrun\(xrunsUnreported == 1 ? "" : "s"): the server missed its deadline "
             + "(\(xrunTotal.load(ordering: .relaxed)) since the start); audio may have been lost",
           logged: false))  // the session logs xruns once for all channels
@@ -206,9 +206,10 @@ final class JackChannelInput: ChannelInput, @unchecked Sendable {
     framesConsumed = 0
     framesDropped = 0
     if segment > 0 || lastAudioEnd != nil {
+      let now = Date().timeIntervalSince1970
       notices.append(
         InputNotice(
-          kind: .reconnect, startTime: Date().timeIntervalSince1970,
+          kind: .reconnect, startTime: now, endTime: now,
           detail: "JACK client '\(capture.clientName)' re-created; capturing \(ports.joined(separator: ", ")) again"))
     }
     segment += 1

@@ -191,7 +191,9 @@ final class JackSession: @unchecked Sendable {
             kind: .gap, startTime: now, detail: "JACK source port \(describe) disappeared; waiting for it to return"),
           to: channel.name)
       } else if wasPresent == false && present && seenBefore {
-        post(InputNotice(kind: .reconnect, startTime: now, detail: "JACK source \(describe) is back"), to: channel.name)
+        post(
+          InputNotice(kind: .reconnect, startTime: now, endTime: now, detail: "JACK source \(describe) is back"),
+          to: channel.name)
       } else if wasPresent == nil && !present {
         log.line(
           "JACK source \(describe.isEmpty ? "for pattern" : describe) not found yet; connecting when it appears",

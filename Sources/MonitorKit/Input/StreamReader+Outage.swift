@@ -84,7 +84,7 @@ extension StreamReader {
   func reconnectNotice(for outage: Outage, audioAgain: Double) -> InputNotice {
     let attempts = outage.attempts == 1 ? "" : " (\(outage.attempts) failed attempts)"
     return InputNotice(
-      kind: .reconnect, startTime: audioAgain, endTime: nil,
+      kind: .reconnect, startTime: audioAgain, endTime: audioAgain,
       detail: "\(configuration.source.description): audio again after a gap of "
         + "\(String(format: "%.1f", max(0, audioAgain - outage.since))) s\(attempts)")
   }

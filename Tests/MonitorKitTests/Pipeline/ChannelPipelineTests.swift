@@ -243,7 +243,7 @@ final class ChannelPipelineTests {
     let cut = unknown.count + a.count / 2
     let resumeAt = Self.origin + 600
     let gap = InputNotice(kind: .gap, startTime: Self.origin + Double(cut) / 8000, detail: "stream dropped")
-    let back = InputNotice(kind: .reconnect, startTime: resumeAt, detail: "audio again")
+    let back = InputNotice(kind: .reconnect, startTime: resumeAt, endTime: resumeAt, detail: "audio again")
     let input = ScriptedInput(segments: [
       .init(samples: Array((unknown + a)[..<cut]), startTime: Self.origin),
       .init(samples: b, startTime: resumeAt, notices: [gap, back]),
