@@ -296,6 +296,11 @@ def run(binary, work):
                 db.execute("INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail)"
                            " SELECT id, 'source_down', ?, ?, ? FROM channels WHERE name = ?",
                            (start, start + 20 * 60 * 1000, f"past alert {hours} h ago", CHANNEL))
+            # A gap and its reconnect as older builds wrote them, both without an end.
+            gap_start = now_ms - 2 * 3600 * 1000
+            for kind, start, detail in (("gap", gap_start, "old gap"), ("reconnect", gap_start + 300_000, "old back")):
+                db.execute("INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)"
+                           " SELECT id, ?, ?, NULL, ? FROM channels WHERE name = ?", (kind, start, detail, CHANNEL))
         alert_bar = ("return Array.from(document.querySelectorAll('.timeline .bar.alert[data-alert=\"source_down\"]'))"
                      ".some((bar) => bar.getAttribute('title').endsWith(arguments[0]))")
         driver.find_element(By.ID, "timeline-now").click()
@@ -308,6 +313,13 @@ def run(binary, work):
         driver.find_element(By.ID, "timeline-now").click()
         wait_for(lambda: driver.execute_script(alert_bar, "past alert 3 h ago"), 15, "the timeline back at now")
         checks.append(("the timeline draws past alerts from the play log, back in time too", today and day_before, ""))
+        gap_titles = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.timeline .bar.gap')).map((bar) => bar.getAttribute('title'))")
+        old_gap = [t for t in gap_titles if t.endswith(": old gap")]
+        old_back = [t for t in gap_titles if t.endswith(": old back")]
+        checks.append(("a gap without an end ends at its reconnect, and a reconnect is an instant, not bars up to now",
+                       len(old_gap) == 1 and "–now" not in old_gap[0] and len(old_back) == 1
+                       and "–now" not in old_back[0], str(gap_titles)))
 
         # The text filter, as a person types it.
         text_filter = driver.find_element(By.ID, "filter-text")

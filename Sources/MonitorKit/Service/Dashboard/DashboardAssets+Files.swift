@@ -704,10 +704,11 @@ extension DashboardAssets {
           for (const event of events) {
             const kind = eventClass(event.kind);
             if (!kind || (event.channel !== null && str(event.channel) !== name)) continue;
-            const bar = buildBar(period, event.start, event.end, kind);
+            const end = eventEnd(event, events);
+            const bar = buildBar(period, event.start, end, kind);
             if (!bar) continue;
             bar.setAttribute("title", (event.alert ? "alert " : "") + str(event.kind) + ", "
-              + formatTime(parseTime(event.start)) + "–" + (event.end ? formatTime(parseTime(event.end)) : "now")
+              + formatTime(parseTime(event.start)) + "–" + (end ? formatTime(parseTime(end)) : "now")
               + (event.detail ? ": " + str(event.detail) : ""));
             if (event.alert) bar.dataset.alert = str(event.kind);
             track.append(bar);
@@ -758,6 +759,23 @@ extension DashboardAssets {
           axis.append(tick);
         }
         return axis;
+      }
+
+      // Where an event's bar ends (null: now). A reconnect or an xrun is an instant. A gap without an end (one written
+      // before gaps were given theirs, or one the monitor stopped during) ends at its channel's next reconnect, if any.
+      function eventEnd(event, events) {
+        if (event.end || event.alert) return event.end;
+        const kind = str(event.kind);
+        if (kind === "reconnect" || kind === "xrun") return event.start;
+        if (kind !== "gap") return event.end;
+        const start = parseTime(event.start);
+        let next = null;
+        for (const other of events) {
+          if (str(other.kind) !== "reconnect" || str(other.channel) !== str(event.channel)) continue;
+          const at = parseTime(other.start);
+          if (at !== null && start !== null && at >= start && (next === null || at < parseTime(next))) next = other.start;
+        }
+        return next;
       }
 
       function buildBar(period, startText, endText, kind) {
