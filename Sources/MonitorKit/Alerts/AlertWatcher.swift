@@ -18,7 +18,8 @@ final class AlertWatcher: @unchecked Sendable {
 
   private let writer: PlayLogWriter
   private let log: MonitorLog
-  private let deliveries: [any AlertDelivery]
+  /// The webhooks and the command, as the configuration last read has them (`update(configuration:)`).
+  private let deliveries: Mutex<[any AlertDelivery]>
   private let evaluationSeconds: Double
   private let evaluator: Mutex<AlertEvaluator>
   private let activeAlerts = Mutex<[String?: [ActiveAlert]]>([:])
@@ -36,7 +37,7 @@ final class AlertWatcher: @unchecked Sendable {
     self.evaluator = Mutex(evaluator)
     self.writer = writer
     self.log = log
-    self.deliveries = deliveries
+    self.deliveries = Mutex(deliveries)
     self.evaluationSeconds = evaluationSeconds
   }
 
@@ -72,7 +73,7 @@ final class AlertWatcher: @unchecked Sendable {
     }
     publish(evaluator.withLock { $0.finish() })
     var left = 0
-    for delivery in deliveries { left += delivery.stop(waitingSeconds: Self.deliveryStopSeconds) }
+    for delivery in deliveries.withLock({ $0 }) { left += delivery.stop(waitingSeconds: Self.deliveryStopSeconds) }
     if left > 0 {
       log.line(
         "\(left) alert deliveries (webhooks, alerts.command) were not done by the stop and are dropped; the alerts "
@@ -81,13 +82,53 @@ final class AlertWatcher: @unchecked Sendable {
   }
 
   /// Takes the conditions of a configuration read again (SIGHUP): alerts of a channel removed or changed close now,
-  /// a channel added is watched from now, and the monitor's own conditions likewise (`AlertEvaluator.update`). The
-  /// webhooks and the command stay as they started (`ConfigurationReload` says so when they changed). Any thread.
+  /// a channel added is watched from now, and the monitor's own conditions likewise (`AlertEvaluator.update`). A
+  /// webhook or command whose settings stay goes on with its queue; a new one takes the alerts from now; one
+  /// removed or changed delivers what it holds (for up to `deliveryStopSeconds`, on a thread of its own) and stops.
+  /// Control thread.
   func update(configuration: MonitorConfiguration) {
+    let retired = deliveries.withLock { running in
+      let (kept, retired) = Self.deliveries(for: configuration.alerts, reusing: running, log: log)
+      running = kept
+      return retired
+    }
+    for delivery in retired {
+      let thread = Thread { [log] in
+        let left = delivery.stop(waitingSeconds: Self.deliveryStopSeconds)
+        if left > 0 {
+          log.line(
+            "\(left) alerts for a webhook or command removed by SIGHUP were not delivered in time and are dropped; "
+              + "they are in the play log (report alerts)")
+        }
+      }
+      thread.name = "alert-retired"
+      thread.start()
+    }
     publish(
       evaluator.withLock {
         $0.update(conditions: Self.conditions(configuration), monitor: configuration.alerts.conditions)
       })
+  }
+
+  /// The deliveries `settings` asks for, taking each from `running` when one there has the same settings (once
+  /// each), and making the others; `retired` are those of `running` not taken.
+  static func deliveries(
+    for settings: AlertSettings, reusing running: [any AlertDelivery], log: MonitorLog
+  ) -> (kept: [any AlertDelivery], retired: [any AlertDelivery]) {
+    var spare = running
+    func take(_ matches: (any AlertDelivery) -> Bool) -> (any AlertDelivery)? {
+      spare.firstIndex(where: matches).map { spare.remove(at: $0) }
+    }
+    var kept: [any AlertDelivery] = settings.webhooks.map { wanted in
+      take { ($0 as? AlertWebhook)?.settings == wanted } ?? AlertWebhook(settings: wanted, log: log)
+    }
+    if let command = settings.command {
+      let timeout = settings.commandTimeoutSeconds
+      kept.append(
+        take { ($0 as? AlertCommand).map { $0.command == command && $0.timeoutSeconds == timeout } ?? false }
+          ?? AlertCommand(command: command, timeoutSeconds: timeout, log: log))
+    }
+    return (kept, spare)
   }
 
   /// Each channel's conditions in `configuration`, by name.
@@ -104,7 +145,7 @@ final class AlertWatcher: @unchecked Sendable {
     for event in events {
       writer.submit(event.command)
       log.record(event.monitorEvent)
-      for delivery in deliveries { delivery.deliver(event) }
+      for delivery in deliveries.withLock({ $0 }) { delivery.deliver(event) }
     }
   }
 }
@@ -113,13 +154,9 @@ extension AlertWatcher {
   /// The watcher of a monitor's configuration: each channel's conditions, the webhooks and the command.
   convenience init(configuration: MonitorConfiguration, writer: PlayLogWriter, log: MonitorLog) {
     let settings = configuration.alerts
-    var deliveries: [any AlertDelivery] = settings.webhooks.map { AlertWebhook(settings: $0, log: log) }
-    if let command = settings.command {
-      deliveries.append(AlertCommand(command: command, timeoutSeconds: settings.commandTimeoutSeconds, log: log))
-    }
     self.init(
       evaluator: AlertEvaluator(conditions: Self.conditions(configuration), monitor: settings.conditions),
       writer: writer, log: log,
-      deliveries: deliveries)
+      deliveries: Self.deliveries(for: settings, reusing: [], log: log).kept)
   }
 }

@@ -4,12 +4,13 @@
 ///
 /// Applied at once: stream and file channels added, removed or changed (source, time zone, or the matcher settings
 /// they run with, the global `matcher` section's included), the alert conditions, every channel's and the
-/// monitor's own (without a restart, JACK channels' too: `AlertWatcher.update`), the catalog path, the `reports`
+/// monitor's own (without a restart, JACK channels' too: `AlertWatcher.update`), the alerts' webhooks and command
+/// (`AlertWatcher.update`: one removed or changed first delivers what it holds), the catalog path, the `reports`
 /// section and the HTTP API's token (`HTTPService.update`). Applied at the next start only, each with a notice: the
 /// play log and its spool (the monitor holds them open and locked), the worker threads, the `jack` section, the
-/// HTTP API's address (its socket is open), the alerts' webhooks and command (their threads hold the alerts not yet
-/// delivered), and any change to a JACK channel (JACK ports are registered when the client starts); `applied` keeps
-/// the running values for these, and a JACK channel keeps the configuration it started with.
+/// HTTP API's address (its socket is open), and any change to a JACK channel (JACK ports are registered when the
+/// client starts); `applied` keeps the running values for these, and a JACK channel keeps the configuration it
+/// started with.
 ///
 /// Threads: a value; any thread.
 struct ConfigurationReload: Equatable {
@@ -39,9 +40,6 @@ struct ConfigurationReload: Equatable {
     keep(\.workerThreads, "workerThreads")
     keep(\.jack, "the jack section")
     keep(\.http.listen, "http.listen")
-    keep(\.alerts.webhooks, "alerts.webhooks")
-    keep(\.alerts.command, "alerts.command")
-    keep(\.alerts.commandTimeoutSeconds, "alerts.commandTimeoutSeconds")
 
     let old = Dictionary(running.channels.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     let new = Set(read.channels.map(\.name))

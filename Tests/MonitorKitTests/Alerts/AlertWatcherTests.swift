@@ -141,6 +141,50 @@ struct AlertWatcherTests {
     #expect(monitor.statuses.first { $0.name == "web" }?.alerts.map(\.kind) == [.sourceDown])
   }
 
+  @Test("a reload's webhooks take the alerts from then on: the removed one gets no more, the added one gets them")
+  func webhooksReplacedByReload() throws {
+    let first = try WebhookReceiver { _ in (200, 0) }
+    let second = try WebhookReceiver { _ in (200, 0) }
+    let port = try LocalTCP.freePort()
+    let dead = ChannelConfiguration(name: "web", source: .stream(url: "http://127.0.0.1:\(port)/live"))
+    var alerts = AlertSettings()
+    alerts.overrides.sourceDown.forSeconds = 1
+    alerts.webhooks = [AlertWebhookSettings(url: first.url)]
+    let log = MonitorLog(write: { _ in })
+    let monitor = try Monitor(configuration: configuration([dead], alerts: alerts), log: log)
+    try monitor.start()
+    #expect(first.wait(forRequests: 1, seconds: 20), "the opening goes to the first webhook")
+    alerts.webhooks = [AlertWebhookSettings(url: second.url)]
+    #expect(monitor.reload { configuration([dead], alerts: alerts) })
+    #expect(!log.recentLines.contains { $0.contains("takes effect at the next start") }, "\(log.recentLines)")
+    monitor.stop()  // closes the alert
+    #expect(second.wait(forRequests: 1, seconds: 20), "the closing goes to the second webhook")
+    #expect(first.received.count == 1 && first.received[0].contains(#""event":"alert_opened""#), "\(first.received)")
+    #expect(second.received.count == 1 && second.received[0].contains(#""event":"alert_closed""#))
+  }
+
+  @Test("a webhook or command whose settings a reload keeps goes on with its queue; one changed is made anew")
+  func deliveriesKeptOrMade() throws {
+    let log = MonitorLog(write: { _ in })
+    var settings = AlertSettings()
+    settings.webhooks = [
+      AlertWebhookSettings(url: "http://127.0.0.1:9/a"), AlertWebhookSettings(url: "http://127.0.0.1:9/a"),
+    ]
+    settings.command = "true"
+    let running = AlertWatcher.deliveries(for: settings, reusing: [], log: log).kept
+    defer { for delivery in running { _ = delivery.stop(waitingSeconds: 0) } }
+    let same = AlertWatcher.deliveries(for: settings, reusing: running, log: log)
+    #expect(same.retired.isEmpty && same.kept.count == 3)
+    #expect(zip(same.kept, running).allSatisfy { $0 as AnyObject === $1 as AnyObject }, "each taken once, in order")
+    var changed = settings
+    changed.webhooks = [AlertWebhookSettings(url: "http://127.0.0.1:9/a", kinds: [.silence])]
+    changed.commandTimeoutSeconds += 1
+    let other = AlertWatcher.deliveries(for: changed, reusing: running, log: log)
+    defer { for delivery in other.kept { _ = delivery.stop(waitingSeconds: 0) } }
+    #expect(other.retired.count == 3 && other.kept.count == 2)
+    #expect(!other.kept.contains { kept in running.contains { $0 as AnyObject === kept as AnyObject } })
+  }
+
   @Test("an alert a killed monitor left open is closed at the next start, once")
   func openAlertRecovered() throws {
     do {

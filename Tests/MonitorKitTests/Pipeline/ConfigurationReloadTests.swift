@@ -81,7 +81,7 @@ struct ConfigurationReloadTests {
     #expect(reload.applied.channels.map(\.alertOverrides.silence.forSeconds) == [4, 4])
   }
 
-  @Test("the alerts' webhooks and command wait for the next start, each with a notice; their conditions apply now")
+  @Test("the alerts' webhooks, command and conditions apply at once, without a notice or a channel's restart")
   func alertDeliveries() {
     let old = Self.configuration([Self.file("web")])
     var new = old
@@ -90,15 +90,8 @@ struct ConfigurationReloadTests {
     new.alerts.webhooks = [AlertWebhookSettings(url: "http://127.0.0.1:9000/hook")]
     new.alerts.overrides.playLogUnwritable.forSeconds = 60
     let reload = ConfigurationReload(from: old, to: new)
-    #expect(
-      reload.deferred == [
-        "alerts.webhooks changed: it takes effect at the next start",
-        "alerts.command changed: it takes effect at the next start",
-        "alerts.commandTimeoutSeconds changed: it takes effect at the next start",
-      ])
-    var expected = old.alerts
-    expected.overrides.playLogUnwritable.forSeconds = 60
-    #expect(reload.applied.alerts == expected)
+    #expect(reload.deferred.isEmpty, "\(reload.deferred)")
+    #expect(reload.applied.alerts == new.alerts)
     #expect(!reload.changesChannels)
   }
 
