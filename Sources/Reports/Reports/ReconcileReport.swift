@@ -11,7 +11,9 @@ import Common
 /// - `partial`: aired on its channel shorter than ``ProofOfPlayReport/partialFraction`` of its length (the
 ///   scheduled `length_s`, else the catalog's): a cut spot;
 /// - `wrong-channel`: not on its channel, but the same cart aired on another one (`aired_channel`) near its time;
-/// - `missed`: not aired;
+/// - `missed`: not aired, while its channel was heard;
+/// - `unmonitored`: not found, and its channel was not heard (a gap in its input, ``PlayLogReader/unheardSpans``)
+///   within the tolerance of its time and length: whether it aired is not known;
 /// - `unscheduled`: an airing of a spot (an item of `kind`, or any item with a cart) that matches no scheduled spot.
 ///
 /// Matching: an airing matches a scheduled spot of the same cart (the item's `cart`, else `isci` attribute,
@@ -92,6 +94,8 @@ package struct ReconcileReport: Sendable {
     // the same verdict as today's for a spot at the edge between them.
     var spots: [(channel: Int, spot: ScheduledSpot, inSpan: Bool)] = []
     var airings: [Airing] = []
+    // When each channel was not heard, by channel index.
+    var unheard: [[(start: Int64, end: Int64?)]] = Array(repeating: [], count: channels.count)
     // Each item's cart, lower-cased, worked out on its first airing; nil for an item that is not a spot.
     var cartOfItem: [Int64: String?] = [:]
     for (index, channel) in channels.enumerated() where channel.fromMilliseconds < channel.toMilliseconds {
@@ -104,6 +108,9 @@ package struct ReconcileReport: Sendable {
           && spot.scheduledAtMilliseconds < channel.toMilliseconds
         spots.append((index, spot, inSpan))
       }
+      unheard[index] = try reader.unheardSpans(
+        channelID: channel.id, fromMilliseconds: channel.fromMilliseconds - Self.matchWindowMilliseconds,
+        toMilliseconds: channel.toMilliseconds + Self.matchWindowMilliseconds)
       // Airings a window either side of the span, so a spot near its edge still finds its airing.
       try reader.forEachPlay(
         channelID: channel.id, fromMilliseconds: channel.fromMilliseconds - Self.matchWindowMilliseconds,
@@ -165,7 +172,11 @@ package struct ReconcileReport: Sendable {
       ? Int64(min(toleranceSeconds * 1000, Double(Self.matchWindowMilliseconds)).rounded()) : 0
     for (spotIndex, entry) in spots.enumerated() where entry.inSpan {
       guard let airingIndex = airingOfSpot[spotIndex] else {
-        rows.append(Row(channel: entry.channel, spot: entry.spot, airing: nil, status: "missed"))
+        let from = entry.spot.scheduledAtMilliseconds - tolerance
+        let to = entry.spot.scheduledAtMilliseconds + (entry.spot.lengthMilliseconds ?? 0) + tolerance
+        let notHeard = unheard[entry.channel].contains { $0.start <= to && ($0.end ?? .max) >= from }
+        rows.append(
+          Row(channel: entry.channel, spot: entry.spot, airing: nil, status: notHeard ? "unmonitored" : "missed"))
         continue
       }
       let airing = airings[airingIndex]

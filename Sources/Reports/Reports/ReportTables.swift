@@ -12,7 +12,7 @@ package enum ReportTables {
     switch kind {
     case "plays", "airplay", "quota": common
     case "proof-of-play": common.union(["play_clips"])  // the clips kept of the airings, as proof
-    case "reconcile": common.union(["schedule"])
+    case "reconcile": common.union(["schedule", "events"])  // the gaps: a spot nobody could hear is not missed
     case "soundexchange": common.union(["listener_samples"])  // the audience `run` sampled from Icecast
     case "alerts": common.union(["alerts"])
     case "segments", "unknown": common.union(["air_stretches", "unknown_segments"])

@@ -112,6 +112,59 @@ struct ReconcileReportTests {
     #expect(try rows(from: "2026-01-21", to: "2026-01-22") == [whole[1]])
   }
 
+  @Test("A spot not found while its channel was not heard is unmonitored; one heard and not found is missed")
+  func unheardSpots() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T09:00:00Z", seconds: 30)
+    ])
+    defer { fixture.remove() }
+    func ms(_ time: String) -> Int64 { ISO8601Millis.parseMillisecondsSince1970(time)! }
+    func date(_ time: String) -> Date { Date(millisecondsSince1970: ms(time)) }
+    let store = try PlayLogStore(path: fixture.path)
+    let spots = [
+      "2026-01-20T09:00:00Z", "2026-01-20T12:00:00Z", "2026-01-20T14:00:00Z", "2026-01-20T16:00:00Z",
+      "2026-01-20T17:59:30Z", "2026-01-20T20:00:00Z",
+    ].map {
+      ScheduledSpot(
+        channel: "ckua", scheduledAtMilliseconds: ms($0), cart: "C1001", advertiser: "Hardware Co",
+        title: "Spring Sale", lengthMilliseconds: 30_000)
+    }
+    #expect(try store.importSchedule(spots) == 6)
+    // A gap with its end; one written without (ended by its reconnect); one that ends 40 s before a spot (heard
+    // again within the tolerance); one that never ended. Another channel's gap and a restart do not count for ckua.
+    try store.recordEvent(
+      channel: "ckua", kind: .gap, start: date("2026-01-20T13:58:00Z"), end: date("2026-01-20T14:00:10Z"),
+      detail: "refused")
+    try store.recordEvent(channel: "ckua", kind: .gap, start: date("2026-01-20T15:50:00Z"), detail: "old gap")
+    try store.recordEvent(
+      channel: "ckua", kind: .reconnect, start: date("2026-01-20T16:05:00Z"), end: date("2026-01-20T16:05:00Z"),
+      detail: "back")
+    try store.recordEvent(
+      channel: "ckua", kind: .gap, start: date("2026-01-20T17:00:00Z"), end: date("2026-01-20T17:58:50Z"),
+      detail: "refused")
+    try store.recordEvent(channel: "fip", kind: .gap, start: date("2026-01-20T11:00:00Z"), detail: "fip down")
+    try store.recordEvent(channel: "ckua", kind: .gap, start: date("2026-01-20T19:30:00Z"), detail: "still down")
+    try store.close()
+    let text = try fixture.csv {
+      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(from: $0, to: $1)
+    }
+    let statuses = try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[8]] }
+    #expect(
+      statuses == [
+        ["2026-01-20T09:00:00.000Z", "aired"],
+        ["2026-01-20T12:00:00.000Z", "missed"],
+        ["2026-01-20T14:00:00.000Z", "unmonitored"],
+        ["2026-01-20T16:00:00.000Z", "unmonitored"],
+        ["2026-01-20T17:59:30.000Z", "unmonitored"],
+        ["2026-01-20T20:00:00.000Z", "unmonitored"],
+      ], "\(statuses)")
+    // Within a tolerance of 0 s, the spot at 17:59:30 was heard: missed.
+    let strict = try fixture.csv {
+      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc), toleranceSeconds: 0).write(from: $0, to: $1)
+    }
+    #expect(try StrictCSVParser.parse(strict)[5][8] == "missed")
+  }
+
   @Test("A play log written before schedules existed says how to import one")
   func noSchedule() throws {
     try withTemporaryDirectory { folder in

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Reading when a channel was not heard (`reconcile` tells a spot nobody could hear from one that did not air).
+extension PlayLogReader {
+  /// The spans in which `channelID` was not heard that overlap `[fromMilliseconds, toMilliseconds)`, oldest first:
+  /// its gaps, each from the end of the last audio heard to where the audio came back. A gap written without an end
+  /// (by a build before gaps got theirs, or one the monitor stopped during) ends at its channel's next reconnect or
+  /// the monitor's next restart; `end` is nil when neither came (not heard since).
+  package func unheardSpans(channelID: Int64, fromMilliseconds: Int64, toMilliseconds: Int64) throws
+    -> [(start: Int64, end: Int64?)]
+  {
+    var spans: [(start: Int64, end: Int64?)] = []
+    try database.forEachRow(
+      """
+      SELECT start_ms, end_ms FROM (
+        SELECT g.start_ms, coalesce(g.end_ms, (
+          SELECT min(r.start_ms) FROM events AS r
+          WHERE r.start_ms >= g.start_ms AND r.id <> g.id
+            AND ((r.kind = 'reconnect' AND r.channel_id = g.channel_id) OR (r.kind = 'restart' AND r.channel_id IS NULL))
+        )) AS end_ms
+        FROM events AS g WHERE g.channel_id = ? AND g.kind = 'gap' AND g.start_ms < ?
+      )
+      WHERE end_ms IS NULL OR end_ms > ?
+      ORDER BY start_ms
+      """, [.integer(channelID), .integer(toMilliseconds), .integer(fromMilliseconds)]
+    ) { row in
+      spans.append((try row.int64(0), try row.optionalInt64(1)))
+    }
+    return spans
+  }
+}
