@@ -12,6 +12,9 @@ struct PlayLogTable: Sendable {
   let columns: [(name: String, type: Column)]
   /// The time a row is at, for reading a span of the log: nil for a table read whole.
   var timeColumn: String? = nil
+  /// Whether a read of one channel's rows keeps the monitor's own (no channel): the monitor's restarts end a gap
+  /// that was written without an end (`PlayLogReader.unheardSpans`).
+  var keepsMonitorRows = false
 
   /// Every table of the play log that holds evidence, parents before children (the foreign keys' order).
   /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is moved.
@@ -35,7 +38,7 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .optionalInteger), ("kind", .text), ("start_ms", .integer),
         ("end_ms", .optionalInteger), ("detail", .text),
-      ], timeColumn: "start_ms"),
+      ], timeColumn: "start_ms", keepsMonitorRows: true),
     PlayLogTable(
       name: "schedule",
       columns: [
@@ -93,15 +96,18 @@ struct PlayLogTable: Sendable {
 
   /// The statement that copies this table's rows out of PostgreSQL in id order (`COPY … TO STDOUT`, which takes no
   /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows
-  /// whose time (``timeColumn``) is in it; with `channelID`, only that channel's rows (a table without a time is
-  /// read whole). In COPY's binary format, each column cast to the type ``bind(copyRow:to:parser:)`` reads (the
+  /// whose time (``timeColumn``) is in it; with `channelID`, only that channel's rows (and the monitor's own where
+  /// ``keepsMonitorRows``; a table without a time is read whole). In COPY's binary format, each column cast to the type ``bind(copyRow:to:parser:)`` reads (the
   /// play log's own types, so the casts cost nothing): no number is written out as text and parsed back.
   func copyStatement(span: Range<Int64>?, channelID: Int64?) -> String {
     var conditions: [String] = []
     if let timeColumn, let span {
       conditions.append("\(timeColumn) >= \(span.lowerBound) AND \(timeColumn) < \(span.upperBound)")
     }
-    if timeColumn != nil, let channelID { conditions.append("channel_id = \(channelID)") }
+    if timeColumn != nil, let channelID {
+      conditions.append(
+        keepsMonitorRows ? "(channel_id = \(channelID) OR channel_id IS NULL)" : "channel_id = \(channelID)")
+    }
     let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     let casts = columns.map { column in
       switch column.type {
