@@ -364,11 +364,15 @@ final class ChannelPipeline: @unchecked Sendable {
             ]))
       }
       snapshot.withLock {
-        if notice.kind == .gap && notice.recorded { $0.gapCount += 1 }
-        if notice.kind == .gap { $0.inputProblem = notice.detail }
-        if notice.kind == .reconnect { $0.inputProblem = nil }
+        if notice.kind == .gap {
+          if notice.recorded { $0.gapCount += 1 }
+          $0.inputProblem = notice.detail
+        }
         if notice.kind == .overrun { $0.overrunCount += 1 }
-        if notice.kind == .reconnect { $0.reconnectCount += 1 }
+        if notice.kind == .reconnect {
+          $0.reconnectCount += 1
+          $0.inputProblem = nil
+        }
       }
     }
     return (!notices.isEmpty, notices.contains { $0.kind == .gap })

@@ -95,10 +95,11 @@ struct PlayLogTable: Sendable {
   }
 
   /// The statement that copies this table's rows out of PostgreSQL in id order (`COPY … TO STDOUT`, which takes no
-  /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows
-  /// whose time (``timeColumn``) is in it; with `channelID`, only that channel's rows (and the monitor's own where
-  /// ``keepsMonitorRows``; a table without a time is read whole). In COPY's binary format, each column cast to the type ``bind(copyRow:to:parser:)`` reads (the
-  /// play log's own types, so the casts cost nothing): no number is written out as text and parsed back.
+  /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows whose
+  /// time (``timeColumn``) is in it; with `channelID`, only that channel's rows (and the monitor's own where
+  /// ``keepsMonitorRows``; a table without a time is read whole). In COPY's binary format, each column cast to the type
+  /// ``bind(copyRow:to:parser:)`` reads (the play log's own types, so the casts cost nothing): no number is written out
+  /// as text and parsed back.
   func copyStatement(span: Range<Int64>?, channelID: Int64?) -> String {
     var conditions: [String] = []
     if let timeColumn, let span {
