@@ -138,10 +138,11 @@ final class AlertWatcher: @unchecked Sendable {
     return conditions
   }
 
+  /// Hands `events` on, and the open alerts to `active(channel:)` (every evaluation: an open alert's detail can
+  /// change without an event, `source_down`'s as its input's reason does).
   private func publish(_ events: [AlertEvent]) {
-    guard !events.isEmpty else { return }
     let active = evaluator.withLock { $0.active }
-    activeAlerts.withLock { $0 = active }
+    activeAlerts.withLock { if $0 != active { $0 = active } }
     for event in events {
       writer.submit(event.command)
       log.record(event.monitorEvent)

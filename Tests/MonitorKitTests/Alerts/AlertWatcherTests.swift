@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import Synchronization
 import TestSupport
 import Testing
 
@@ -122,6 +123,34 @@ struct AlertWatcherTests {
     #expect(Wait.until(seconds: 30) { second.statuses[0].input == .reconnecting }, "the second run finds it down")
     second.stop()
     #expect(try alertRows() == rows)
+  }
+
+  @Test("an open alert's new detail reaches the channel's status without an event: source_down's latest reason")
+  func activeDetailFollows() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: db), log: log)
+    defer { _ = writer.stop() }
+    let watcher = AlertWatcher(
+      evaluator: AlertEvaluator(
+        conditions: ["am": AlertConditions.defaults], monitor: AlertConditions.defaults,
+        startedAt: Date().addingTimeInterval(-60)),
+      writer: writer, log: log, deliveries: [], evaluationSeconds: 0.05)
+    let status = Mutex(ChannelStatus(name: "am", source: "http://radio.example/am", input: .reconnecting))
+    status.withLock {
+      $0.inputProblem = "Connection refused; retrying in 1 s"
+      $0.lastAudioTime = Date().timeIntervalSince1970 - 30  // down long enough: the alert opens at once
+    }
+    let overview = MonitorOverview(
+      startedAt: Date(), catalogPath: "c.bmcat", catalogItems: 1, catalogHours: 0.1, databasePath: db,
+      storeBacklog: 0, storeFailing: false, jack: nil)
+    watcher.start { ([status.withLock { $0 }], overview) }
+    defer { watcher.stop() }
+    #expect(
+      Wait.until(seconds: 10) { watcher.active(channel: "am").first?.detail.hasSuffix("retrying in 1 s") == true })
+    status.withLock { $0.inputProblem = "Failed to resolve hostname radio.example; retrying in 2 s" }
+    #expect(
+      Wait.until(seconds: 10) { watcher.active(channel: "am").first?.detail.hasSuffix("retrying in 2 s") == true },
+      "\(watcher.active(channel: "am"))")
   }
 
   @Test("a channel a reload adds is watched: its dead stream opens source_down")
