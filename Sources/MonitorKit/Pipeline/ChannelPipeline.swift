@@ -424,7 +424,6 @@ final class ChannelPipeline: @unchecked Sendable {
       $0.current = plays
       $0.unknownMusic = unknownMusic
       $0.lastAudioTime = segmentEnd ?? $0.lastAudioTime
-      if inputStatus == .running { $0.inputProblem = nil }
       $0.playCount = started
       $0.recentPlays = recentPlays
       $0.levelSeconds = levels

@@ -20,7 +20,7 @@ struct ChannelStatus: Sendable, Equatable {
   /// Wall-clock time of the newest audio consumed, seconds since 1970.
   var lastAudioTime: Double?
   /// Why the input has no audio, as its latest gap notice said it (a stream refused or gone, a JACK port gone, with
-  /// the retry): nil once audio flows again.
+  /// the retry): nil from its reconnect on, which every input that reports a gap reports when audio flows again.
   var inputProblem: String?
   /// Plays recognized (withdrawn ones included), gaps and overrun notices since the start.
   var playCount = 0
