@@ -84,9 +84,13 @@ final class ChannelPipeline: @unchecked Sendable {
   private var meter = LevelMeter()
   /// The level second by second (see `LevelHistory`). Worker thread.
   private var levels = LevelHistory()
-  /// The start of the gap recorded in the play log without an end, until the source's reconnect gives it one. Worker
-  /// thread.
+  /// The start of the gap recorded in the play log without an end, until the audio comes back and gives it one.
+  /// Worker thread.
   private var openGapStart: Date?
+  /// Whether `openGapStart` is the gap of the pipeline that a reload replaced (`continueCounts(from:)`). This input
+  /// never reported that gap and sends no reconnect for it, so its first audio ends it; so does a gap of its own,
+  /// which takes over from there.
+  private var gapEndsAtFirstAudio = false
 
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
@@ -146,6 +150,8 @@ final class ChannelPipeline: @unchecked Sendable {
   /// thread, before the input starts.
   func continueCounts(from earlier: ChannelPipeline) {
     history.continuing(earlier.history)
+    openGapStart = earlier.openGapStart
+    gapEndsAtFirstAudio = openGapStart != nil
     let counted = earlier.status
     snapshot.withLock {
       $0.playCount = history.startedCount
@@ -198,6 +204,7 @@ final class ChannelPipeline: @unchecked Sendable {
     {
       chunkFrames = min(buffer.count, max(1, Int(chunk.sampleRate * Self.chunkSeconds)))
       chunks += 1
+      if gapEndsAtFirstAudio { endOpenGap(at: Date(timeIntervalSince1970: chunk.startTime)) }
       if chunk.segment != segment {
         if segment != nil { endSegment() }
         segment = chunk.segment
@@ -266,6 +273,14 @@ final class ChannelPipeline: @unchecked Sendable {
           ]))
       recordLagging(from: since, to: until, maxLagSeconds: most, stillBehind: false)
     }
+  }
+
+  /// Gives the open gap, if any, its end at `time` (not before its start).
+  private func endOpenGap(at time: Date) {
+    guard let gapStart = openGapStart else { return }
+    writer.submit(.eventEnded(channel: name, kind: .gap, start: gapStart, end: max(time, gapStart)))
+    openGapStart = nil
+    gapEndsAtFirstAudio = false
   }
 
   /// Records a lagging episode in the play log's events (one row with its span, once it is over).
@@ -343,17 +358,15 @@ final class ChannelPipeline: @unchecked Sendable {
     for notice in notices {
       let start = Date(timeIntervalSince1970: notice.startTime)
       if notice.recorded {
+        if notice.kind == .gap && gapEndsAtFirstAudio { endOpenGap(at: start) }
         writer.submit(
           .event(
             channel: name, kind: notice.kind, start: start,
             end: notice.endTime.map { Date(timeIntervalSince1970: $0) }, detail: notice.detail))
         if notice.kind == .gap && notice.endTime == nil { openGapStart = start }
       }
-      if notice.kind == .reconnect, let gapStart = openGapStart {
-        // The audio is back: the gap ends where it flows again.
-        writer.submit(.eventEnded(channel: name, kind: .gap, start: gapStart, end: max(start, gapStart)))
-        openGapStart = nil
-      }
+      // The audio is back: the gap ends where it flows again.
+      if notice.kind == .reconnect { endOpenGap(at: start) }
       if notice.logged {
         log.record(
           MonitorEvent(

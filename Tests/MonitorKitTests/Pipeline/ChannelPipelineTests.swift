@@ -288,6 +288,71 @@ final class ChannelPipelineTests {
     #expect(abs(shownStart.timeIntervalSince(first.start)) < 0.001, "the continued play keeps its first part's start")
   }
 
+  /// The `start_ms|end_ms` of the play log's gap rows, oldest first.
+  func gapRows() throws -> [String] {
+    let events = try Subprocess.run(
+      "/usr/bin/sqlite3", [dbPath, "SELECT start_ms, end_ms FROM events WHERE kind = 'gap' ORDER BY id"])
+    return events.stdout.split(separator: "\n").map(String.init)
+  }
+
+  static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+
+  /// A pipeline of "test-fm" whose input reports a gap after `unknown` and ends, finished as a reload finishes the
+  /// channel it restarts; returns it and the gap's start.
+  func pipelineEndedInGap(writer: PlayLogWriter, log: MonitorLog) -> (ChannelPipeline, gapStart: Double) {
+    let gapStart = Self.origin + Double(unknown.count) / 8000
+    let before = ScriptedInput(segments: [
+      .init(samples: unknown, startTime: Self.origin),
+      .init(samples: [], startTime: gapStart, notices: [InputNotice(kind: .gap, startTime: gapStart, detail: "down")]),
+    ])
+    let earlier = ChannelPipeline(
+      name: "test-fm", input: before, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    earlier.finish()
+    return (earlier, gapStart)
+  }
+
+  @Test("a gap open when a reload restarts the channel ends at the restarted input's first audio")
+  func gapOpenAcrossReloadEndsAtFirstAudio() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let (earlier, gapStart) = pipelineEndedInGap(writer: writer, log: log)
+    let backAt = Self.origin + 600
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: ScriptedInput(segments: [.init(samples: b, startTime: backAt)]), catalog: catalog,
+      settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.continueCounts(from: earlier)
+    pipeline.finish()
+    #expect(writer.stop().isEmpty)
+    #expect(try gapRows() == ["\(Self.milliseconds(gapStart))|\(Self.milliseconds(backAt))"])
+  }
+
+  @Test("a gap open when a reload restarts the channel ends where the restarted input's own gap begins")
+  func gapOpenAcrossReloadEndsAtTheNextGap() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let (earlier, gapStart) = pipelineEndedInGap(writer: writer, log: log)
+    let (downAt, backAt) = (Self.origin + 300, Self.origin + 600)
+    let input = ScriptedInput(segments: [
+      .init(samples: [], startTime: downAt, notices: [InputNotice(kind: .gap, startTime: downAt, detail: "refused")]),
+      .init(
+        samples: b, startTime: backAt,
+        notices: [InputNotice(kind: .reconnect, startTime: backAt, endTime: backAt, detail: "back")]),
+    ])
+    input.hold()
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.continueCounts(from: earlier)
+    pipeline.pump()  // the new input's gap, before any audio
+    input.release()
+    pipeline.finish()
+    #expect(writer.stop().isEmpty)
+    #expect(
+      try gapRows() == [
+        "\(Self.milliseconds(gapStart))|\(Self.milliseconds(downAt))",
+        "\(Self.milliseconds(downAt))|\(Self.milliseconds(backAt))",
+      ])
+  }
+
   @Test("a later report of the same outage is a log line only: one gap in the play log and in the counts")
   func repeatedGapReportIsLoggedOnly() throws {
     let cut = unknown.count
