@@ -233,6 +233,19 @@ final class ChannelPipeline: @unchecked Sendable {
     snapshot.withLock { $0.laggingSince = nil }
   }
 
+  /// Records that the channel is not heard from the end of its last audio (or from `time`, when it had none), as the
+  /// monitor stops: a gap without an end, which the next start gives its end (`PlayLogStorage.recoverOpenGaps`), so
+  /// that `reconcile` calls a spot of the downtime unmonitored, not missed. A gap already open covers it. Control
+  /// thread, after `finish()`.
+  func recordStopped(at time: Date) {
+    guard openGapStart == nil else { return }
+    let lastAudio = segmentEnd.map { Date(timeIntervalSince1970: $0) } ?? time
+    writer.submit(
+      .event(
+        channel: name, kind: .gap, start: min(lastAudio, time), end: nil,
+        detail: "broadcast-monitor stopped: not heard until it starts again"))
+  }
+
   /// Notes the audio waiting in the input, and reports when the channel falls behind or catches up. Any thread, one
   /// at a time (`WorkerPool`'s watch thread calls it every `WorkerPool.watchSeconds`).
   func watchLag() {

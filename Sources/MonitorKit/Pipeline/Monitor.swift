@@ -92,9 +92,11 @@ final class Monitor: @unchecked Sendable {
         log.line("play spool \(spool.path): \(lastRun.entries.count) writes kept by the last run were replayed")
       }
       let recovered = try store.recoverOpenPlays()
-      try store.recoverOpenAlerts(at: Date())
+      let started = Date()
+      try store.recoverOpenAlerts(at: started)
+      try store.recoverOpenGaps(at: started)
       try store.recordEvent(
-        channel: nil, kind: .restart, start: Date(),
+        channel: nil, kind: .restart, start: started,
         detail: "broadcast-monitor started with \(configuration.channels.count) channels"
           + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered"))
       if !recovered.isEmpty {
@@ -257,7 +259,8 @@ final class Monitor: @unchecked Sendable {
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
-  /// heard, and the play log writes everything before this returns. When the play log cannot be written, what is
+  /// heard, each channel that was listening records that it is not heard from there (a gap, which the next start
+  /// ends), and the play log writes everything before this returns. When the play log cannot be written, what is
   /// left goes to the spool for the next start (or, if the spool cannot be written either, on standard error).
   /// Control thread.
   /// - Returns: what is not in the play log; empty after a clean stop.
@@ -265,10 +268,14 @@ final class Monitor: @unchecked Sendable {
   func stop() -> PlayLogWriter.Leftover {
     lifecycle.withLock { $0.stopped = true }  // waits for a reload that is under way
     let configuration = self.configuration
+    // The channels listening until now: not those whose input had ended (a file played to its end).
+    let listening = pipelines.filter { $0.input.status != .ended }
     jack?.stop()
     for pipeline in pipelines { pipeline.input.stop() }
     workers?.stop()
     workers = nil
+    let stoppedAt = Date()
+    for pipeline in listening { pipeline.recordStopped(at: stoppedAt) }
     alerts.stop()  // closes the open alerts, before the writer stops
     listenerStats?.stop()
     clips?.waitUntilIdle()  // the unknown segments whose clips are being written, before the writer stops

@@ -42,6 +42,20 @@ extension PlayLogStore {
     }
   }
 
+  /// Gives every gap still without an end its end at `end`, the time of a new start: the monitor stopped, or was
+  /// killed, while it was open, and the channel was not heard until then. Call it once at start, before the new run's
+  /// own gaps.
+  /// - Returns: how many gaps were ended.
+  /// - Throws: ``SQLiteError`` when the file cannot be written.
+  @discardableResult
+  public func recoverOpenGaps(at end: Date) throws -> Int {
+    try database.transaction {
+      try database.run(
+        "UPDATE events SET end_ms = max(start_ms, ?) WHERE kind = ? AND end_ms IS NULL AND channel_id IS NOT NULL",
+        [.date(end), .text(EventKind.gap.rawValue)])
+    }
+  }
+
   /// Refuses an event's end before its start, to the millisecond as the play log keeps them.
   static func checkEventEnd(kind: EventKind, start: Date, end: Date?, path: String) throws {
     if let end, end.millisecondsSince1970 < start.millisecondsSince1970 {

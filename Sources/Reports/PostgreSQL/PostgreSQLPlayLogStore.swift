@@ -362,6 +362,16 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     }
   }
 
+  public func recoverOpenGaps(at end: Date) throws -> Int {
+    try connection.query(
+      """
+      UPDATE events SET end_ms = GREATEST(start_ms, $1)
+      WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $3)
+      RETURNING id
+      """, [.date(end), .text(EventKind.gap.rawValue), .text(node)]
+    ).count
+  }
+
   /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's
   /// transaction.
   /// - Throws: ``PlayLogNodeError/channelHeld(channel:node:url:)`` for a channel refused to this node on connecting.

@@ -224,6 +224,15 @@ struct RunCommandTests {
     let plays = try PlayLogStore(path: db).plays()
     #expect(plays.map(\.status) == [.closed, .closed], "each run's play once, closed: \(plays)")
     #expect(!FileManager.default.fileExists(atPath: db + ".spool"))
+    // Each stop is a gap on the channel (the first one's from the spool), and the second start ended the first's.
+    let gaps = try Subprocess.run(
+      "/usr/bin/sqlite3",
+      [
+        db,
+        "SELECT end_ms = (SELECT max(start_ms) FROM events WHERE kind = 'restart'), end_ms IS NULL FROM events "
+          + "WHERE kind = 'gap' ORDER BY id",
+      ])
+    #expect(gaps.stdout == "1|0\n|1\n", "\(gaps)")
   }
 
   @Test("a monitor started while another program holds the play log's write lock listens, and writes when it goes")

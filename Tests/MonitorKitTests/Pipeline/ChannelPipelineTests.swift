@@ -353,6 +353,27 @@ final class ChannelPipelineTests {
       ])
   }
 
+  @Test("a channel stopped while its audio flows records a gap from its last audio, and none while a gap is open")
+  func stopRecordsGapFromLastAudio() throws {
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
+    let pipeline = ChannelPipeline(
+      name: "test-fm", input: ScriptedInput(segments: [.init(samples: unknown, startTime: Self.origin)]),
+      catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    pipeline.finish()
+    let stoppedAt = Date(timeIntervalSince1970: Self.origin + 3600)
+    pipeline.recordStopped(at: stoppedAt)
+    let (inGap, _) = pipelineEndedInGap(writer: writer, log: log)
+    inGap.recordStopped(at: stoppedAt)
+    #expect(writer.stop().isEmpty)
+    let lastAudio = Self.origin + Double(unknown.count) / 8000
+    #expect(
+      try gapRows() == ["\(Self.milliseconds(lastAudio))|", "\(Self.milliseconds(lastAudio))|"],
+      "the stopped channel's gap, then the gap open in the other")
+    let details = try Subprocess.run("/usr/bin/sqlite3", [dbPath, "SELECT detail FROM events ORDER BY id"])
+    #expect(details.stdout == "broadcast-monitor stopped: not heard until it starts again\ndown\n", "\(details)")
+  }
+
   @Test("a later report of the same outage is a log line only: one gap in the play log and in the counts")
   func repeatedGapReportIsLoggedOnly() throws {
     let cut = unknown.count

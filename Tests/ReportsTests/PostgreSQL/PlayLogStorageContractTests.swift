@@ -112,6 +112,12 @@ struct PlayLogStorageContractTests {
     #expect(try !recorded(5_000, 6_000, "refused"))
     #expect(try recorded(5_000, nil, "refused"), "the gap as recorded, when its write is retried after the end")
     #expect(try recorded(2_000, 3_000, "silence"), "an event with an end keeps it")
+    // A gap the monitor stopped during (or was killed during) ends at the next start, once.
+    try (store as? PostgreSQLPlayLogStore)?.claim(channels: ["CKUA"])
+    try store.recordEvent(channel: "CKUA", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
+    #expect(try store.recoverOpenGaps(at: time(9_000)) == 1)
+    #expect(try store.recoverOpenGaps(at: time(10_000)) == 0)
+    #expect(try recorded(7_000, 9_000, "stopped"))
   }
 
   @Test("Both stores end with the same plays after the same writes", arguments: Engine.allCases)

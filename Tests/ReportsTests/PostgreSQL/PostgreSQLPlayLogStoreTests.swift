@@ -108,6 +108,28 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(statuses == "\(aPlay):recovered\n\(bPlay):open\n")
   }
 
+  @Test("A node's start ends only its own channels' open gaps")
+  func gapRecoveryIsPerNode() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    let time = PlayLogStoreTests.time
+    try a.recordEvent(channel: "A1", kind: .gap, start: time(1_000), end: nil, detail: "stopped")
+    try b.recordEvent(channel: "B1", kind: .gap, start: time(2_000), end: nil, detail: "source down")
+    try a.close()  // node a stops
+    let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try restarted.claim(channels: ["A1"])
+    #expect(try restarted.recoverOpenGaps(at: time(5_000)) == 1)
+    let gaps = try server.psql(
+      "SELECT c.name || ':' || coalesce(e.end_ms::text, '-') FROM events e JOIN channels c ON c.id = e.channel_id "
+        + "ORDER BY e.id",
+      database: "plays")
+    #expect(gaps == "A1:\(time(5_000).millisecondsSince1970)\nB1:-\n")
+  }
+
   @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")
   func reconnectsAfterServerRestart() throws {
     let server = try PostgreSQLTestServer()
