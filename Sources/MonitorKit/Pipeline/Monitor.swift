@@ -84,6 +84,9 @@ final class Monitor: @unchecked Sendable {
     let spoolsWhileStarting = PlayLogLocation.isPostgreSQL(configuration.databasePath) && lastRun?.damage == nil
     let refusals = ChannelRefusals()
     (store as? PostgreSQLPlayLogStore)?.onChannelsRefused = { refusals.report($0) }
+    // When this run began listening, for its restart row and the end of the gaps the last run left open, also when
+    // those are written later (a play log that cannot be written now).
+    let started = Date()
     let startupWrites = { [log] in
       if !spoolsWhileStarting {
         try PlayLogWriter.replay(spool, into: store, log: log)
@@ -92,9 +95,8 @@ final class Monitor: @unchecked Sendable {
         log.line("play spool \(spool.path): \(lastRun.entries.count) writes kept by the last run were replayed")
       }
       let recovered = try store.recoverOpenPlays()
-      let started = Date()
       try store.recoverOpenAlerts(at: started)
-      try store.recoverOpenGaps(at: started)
+      try store.recoverOpenGaps(channels: configuration.channels.map(\.name), at: started)
       try store.recordEvent(
         channel: nil, kind: .restart, start: started,
         detail: "broadcast-monitor started with \(configuration.channels.count) channels"

@@ -10,7 +10,7 @@ import Foundation
 /// - a call that throws anything but a ``PlayLogError`` may be retried with the same arguments (the writer keeps
 ///   the command in its spool and retries it), and the `recorded…ID` lookups find what an attempt committed before
 ///   it failed, so that nothing is written twice;
-/// - ``recoverOpenPlays()``, ``recoverOpenGaps(at:)`` and ``recoverOpenAlerts(at:)`` touch only what this writer
+/// - ``recoverOpenPlays()``, ``recoverOpenGaps(channels:at:)`` and ``recoverOpenAlerts(at:)`` touch only what this writer
 ///   may own (all of an SQLite file's; in PostgreSQL, the node's own plays and its channels' gaps and alerts);
 /// - times are stored to the millisecond, doubles exactly.
 ///
@@ -47,9 +47,10 @@ public protocol PlayLogStorage: AnyObject {
   /// Gives the channel's `kind` event that started at `start`, recorded without an end, its end; nothing when it has
   /// one.
   func endEvent(channel: String, kind: EventKind, start: Date, end: Date) throws
-  /// Gives the gaps of this writer's channels that are still without an end (the monitor stopped, or was killed,
-  /// while they were open) their end at `end`, the time of the new start; returns how many.
-  @discardableResult func recoverOpenGaps(at end: Date) throws -> Int
+  /// Gives the gaps of `channels` that are still without an end (the monitor stopped, or was killed, while they were
+  /// open) their end at `end`, the time of the new start; returns how many. In PostgreSQL, only the node's own
+  /// channels among them.
+  @discardableResult func recoverOpenGaps(channels: [String], at end: Date) throws -> Int
   /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
   @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
   /// Closes an alert (adding it closed when its opening was lost).

@@ -42,17 +42,23 @@ extension PlayLogStore {
     }
   }
 
-  /// Gives every gap still without an end its end at `end`, the time of a new start: the monitor stopped, or was
-  /// killed, while it was open, and the channel was not heard until then. Call it once at start, before the new run's
-  /// own gaps.
+  /// Gives every gap of `channels` still without an end its end at `end`, the time of a new start that listens to
+  /// them: the monitor stopped, or was killed, while it was open, and the channel was not heard until then. Call it
+  /// once at start, before the new run's own gaps.
   /// - Returns: how many gaps were ended.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  public func recoverOpenGaps(at end: Date) throws -> Int {
+  public func recoverOpenGaps(channels: [String], at end: Date) throws -> Int {
     try database.transaction {
-      try database.run(
-        "UPDATE events SET end_ms = max(start_ms, ?) WHERE kind = ? AND end_ms IS NULL AND channel_id IS NOT NULL",
-        [.date(end), .text(EventKind.gap.rawValue)])
+      var ended = 0
+      for channel in channels {
+        ended += try database.run(
+          """
+          UPDATE events SET end_ms = max(start_ms, ?)
+          WHERE kind = ? AND end_ms IS NULL AND channel_id = (SELECT id FROM channels WHERE name = ?)
+          """, [.date(end), .text(EventKind.gap.rawValue), .text(channel)])
+      }
+      return ended
     }
   }
 

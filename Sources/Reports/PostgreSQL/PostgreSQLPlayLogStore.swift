@@ -362,14 +362,22 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     }
   }
 
-  public func recoverOpenGaps(at end: Date) throws -> Int {
-    try connection.query(
-      """
-      UPDATE events SET end_ms = GREATEST(start_ms, $1)
-      WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $3)
-      RETURNING id
-      """, [.date(end), .text(EventKind.gap.rawValue), .text(node)]
-    ).count
+  public func recoverOpenGaps(channels: [String], at end: Date) throws -> Int {
+    try connection.transaction {
+      var ended = 0
+      for channel in channels {
+        ended += try connection.query(
+          """
+          UPDATE events SET end_ms = GREATEST(start_ms, $1)
+          WHERE kind = $2 AND end_ms IS NULL AND channel_id = (
+            SELECT o.channel_id FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id
+            WHERE c.name = $3 AND o.node = $4)
+          RETURNING id
+          """, [.date(end), .text(EventKind.gap.rawValue), .text(channel), .text(node)]
+        ).count
+      }
+      return ended
+    }
   }
 
   /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's

@@ -115,9 +115,13 @@ struct PlayLogStorageContractTests {
     // A gap the monitor stopped during (or was killed during) ends at the next start, once.
     try (store as? PostgreSQLPlayLogStore)?.claim(channels: ["CKUA"])
     try store.recordEvent(channel: "CKUA", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
-    #expect(try store.recoverOpenGaps(at: time(9_000)) == 1)
-    #expect(try store.recoverOpenGaps(at: time(10_000)) == 0)
+    try store.recordEvent(channel: "gone", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
+    #expect(try store.recoverOpenGaps(channels: ["CKUA", "new"], at: time(9_000)) == 1)
+    #expect(try store.recoverOpenGaps(channels: ["CKUA"], at: time(10_000)) == 0)
     #expect(try recorded(7_000, 9_000, "stopped"))
+    #expect(
+      try store.recordedEventID(channel: "gone", kind: .gap, start: time(7_000), end: time(9_000), detail: "stopped")
+        == nil, "a channel this start does not listen to keeps its gap open")
   }
 
   @Test("Both stores end with the same plays after the same writes", arguments: Engine.allCases)

@@ -122,7 +122,7 @@ struct PostgreSQLPlayLogStoreTests {
     try a.close()  // node a stops
     let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
     try restarted.claim(channels: ["A1"])
-    #expect(try restarted.recoverOpenGaps(at: time(5_000)) == 1)
+    #expect(try restarted.recoverOpenGaps(channels: ["A1", "B1"], at: time(5_000)) == 1)
     let gaps = try server.psql(
       "SELECT c.name || ':' || coalesce(e.end_ms::text, '-') FROM events e JOIN channels c ON c.id = e.channel_id "
         + "ORDER BY e.id",
