@@ -21,6 +21,21 @@ extension PlayLogStore {
   /// play never spans minutes nobody heard.
   public static let restartGapSeconds = 300.0
 
+  /// An earlier part shorter than this (start to last confirmed end) was a young play when its airing was cut, and
+  /// its line may be a repeated section's, not yet taken over by the airing's true line (the matcher's
+  /// `MatcherTuning.youngPlaySeconds`, 20 s, within which a stronger line of the same track takes a play over). The
+  /// rest of its airing heard after the outage may then lie a phrase away from it: in `bench/chaos.py` (seed 1, 12
+  /// minutes), two SIGKILLs came 2 and 8 s after a song was first found, 9.4 and 9.9 s of reference off its true
+  /// line, and the rest of each airing was logged as a second play. Seconds.
+  public static let youngPartSeconds = 20.0
+
+  /// How far the rest of a young part's airing (``youngPartSeconds``) may lie from the part's line to be the same
+  /// airing, in seconds of reference, and within half the item's length: the matcher's `nearbyLineSeconds`, within
+  /// which it takes a young play over. A second airing of the item is a whole item length apart, or it would overlap
+  /// the first; only an item restarted from its top within that distance (a spot cut after a few seconds and begun
+  /// again) is taken for one airing, as the matcher itself takes it while the first part is young. Seconds.
+  public static let youngPartLineSeconds = 10.0
+
   /// Deletes a play that the matcher withdrew (a repeated section of a track that a stronger play explains).
   /// - Throws: ``PlayLogError/noSuchPlay(id:path:)`` for an unknown id; ``SQLiteError`` when the file cannot be
   ///   written.
@@ -52,9 +67,11 @@ extension PlayLogStore {
   /// Continues an earlier play instead of recording `play` as a new one, when they are one airing cut by an outage
   /// (a restart of the monitor, which left the play `recovered`, or a gap in the input, which closed it): the same
   /// item on the same channel, on the same line (within ``sameAiringToleranceSeconds``, and within half the
-  /// item's length when it is known), and `play` starting at most ``restartGapSeconds`` after the earlier play's end.
-  /// The earlier play is `open` again (its start, reference offset and speed stay; its end moves to `play`'s end if
-  /// that is later); move it on with ``extend(playID:end:confidence:status:)``. When `play` has an id (a recorded
+  /// item's length when it is known; for a young earlier part, ``youngPartSeconds``, within
+  /// ``youngPartLineSeconds``), and `play` starting at most ``restartGapSeconds`` after the earlier play's end.
+  /// The earlier play is `open` again (its start, reference offset and speed stay, but a young part's line, which
+  /// takes `play`'s; its end moves to `play`'s end if that is later); move it on with
+  /// ``extend(playID:end:confidence:status:)``. When `play` has an id (a recorded
   /// play whose line an update moved), that play itself is not a candidate.
   /// - Parameter retrying: also continue an `open` play of the same airing: a write that is retried (after an
   ///   error, or from the spool on the next start) may find the play it reopened before.
@@ -66,6 +83,7 @@ extension PlayLogStore {
     let gapMilliseconds = Date.milliseconds(fromSeconds: Self.restartGapSeconds)
     return try database.transaction {
       var found: ContinuedPlay?
+      var line: (referenceMilliseconds: Int64, speed: Double)?
       try database.forEachRow(
         """
         SELECT p.id, p.start_ms, p.ref_offset_ms, p.speed, p.status, p.end_ms FROM plays AS p
@@ -81,17 +99,23 @@ extension PlayLogStore {
         ]
       ) { row in
         guard found == nil,
-          Self.isSameAiring(
+          let airing = Self.sameAiring(
             play, earlierStartMilliseconds: try row.int64(1), earlierReferenceMilliseconds: try row.int64(2),
-            earlierSpeed: try row.double(3))
+            earlierSpeed: try row.double(3), earlierEndMilliseconds: try row.int64(5))
         else { return }
         guard let status = PlayStatus(rawValue: try row.string(4)) else { return }
         found = ContinuedPlay(id: try row.int64(0), status: status, end: try row.date(5))
+        if airing == .fromYoungPart { line = Self.line(of: play, carriedBackTo: try row.int64(1)) }
       }
       guard let found else { return nil }
       try database.run(
         "UPDATE plays SET status = 'open', end_ms = max(end_ms, ?), updated_at_ms = ? WHERE id = ?",
         [.date(play.end), .date(Date()), .integer(found.id)])
+      if let line {
+        try database.run(
+          "UPDATE plays SET ref_offset_ms = ?, speed = ? WHERE id = ?",
+          [.integer(line.referenceMilliseconds), .real(line.speed), .integer(found.id)])
+      }
       return found
     }
   }
@@ -105,27 +129,51 @@ extension PlayLogStore {
     let earlierStart = earlier.start.millisecondsSince1970
     return play.channel == earlier.channel && play.itemKey == earlier.itemKey && earlierStart <= playStart
       && earlier.end.millisecondsSince1970 >= playStart - Date.milliseconds(fromSeconds: restartGapSeconds)
-      && isSameAiring(
+      && sameAiring(
         play, earlierStartMilliseconds: earlierStart,
         earlierReferenceMilliseconds: Date.milliseconds(fromSeconds: earlier.refOffsetSeconds),
-        earlierSpeed: earlier.speed)
+        earlierSpeed: earlier.speed, earlierEndMilliseconds: earlier.end.millisecondsSince1970) != nil
   }
 
-  /// True when `play` lies on the line of an earlier play of its item (that started at
-  /// `earlierStartMilliseconds` at `earlierReferenceMilliseconds` into the item, at `earlierSpeed`): within
-  /// ``sameAiringToleranceSeconds``, and within half the item's length when it is known. Shared by both stores.
-  static func isSameAiring(
+  /// How a play continues an earlier part of its airing (``sameAiring(_:earlierStartMilliseconds:earlierReferenceMilliseconds:earlierSpeed:earlierEndMilliseconds:)``).
+  enum SameAiring: Equatable {
+    /// On the earlier part's line.
+    case onLine
+    /// Near a young earlier part's line (``youngPartSeconds``), which the play's line replaces.
+    case fromYoungPart
+  }
+
+  /// `play`'s line carried back to `startMilliseconds`: the reference offset there, not below 0, and its speed.
+  static func line(of play: PlayRecord, carriedBackTo startMilliseconds: Int64) -> (
+    referenceMilliseconds: Int64, speed: Double
+  ) {
+    let elapsed = Double(play.start.millisecondsSince1970 - startMilliseconds)
+    let reference = play.refOffsetSeconds * 1000 - elapsed * play.speed
+    return (max(0, Int64(reference.rounded())), play.speed)
+  }
+
+  /// Whether `play` continues an earlier play of its item (that started at `earlierStartMilliseconds` at
+  /// `earlierReferenceMilliseconds` into the item, at `earlierSpeed`, and was last confirmed at
+  /// `earlierEndMilliseconds`), and how: on its line, within ``sameAiringToleranceSeconds``; or, when the earlier
+  /// part is young (``youngPartSeconds``) and the item's length known, near it, within ``youngPartLineSeconds``;
+  /// either within half the item's length. Nil when neither. Shared by both stores.
+  static func sameAiring(
     _ play: PlayRecord, earlierStartMilliseconds rowStart: Int64, earlierReferenceMilliseconds: Int64,
-    earlierSpeed rowSpeed: Double
-  ) -> Bool {
-    var toleranceSeconds = sameAiringToleranceSeconds
-    if let length = play.itemDurationSeconds, length > 0 { toleranceSeconds = min(toleranceSeconds, length / 2) }
+    earlierSpeed rowSpeed: Double, earlierEndMilliseconds rowEnd: Int64
+  ) -> SameAiring? {
+    let halfLengthSeconds = play.itemDurationSeconds.map { $0 > 0 ? $0 / 2 : Double.infinity } ?? .infinity
     let playReference = play.refOffsetSeconds * 1000
     let rowReference = Double(earlierReferenceMilliseconds)
     let elapsed = Double(play.start.millisecondsSince1970 - rowStart)
     let offRowLine = abs(playReference - (rowReference + elapsed * rowSpeed)) / rowSpeed
     let offPlayLine = abs(rowReference - (playReference - elapsed * play.speed)) / play.speed
-    return min(offRowLine, offPlayLine) <= toleranceSeconds * 1000
+    let offMilliseconds = min(offRowLine, offPlayLine)
+    if offMilliseconds <= min(sameAiringToleranceSeconds, halfLengthSeconds) * 1000 { return .onLine }
+    let young = Double(rowEnd - rowStart) < youngPartSeconds * 1000
+    if young && halfLengthSeconds.isFinite && offMilliseconds <= min(youngPartLineSeconds, halfLengthSeconds) * 1000 {
+      return .fromYoungPart
+    }
+    return nil
   }
 
   /// Moves on a play continued by ``reopenPlayOfSameAiring(as:retrying:)``: its end (when given), its

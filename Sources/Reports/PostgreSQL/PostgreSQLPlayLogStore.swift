@@ -270,15 +270,21 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         ])
       for row in rows {
         guard
-          PlayLogStore.isSameAiring(
+          let airing = PlayLogStore.sameAiring(
             play, earlierStartMilliseconds: try row.int64(1), earlierReferenceMilliseconds: try row.int64(2),
-            earlierSpeed: try row.double(3)),
+            earlierSpeed: try row.double(3), earlierEndMilliseconds: try row.int64(5)),
           let status = PlayStatus(rawValue: try row.string(4))
         else { continue }
         let id = try row.int64(0)
         try connection.query(
           "UPDATE plays SET status = 'open', end_ms = GREATEST(end_ms, $1), updated_at_ms = $2 WHERE id = $3",
           [.date(play.end), .date(Date()), .integer(id)])
+        if airing == .fromYoungPart {
+          let line = PlayLogStore.line(of: play, carriedBackTo: try row.int64(1))
+          try connection.query(
+            "UPDATE plays SET ref_offset_ms = $1, speed = $2 WHERE id = $3",
+            [.integer(line.referenceMilliseconds), .real(line.speed), .integer(id)])
+        }
         return ContinuedPlay(id: id, status: status, end: try row.date(5))
       }
       return nil

@@ -171,6 +171,48 @@ struct PlayLogStoreRecoveryTests {
     #expect(try store.reopenPlayOfSameAiring(as: rest)?.id == id)
   }
 
+  /// A young part cut by a SIGKILL, as `bench/chaos.py` logged it (ch01 "Knolls", seed 1): 5.2 s found on a line
+  /// 9.4 s of reference off the airing's, then the rest heard on the true line 4.2 s after the part's last match.
+  static func youngPartAndRest(partSeconds: Double, itemSeconds: Double?) -> (part: PlayRecord, rest: PlayRecord) {
+    var part = Self.play("knolls", start: 6_000_000, status: .recovered)
+    part.itemDurationSeconds = itemSeconds
+    part.refOffsetSeconds = 15.457
+    part.speed = 0.9928
+    part.end = part.start.addingTimeInterval(partSeconds)
+    var rest = part
+    rest.start = part.start.addingTimeInterval(9.408)
+    rest.refOffsetSeconds = 15.604
+    rest.speed = 1
+    rest.end = rest.start.addingTimeInterval(8)
+    rest.status = .open
+    return (part, rest)
+  }
+
+  @Test("The rest of an airing whose young part was on a repeated section's line continues it, on the rest's line")
+  func restContinuesYoungPartOnNearbyLine() throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let (part, rest) = Self.youngPartAndRest(partSeconds: 5.248, itemSeconds: 408)
+    let id = try store.record(part)
+    #expect(PlayLogStore.continuesAiring(rest, of: part))
+    #expect(try store.reopenPlayOfSameAiring(as: rest)?.id == id)
+    let plays = try store.plays()
+    #expect(plays.count == 1, "\(plays)")
+    #expect(plays.first?.start == part.start, "the airing's start stays")
+    #expect(plays.first?.refOffsetSeconds == 6.196, "the rest's line, carried back to the start: \(plays)")
+    #expect(plays.first?.speed == 1)
+  }
+
+  @Test(
+    "A part near the rest's line is not its airing when it was not young, its item is short or of unknown length",
+    arguments: [(25.0, 408.0), (5.248, 15.0), (5.248, nil)] as [(Double, Double?)])
+  func nearbyLineNeedsAYoungPartOfALongItem(partSeconds: Double, itemSeconds: Double?) throws {
+    let store = try PlayLogStore(path: ":memory:")
+    let (part, rest) = Self.youngPartAndRest(partSeconds: partSeconds, itemSeconds: itemSeconds)
+    try store.record(part)
+    #expect(!PlayLogStore.continuesAiring(rest, of: part))
+    #expect(try store.reopenPlayOfSameAiring(as: rest) == nil)
+  }
+
   @Test("Two airings of an item shorter than the tolerance stay two plays: the tolerance is at most half its length")
   func shortItemAiredTwiceIsTwoPlays() throws {
     let store = try PlayLogStore(path: ":memory:")
@@ -221,7 +263,8 @@ struct PlayLogStoreRecoveryTests {
       later.end = later.start + 20
       later.speed = earlier.speed + Double.random(in: -0.01...0.01, using: &random)
       later.refOffsetSeconds =
-        line + later.start.timeIntervalSince(earlier.start) * earlier.speed + Double.random(in: -6...6, using: &random)
+        line + later.start.timeIntervalSince(earlier.start) * earlier.speed
+        + Double.random(in: -12...12, using: &random)
       later.status = .open
       try store.record(earlier)
       let reopened = try store.reopenPlayOfSameAiring(as: later) != nil
