@@ -49,16 +49,15 @@ extension PlayLogStore {
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   @discardableResult
   public func recoverOpenGaps(channels: [String], at end: Date) throws -> Int {
-    try database.transaction {
-      var ended = 0
-      for channel in channels {
-        ended += try database.run(
-          """
-          UPDATE events SET end_ms = max(start_ms, ?)
-          WHERE kind = ? AND end_ms IS NULL AND channel_id = (SELECT id FROM channels WHERE name = ?)
-          """, [.date(end), .text(EventKind.gap.rawValue), .text(channel)])
-      }
-      return ended
+    guard !channels.isEmpty else { return 0 }
+    // One pass over the events, however many channels: a play log of years holds millions of them.
+    let names = Array(repeating: "?", count: channels.count).joined(separator: ", ")
+    return try database.transaction {
+      try database.run(
+        """
+        UPDATE events SET end_ms = max(start_ms, ?)
+        WHERE kind = ? AND end_ms IS NULL AND channel_id IN (SELECT id FROM channels WHERE name IN (\(names)))
+        """, [.date(end), .text(EventKind.gap.rawValue)] + channels.map { .text($0) })
     }
   }
 
