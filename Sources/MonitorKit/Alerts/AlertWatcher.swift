@@ -142,7 +142,7 @@ final class AlertWatcher: @unchecked Sendable {
   /// change without an event, `source_down`'s as its input's reason does).
   private func publish(_ events: [AlertEvent]) {
     let active = evaluator.withLock { $0.active }
-    activeAlerts.withLock { if $0 != active { $0 = active } }
+    activeAlerts.withLock { $0 = active }
     for event in events {
       writer.submit(event.command)
       log.record(event.monitorEvent)

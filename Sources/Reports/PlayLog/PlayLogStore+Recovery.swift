@@ -109,13 +109,15 @@ extension PlayLogStore {
       }
       guard let found else { return nil }
       try database.run(
-        "UPDATE plays SET status = 'open', end_ms = max(end_ms, ?), updated_at_ms = ? WHERE id = ?",
-        [.date(play.end), .date(Date()), .integer(found.id)])
-      if let line {
-        try database.run(
-          "UPDATE plays SET ref_offset_ms = ?, speed = ? WHERE id = ?",
-          [.integer(line.referenceMilliseconds), .real(line.speed), .integer(found.id)])
-      }
+        """
+        UPDATE plays SET status = 'open', end_ms = max(end_ms, ?), updated_at_ms = ?,
+          ref_offset_ms = coalesce(?, ref_offset_ms), speed = coalesce(?, speed)
+        WHERE id = ?
+        """,
+        [
+          .date(play.end), .date(Date()), .integer(line?.referenceMilliseconds), line.map { .real($0.speed) } ?? .null,
+          .integer(found.id),
+        ])
       return found
     }
   }

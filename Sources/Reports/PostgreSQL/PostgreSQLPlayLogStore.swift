@@ -276,15 +276,17 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
           let status = PlayStatus(rawValue: try row.string(4))
         else { continue }
         let id = try row.int64(0)
+        let line = airing == .fromYoungPart ? PlayLogStore.line(of: play, carriedBackTo: try row.int64(1)) : nil
         try connection.query(
-          "UPDATE plays SET status = 'open', end_ms = GREATEST(end_ms, $1), updated_at_ms = $2 WHERE id = $3",
-          [.date(play.end), .date(Date()), .integer(id)])
-        if airing == .fromYoungPart {
-          let line = PlayLogStore.line(of: play, carriedBackTo: try row.int64(1))
-          try connection.query(
-            "UPDATE plays SET ref_offset_ms = $1, speed = $2 WHERE id = $3",
-            [.integer(line.referenceMilliseconds), .real(line.speed), .integer(id)])
-        }
+          """
+          UPDATE plays SET status = 'open', end_ms = GREATEST(end_ms, $1), updated_at_ms = $2,
+            ref_offset_ms = coalesce($3::bigint, ref_offset_ms), speed = coalesce($4::double precision, speed)
+          WHERE id = $5
+          """,
+          [
+            .date(play.end), .date(Date()), .integer(line?.referenceMilliseconds),
+            line.map { .real($0.speed) } ?? .null, .integer(id),
+          ])
         return ContinuedPlay(id: id, status: status, end: try row.date(5))
       }
       return nil
