@@ -19,17 +19,21 @@ final class ScriptedInput: ChannelInput, @unchecked Sendable {
       (segments: [Segment], index: Int, position: Int, notices: [InputNotice], held: Bool, stopped: Bool)
     >
 
-  /// - Parameter held: when true, `read` returns nothing until `release()`.
-  init(segments: [Segment], sampleRate: Double = 8000, chunkFrames: Int = 1024) {
+  /// Whether the input keeps running after its last segment, with no audio, until `stop()` (a live source gone
+  /// quiet), instead of ending (a file played to its end).
+  let runsOnAfterEnd: Bool
+
+  init(segments: [Segment], sampleRate: Double = 8000, chunkFrames: Int = 1024, runsOnAfterEnd: Bool = false) {
     self.sampleRate = sampleRate
     self.chunkFrames = chunkFrames
+    self.runsOnAfterEnd = runsOnAfterEnd
     state = Mutex((segments, 0, 0, segments.first?.notices ?? [], false, false))
   }
 
   var sourceDescription: String { "scripted" }
 
   var status: InputStatus {
-    state.withLock { $0.stopped || $0.index >= $0.segments.count ? .ended : .running }
+    state.withLock { $0.stopped || ($0.index >= $0.segments.count && !runsOnAfterEnd) ? .ended : .running }
   }
 
   func start() throws {}

@@ -145,6 +145,19 @@ final class ChannelPipeline: @unchecked Sendable {
   /// The channel as it is now. Any thread.
   var status: ChannelStatus { snapshot.withLock { $0 } }
 
+  /// When the pipeline was made: through when the channel counts as heard before its first audio.
+  private let madeAt = Date()
+
+  /// Through when the channel was heard (the end of the newest audio consumed, or when the pipeline was made before
+  /// any), for the play log's heartbeat; nil once its input has ended (a file played to its end, or a stop: the
+  /// channel is not listened to any more). Any thread.
+  var heartbeat: ChannelHeartbeat? {
+    let status = self.status
+    guard status.input != .ended else { return nil }
+    return ChannelHeartbeat(
+      channel: name, heardThrough: status.lastAudioTime.map { Date(timeIntervalSince1970: $0) } ?? madeAt)
+  }
+
   /// Continues the counts and the recent plays of `earlier`, this channel's pipeline before a reload restarted it
   /// (finished), so that the status counts since the monitor started: the metrics' counters never go down. Control
   /// thread, before the input starts.
@@ -234,7 +247,7 @@ final class ChannelPipeline: @unchecked Sendable {
   }
 
   /// Records that the channel is not heard from the end of its last audio (or from `time`, when it had none), as the
-  /// monitor stops: a gap without an end, which the next start gives its end (`PlayLogStorage.recoverOpenGaps`), so
+  /// monitor stops: a gap without an end, which the next start gives its end (`PlayLogStorage.recoverDowntime`), so
   /// that `reconcile` calls a spot of the downtime unmonitored, not missed. A gap already open covers it. Control
   /// thread, after `finish()`.
   func recordStopped(at time: Date) {

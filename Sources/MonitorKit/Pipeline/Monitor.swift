@@ -96,7 +96,7 @@ final class Monitor: @unchecked Sendable {
       }
       let recovered = try store.recoverOpenPlays()
       try store.recoverOpenAlerts(at: started)
-      try store.recoverOpenGaps(channels: configuration.channels.map(\.name), at: started)
+      try store.recoverDowntime(channels: configuration.channels.map(\.name), at: started)
       try store.recordEvent(
         channel: nil, kind: .restart, start: started,
         detail: "broadcast-monitor started with \(configuration.channels.count) channels"
@@ -204,7 +204,9 @@ final class Monitor: @unchecked Sendable {
     for pipeline in pipelines {
       log.line("listening to \(pipeline.input.sourceDescription)", channel: pipeline.name)
     }
-    workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines)
+    workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines) { [writer] in
+      writer.submitHeartbeat($0)
+    }
     // The channels running at each evaluation: a reload adds, replaces and removes them.
     alerts.start { [self] in (self.pipelines.map(\.status), overview(alerts: false)) }
   }
@@ -262,7 +264,8 @@ final class Monitor: @unchecked Sendable {
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
   /// heard, each channel that was listening records that it is not heard from there (a gap, which the next start
-  /// ends), and the play log writes everything before this returns. When the play log cannot be written, what is
+  /// ends) and the heartbeats are cleared (a run that is killed leaves them, and the next start records its channels
+  /// as not heard from them), and the play log writes everything before this returns. When the play log cannot be written, what is
   /// left goes to the spool for the next start (or, if the spool cannot be written either, on standard error).
   /// Control thread.
   /// - Returns: what is not in the play log; empty after a clean stop.
@@ -278,6 +281,8 @@ final class Monitor: @unchecked Sendable {
     workers = nil
     let stoppedAt = Date()
     for pipeline in listening { pipeline.recordStopped(at: stoppedAt) }
+    // Stopped, not killed: the next start ends the gaps above and finds no heartbeat to take for a kill.
+    writer.submit(.heartbeat(channels: []))
     alerts.stop()  // closes the open alerts, before the writer stops
     listenerStats?.stop()
     clips?.waitUntilIdle()  // the unknown segments whose clips are being written, before the writer stops

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Synchronization
 
 /// A pool of worker threads that drain the channels: each channel belongs to one worker (its input is
@@ -7,7 +8,8 @@ import Synchronization
 /// fewer than `threads`, else to the worker with the fewest channels; a channel taken away (`remove(_:)`) is finished
 /// by its own worker, the others running on untouched. A watch thread of its own looks at every channel's lag
 /// (`ChannelPipeline.watchLag()`) every `watchSeconds`: a worker that is stuck in a slow chunk cannot report that its
-/// channels fall behind, so another thread does.
+/// channels fall behind, so another thread does. Every `heartbeatSeconds` it also hands the channels' heartbeats
+/// (`ChannelPipeline.heartbeat`) to `onHeartbeat`, first as it starts.
 ///
 /// Threads: `init`, `add(_:)`, `remove(_:)` and `stop()` from the control thread (or one thread at a time in its
 /// stead: the configuration reload); the workers and the watch thread are the pool's own threads.
@@ -15,6 +17,11 @@ final class WorkerPool: Sendable {
   /// How often the watch thread looks at the channels' lag: often enough for `LagTracker`'s two-second hold, and a
   /// few hundred microseconds of work a second even for hundreds of channels.
   static let watchSeconds = 0.25
+
+  /// How often the channels' heartbeats go to the play log, in seconds. A monitor that is killed records, at its
+  /// next start, each channel as not heard from its last heartbeat: a spot that aired up to this long before the
+  /// kill and was not found is then `unmonitored`, not `missed`. Each heartbeat is one small transaction.
+  static let heartbeatSeconds = 10.0
 
   /// One worker's channels, and the channels it must finish and let go (each with the semaphore its remover waits
   /// on).
@@ -32,8 +39,13 @@ final class WorkerPool: Sendable {
   /// CPU seconds each worker has used, in microseconds (for the console and the capacity benchmark).
   private let cpuMicroseconds: Mutex<[Int]>
 
-  /// Starts up to `threads` workers over `pipelines` (one per channel while there are fewer channels).
-  init(threads: Int, pipelines: [ChannelPipeline], idleSeconds: Double = 0.01) {
+  /// Starts up to `threads` workers over `pipelines` (one per channel while there are fewer channels), and the
+  /// watch thread, which hands `onHeartbeat` the heartbeats of the channels every `heartbeatSeconds`.
+  init(
+    threads: Int, pipelines: [ChannelPipeline], idleSeconds: Double = 0.01,
+    heartbeatSeconds: Double = WorkerPool.heartbeatSeconds,
+    onHeartbeat: (@Sendable ([ChannelHeartbeat]) -> Void)? = nil
+  ) {
     maxThreads = max(1, threads)
     self.idleSeconds = idleSeconds
     let count = max(1, min(threads, max(1, pipelines.count)))
@@ -44,8 +56,14 @@ final class WorkerPool: Sendable {
     cpuMicroseconds = Mutex([Int](repeating: 0, count: maxThreads))
     for worker in 0..<count { startWorker(worker) }
     let watch = Thread { [self] in
+      var nextHeartbeat = DispatchTime.now()
       while !stopping.load(ordering: .acquiring) {
-        for pipeline in workers.withLock({ $0.flatMap(\.pipelines) }) { pipeline.watchLag() }
+        let pipelines = workers.withLock { $0.flatMap(\.pipelines) }
+        for pipeline in pipelines { pipeline.watchLag() }
+        if let onHeartbeat, DispatchTime.now() >= nextHeartbeat {
+          onHeartbeat(pipelines.compactMap(\.heartbeat))
+          nextHeartbeat = .now() + heartbeatSeconds
+        }
         Thread.sleep(forTimeInterval: Self.watchSeconds)
       }
       watchDone.signal()

@@ -29,7 +29,8 @@ struct PlayCommandApplier {
     switch command {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
-    case .start, .event, .eventEnded, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners:
+    case .start, .event, .eventEnded, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners,
+      .heartbeat:
       return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
@@ -118,6 +119,8 @@ struct PlayCommandApplier {
       try store.record(clip)  // a clip already there (same channel, play start and item) is left as it is
     case .listeners(let channel, let sampledAt, let listeners):
       try store.recordListeners(channel: channel, sampledAt: sampledAt, listeners: listeners)  // once, as a stretch
+    case .heartbeat(let heartbeats):
+      try store.recordHeartbeat(heartbeats)  // replaces the last one: applying it again changes nothing
     }
     return nil
   }

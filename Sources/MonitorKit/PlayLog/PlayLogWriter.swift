@@ -44,6 +44,9 @@ final class PlayLogWriter: @unchecked Sendable {
     case playClip(PlayClipRecord)
     /// A channel's stream listener count at `sampledAt` (`IcecastStatsSampler`).
     case listeners(channel: String, sampledAt: Date, listeners: Int)
+    /// Through when the monitor heard each channel it listens to now, replacing the last heartbeat
+    /// (`WorkerPool`'s watch thread); an empty list at a clean stop.
+    case heartbeat(channels: [ChannelHeartbeat])
   }
 
   /// What `stop` could not write to the play log.
@@ -74,6 +77,8 @@ final class PlayLogWriter: @unchecked Sendable {
   /// Set by the writer's thread when it has ended (so that a second `stop` returns at once).
   private let ended = Atomic<Bool>(false)
   private let nextToken = Atomic<UInt64>(1)
+  /// When `submitHeartbeat` last queued a heartbeat while the play log was failing; nil while it is not.
+  private let lastHeartbeatWhileFailing = Mutex<Date?>(nil)
   private let failing = Atomic<Bool>(false)
   /// Why the store takes no writes, while `failing`.
   private let currentOutage = Mutex<PlayLogOutage?>(nil)
@@ -122,6 +127,27 @@ final class PlayLogWriter: @unchecked Sendable {
   func submit(_ command: Command) {
     queue.withLock { $0.commands.append(command) }
     wake.signal()
+  }
+
+  /// How often a heartbeat is queued while the play log cannot be written, in seconds: every command then goes to
+  /// the spool as it comes, and the spool of a long outage should not grow by each channel's heartbeat every few
+  /// seconds (64 channels' heartbeats take about 2 kB). A monitor killed during the outage then records its
+  /// channels as not heard from up to this much before it was killed.
+  static let heartbeatSecondsWhileFailing = 60.0
+
+  /// Queues the channels' heartbeat (`Command.heartbeat`), unless the play log is failing and one was queued less
+  /// than `heartbeatSecondsWhileFailing` before `now`. Any thread.
+  func submitHeartbeat(_ heartbeats: [ChannelHeartbeat], now: Date = Date()) {
+    let due = lastHeartbeatWhileFailing.withLock { last in
+      guard isFailing else {
+        last = nil
+        return true
+      }
+      if let last, now.timeIntervalSince(last) < Self.heartbeatSecondsWhileFailing { return false }
+      last = now
+      return true
+    }
+    if due { submit(.heartbeat(channels: heartbeats)) }
   }
 
   /// Commands waiting to be written (more than a handful only while the store is failing). Any thread.

@@ -11,6 +11,7 @@ extension Migrations {
     latePlays,
     listenerSamples,
     clips,
+    heartbeats,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

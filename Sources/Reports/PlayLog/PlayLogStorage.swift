@@ -10,8 +10,9 @@ import Foundation
 /// - a call that throws anything but a ``PlayLogError`` may be retried with the same arguments (the writer keeps
 ///   the command in its spool and retries it), and the `recorded…ID` lookups find what an attempt committed before
 ///   it failed, so that nothing is written twice;
-/// - ``recoverOpenPlays()``, ``recoverOpenGaps(channels:at:)`` and ``recoverOpenAlerts(at:)`` touch only what this writer
-///   may own (all of an SQLite file's; in PostgreSQL, the node's own plays and its channels' gaps and alerts);
+/// - ``recoverOpenPlays()``, ``recoverDowntime(channels:at:)`` and ``recoverOpenAlerts(at:)`` touch only what this
+///   writer may own (all of an SQLite file's; in PostgreSQL, the node's own plays and heartbeats, and its channels'
+///   gaps and alerts);
 /// - times are stored to the millisecond, doubles exactly.
 ///
 /// Thread: one thread at a time (the writer's thread).
@@ -47,10 +48,15 @@ public protocol PlayLogStorage: AnyObject {
   /// Gives the channel's `kind` event that started at `start`, recorded without an end, its end; nothing when it has
   /// one.
   func endEvent(channel: String, kind: EventKind, start: Date, end: Date) throws
-  /// Gives the gaps of `channels` that are still without an end (the monitor stopped, or was killed, while they were
-  /// open) their end at `end`, the time of the new start; returns how many. In PostgreSQL, only the node's own
-  /// channels among them.
-  @discardableResult func recoverOpenGaps(channels: [String], at end: Date) throws -> Int
+  /// Replaces this writer's heartbeats with `heartbeats` (the channels it listens to now, and through when it heard
+  /// each); an empty list clears them, as a clean stop does.
+  func recordHeartbeat(_ heartbeats: [ChannelHeartbeat]) throws
+  /// Records the last run's downtime, at a start that listens to `channels` from `end`: each channel whose
+  /// heartbeat the last run left (it was killed) gets a gap from its heartbeat, and the gaps still without an end
+  /// (a stop, or a gap of the input, that the run ended during) of `channels` end at `end`; a channel this start
+  /// does not listen to keeps its gap open. Returns how many gaps were written or ended. In PostgreSQL, only the
+  /// node's own channels and heartbeats.
+  @discardableResult func recoverDowntime(channels: [String], at end: Date) throws -> Int
   /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
   @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
   /// Closes an alert (adding it closed when its opening was lost).

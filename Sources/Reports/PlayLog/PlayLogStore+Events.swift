@@ -42,25 +42,6 @@ extension PlayLogStore {
     }
   }
 
-  /// Gives every gap of `channels` still without an end its end at `end`, the time of a new start that listens to
-  /// them: the monitor stopped, or was killed, while it was open, and the channel was not heard until then. Call it
-  /// once at start, before the new run's own gaps.
-  /// - Returns: how many gaps were ended.
-  /// - Throws: ``SQLiteError`` when the file cannot be written.
-  @discardableResult
-  public func recoverOpenGaps(channels: [String], at end: Date) throws -> Int {
-    guard !channels.isEmpty else { return 0 }
-    // One pass over the events, however many channels: a play log of years holds millions of them.
-    let names = Array(repeating: "?", count: channels.count).joined(separator: ", ")
-    return try database.transaction {
-      try database.run(
-        """
-        UPDATE events SET end_ms = max(start_ms, ?)
-        WHERE kind = ? AND end_ms IS NULL AND channel_id IN (SELECT id FROM channels WHERE name IN (\(names)))
-        """, [.date(end), .text(EventKind.gap.rawValue)] + channels.map { .text($0) })
-    }
-  }
-
   /// Refuses an event's end before its start, to the millisecond as the play log keeps them.
   static func checkEventEnd(kind: EventKind, start: Date, end: Date?, path: String) throws {
     if let end, end.millisecondsSince1970 < start.millisecondsSince1970 {

@@ -17,7 +17,8 @@ struct PlayLogTable: Sendable {
   var keepsMonitorRows = false
 
   /// Every table of the play log that holds evidence, parents before children (the foreign keys' order).
-  /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is moved.
+  /// `schema_migrations` is each database's own, and `channel_owners` and `channel_heartbeats` a live deployment's
+  /// state: none of them is moved.
   static let all: [PlayLogTable] = [
     PlayLogTable(name: "channels", columns: [("id", .integer), ("name", .text)]),
     PlayLogTable(

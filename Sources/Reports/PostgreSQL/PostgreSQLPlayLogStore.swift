@@ -370,21 +370,6 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     }
   }
 
-  public func recoverOpenGaps(channels: [String], at end: Date) throws -> Int {
-    guard !channels.isEmpty else { return 0 }
-    // One pass over the events, however many channels.
-    let names = channels.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
-    return try connection.query(
-      """
-      UPDATE events SET end_ms = GREATEST(start_ms, $1)
-      WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (
-        SELECT o.channel_id FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id
-        WHERE o.node = $3 AND c.name IN (\(names)))
-      RETURNING id
-      """, [.date(end), .text(EventKind.gap.rawValue), .text(node)] + channels.map { .text($0) }
-    ).count
-  }
-
   /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's
   /// transaction.
   /// - Throws: ``PlayLogNodeError/channelHeld(channel:node:url:)`` for a channel refused to this node on connecting.

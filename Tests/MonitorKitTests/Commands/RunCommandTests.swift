@@ -147,6 +147,12 @@ struct RunCommandTests {
     let left = try PlayLogStore(path: db).plays()
     #expect(left.map(\.status) == [.open])
     #expect((left.first?.durationSeconds ?? 0) >= 4, "the end moved while the play went on: \(left)")
+    let heartbeat = try Subprocess.run(
+      "/usr/bin/sqlite3",
+      [db, "SELECT c.name, h.heard_through_ms FROM channel_heartbeats h JOIN channels c ON c.id = h.channel_id"])
+    let heardThrough = try #require(
+      heartbeat.stdout.split(separator: "\n").first.flatMap { $0.hasPrefix("demo|") ? Int64($0.dropFirst(5)) : nil },
+      "the killed run's heartbeat is left: \(heartbeat)")
 
     let second = try startMonitor(arguments, name: "second")
     try waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
@@ -155,6 +161,22 @@ struct RunCommandTests {
     let plays = try PlayLogStore(path: db).plays()
     #expect(plays.first?.status == .recovered)
     #expect(plays.first?.end == left.first?.end)
+    // The killed run's downtime is a gap from its heartbeat to the second start; the second run stopped cleanly: a
+    // gap of its own from its last audio, no heartbeat left.
+    let restart = "(SELECT max(start_ms) FROM events WHERE kind = 'restart')"
+    let gaps = try Subprocess.run(
+      "/usr/bin/sqlite3",
+      [
+        db,
+        "SELECT CASE WHEN start_ms = \(heardThrough) THEN 'heartbeat' WHEN start_ms > \(restart) THEN 'second run' "
+          + "ELSE start_ms END, coalesce(end_ms = \(restart), 'open'), detail FROM events WHERE kind = 'gap' ORDER BY id; "
+          + "SELECT count(*) FROM channel_heartbeats",
+      ])
+    #expect(
+      gaps.stdout.split(separator: "\n").map(String.init) == [
+        "heartbeat|1|\(PlayLogStore.killedRunDetail)",
+        "second run|open|broadcast-monitor stopped: not heard until it starts again", "0",
+      ], "\(gaps)")
   }
 
   @Test(

@@ -1,6 +1,7 @@
 import Foundation
 import Matcher
 import Reports
+import Synchronization
 import TestSupport
 import Testing
 
@@ -42,5 +43,46 @@ struct WorkerPoolTests {
       plays.map(\.metadata.title) == ["Armygeddon", "Internal Degeneration", "Internal Degeneration"],
       "\(plays.map(\.metadata.title))")
     #expect(plays.allSatisfy { $0.status == .closed })
+  }
+
+  @Test(
+    "the watch thread hands on the heartbeats of the channels listening, through their last audio, first as it starts",
+    arguments: [0.05, 3600])
+  func heartbeats(heartbeatSeconds: Double) throws {
+    let folder = try TemporaryDirectory(prefix: "workers-heartbeat")
+    try CLI.makeCatalog(at: folder.file("music.bmcat"))
+    let catalog = try Catalog.load(from: folder.file("music.bmcat"))
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: folder.file("plays.sqlite").path), log: log)
+    defer { _ = writer.stop() }
+    let silence = [Float](repeating: 0, count: 8000)
+    let made = Date()
+    let pipelines = [
+      ("heard", ScriptedInput(segments: [.init(samples: silence, startTime: 1_000_000)], runsOnAfterEnd: true)),
+      ("quiet", ScriptedInput(segments: [], runsOnAfterEnd: true)),
+      ("ended", ScriptedInput(segments: [.init(samples: silence, startTime: 2_000_000)])),
+    ].map { name, input in
+      ChannelPipeline(name: name, input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log)
+    }
+    let received = Mutex<[[ChannelHeartbeat]]>([])
+    let pool = WorkerPool(threads: 1, pipelines: pipelines, heartbeatSeconds: heartbeatSeconds) { heartbeats in
+      received.withLock { $0.append(heartbeats) }
+    }
+    defer { pool.stop() }
+    #expect(Wait.until(seconds: 30) { received.withLock { !$0.isEmpty } }, "the first comes as the pool starts")
+    let first = received.withLock { $0[0] }
+    #expect(first.prefix(2).map(\.channel) == ["heard", "quiet"], "in the pool's order: \(first)")
+    guard heartbeatSeconds < 1 else { return }
+    let heard = Date(timeIntervalSince1970: 1_000_001)
+    #expect(
+      Wait.until(seconds: 30) {
+        received.withLock { last in
+          last.last.map { $0.count == 2 && abs($0[0].heardThrough.timeIntervalSince(heard)) < 0.001 } ?? false
+        }
+      }, "\(received.withLock { $0.last ?? [] })")
+    let later = received.withLock { $0.last ?? [] }
+    #expect(later.map(\.channel) == ["heard", "quiet"], "a channel whose input ended is not listened to")
+    let quiet = try #require(later.last?.heardThrough)
+    #expect(quiet >= made && quiet <= Date(), "a channel not heard yet: through when its pipeline was made")
   }
 }

@@ -188,6 +188,36 @@ struct PlayLogWriterSpoolTests {
   }
 
   @Test(
+    "while the play log is locked, one heartbeat a minute goes to the spool; the last one is the play log's after it")
+  func heartbeatsWhileLockedAreSparse() throws {
+    let folder = try TemporaryDirectory(prefix: "writer-heartbeat")
+    let path = folder.file("plays.sqlite").path
+    let log = MonitorLog(write: { _ in })
+    let writer = PlayLogWriter(store: try PlayLogStore(path: path), log: log, retrySeconds: 0.2)
+    func heartbeat(_ seconds: Double) -> [ChannelHeartbeat] {
+      [ChannelHeartbeat(channel: "fm", heardThrough: Date(timeIntervalSince1970: seconds))]
+    }
+    let now = Date()
+    writer.submitHeartbeat(heartbeat(1000), now: now)
+    writer.submitHeartbeat(heartbeat(1001), now: now)
+    #expect(Wait.until(seconds: 120) { writer.backlog == 0 }, "each heartbeat is written while the play log takes them")
+    let locker = try Locker(path)
+    writer.submit(.event(channel: "fm", kind: .overrun, start: Date(timeIntervalSince1970: 1002), end: nil, detail: ""))
+    #expect(Wait.until(seconds: 120) { writer.isFailing && writer.spooled == 1 })
+    writer.submitHeartbeat(heartbeat(1010), now: now)
+    writer.submitHeartbeat(heartbeat(1040), now: now.addingTimeInterval(30))
+    writer.submitHeartbeat(heartbeat(1070), now: now.addingTimeInterval(PlayLogWriter.heartbeatSecondsWhileFailing))
+    #expect(Wait.until(seconds: 120) { writer.spooled == 3 })
+    #expect(writer.backlog == 3, "the heartbeat 30 s after the last queued one is dropped")
+    locker.release()
+    #expect(writer.stop().isEmpty)
+    let rows = try Subprocess.run(
+      "/usr/bin/sqlite3",
+      [path, "SELECT c.name, h.heard_through_ms FROM channel_heartbeats h JOIN channels c ON c.id = h.channel_id"])
+    #expect(rows.stdout == "fm|1070000\n", "\(rows)")
+  }
+
+  @Test(
     "alerts opened and closed while the play log is locked go to the spool; replayed twice they are one row each")
   func alertsGoThroughTheSpool() throws {
     let folder = try TemporaryDirectory(prefix: "writer-alerts")

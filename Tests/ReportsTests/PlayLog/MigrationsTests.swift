@@ -20,7 +20,7 @@ struct MigrationsTests {
         #expect(
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
-            "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples", "009_clips",
+            "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -36,10 +36,12 @@ struct MigrationsTests {
           [.text("007_late_plays"), .integer(1_767_225_600_000)],
           [.text("008_listener_samples"), .integer(1_767_225_600_000)],
           [.text("009_clips"), .integer(1_767_225_600_000)],
+          [.text("010_heartbeats"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
-          "air_stretches", "alerts", "catalog_items", "channel_owners", "channels", "events", "listener_samples",
+          "air_stretches", "alerts", "catalog_items", "channel_heartbeats", "channel_owners", "channels", "events",
+          "listener_samples",
           "play_clips", "plays", "schedule", "schema_migrations", "unknown_segments",
         ])
     }
@@ -141,13 +143,13 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 009_clips). "
+          + "(unknown schema migrations: 999_future; this version knows up to 010_heartbeats). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
           "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
-          "007_late_plays", "008_listener_samples", "009_clips", "999_future",
+          "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats", "999_future",
         ])
     }
   }

@@ -130,8 +130,8 @@ struct PlayLogStorageContractTests {
     try (store as? PostgreSQLPlayLogStore)?.claim(channels: ["CKUA"])
     try store.recordEvent(channel: "CKUA", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
     try store.recordEvent(channel: "gone", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
-    #expect(try store.recoverOpenGaps(channels: ["CKUA", "new"], at: time(9_000)) == 1)
-    #expect(try store.recoverOpenGaps(channels: ["CKUA"], at: time(10_000)) == 0)
+    #expect(try store.recoverDowntime(channels: ["CKUA", "new"], at: time(9_000)) == 1)
+    #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(10_000)) == 0)
     #expect(try recorded(7_000, 9_000, "stopped"))
     #expect(
       try store.recordedEventID(channel: "gone", kind: .gap, start: time(7_000), end: time(9_000), detail: "stopped")
@@ -147,6 +147,43 @@ struct PlayLogStorageContractTests {
     #expect(plays == expected)
     #expect(plays.map(\.status) == [.closed, .closed, .closed])
     #expect(plays.first?.start == PlayLogStoreTests.time(-500))
+  }
+
+  @Test(
+    "A killed run's heartbeats become its channels' gaps at the next start, once; a channel whose gap is open keeps that one",
+    arguments: Engine.allCases)
+  func killedRunHeartbeatsBecomeGaps(engine: Engine) throws {
+    _ = try Self.withStore(engine) { store in
+      let time = PlayLogStoreTests.time
+      func heartbeat(_ channel: String, _ milliseconds: Int64) -> ChannelHeartbeat {
+        ChannelHeartbeat(channel: channel, heardThrough: time(milliseconds))
+      }
+      func gap(_ channel: String, _ start: Int64, _ end: Int64?, _ detail: String) throws -> Bool {
+        try store.recordedEventID(
+          channel: channel, kind: .gap, start: time(start), end: end.map(time), detail: detail) != nil
+      }
+      try (store as? PostgreSQLPlayLogStore)?.claim(channels: ["CKUA", "CJSW", "CFRO", "gone"])
+      // The run heard four channels, then CFRO's source went away (its gap open), and the run was killed.
+      try store.recordHeartbeat([heartbeat("CKUA", 1_000), heartbeat("CJSW", 1_000), heartbeat("gone", 1_000)])
+      try store.recordHeartbeat([
+        heartbeat("CKUA", 2_000), heartbeat("CJSW", 2_500), heartbeat("CFRO", 2_000), heartbeat("gone", 2_000),
+      ])
+      try store.recordEvent(channel: "CFRO", kind: .gap, start: time(2_100), end: nil, detail: "source down")
+      // Three heartbeats written as gaps (CFRO's covered by its own), and CFRO's gap ended.
+      #expect(try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(9_000)) == 4)
+      let killed = PlayLogStore.killedRunDetail
+      #expect(try gap("CKUA", 2_000, 9_000, killed), "from the last heartbeat, not the first")
+      #expect(try gap("CJSW", 2_500, 9_000, killed))
+      #expect(try gap("CFRO", 2_100, 9_000, "source down"))
+      #expect(try !gap("CFRO", 2_000, 9_000, killed), "the open gap covers the channel: not two gaps")
+      #expect(try gap("gone", 2_000, nil, killed), "a channel this start does not listen to stays not heard")
+      #expect(try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(10_000)) == 0, "once")
+      // A run that stops clears its heartbeats: its stop gaps say when it stopped hearing.
+      try store.recordHeartbeat([heartbeat("CKUA", 20_000)])
+      try store.recordHeartbeat([])
+      #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(30_000)) == 0)
+      #expect(try !gap("CKUA", 20_000, 30_000, killed))
+    }
   }
 
   /// Runs `body` with a fresh store of `engine` and returns the rows of the alerts, stretches and unknown segments

@@ -122,12 +122,49 @@ struct PostgreSQLPlayLogStoreTests {
     try a.close()  // node a stops
     let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
     try restarted.claim(channels: ["A1"])
-    #expect(try restarted.recoverOpenGaps(channels: ["A1", "B1"], at: time(5_000)) == 1)
+    #expect(try restarted.recoverDowntime(channels: ["A1", "B1"], at: time(5_000)) == 1)
     let gaps = try server.psql(
       "SELECT c.name || ':' || coalesce(e.end_ms::text, '-') FROM events e JOIN channels c ON c.id = e.channel_id "
         + "ORDER BY e.id",
       database: "plays")
     #expect(gaps == "A1:\(time(5_000).millisecondsSince1970)\nB1:-\n")
+  }
+
+  @Test(
+    "A node's start writes its killed run's heartbeats and those of a channel taken from a killed node as gaps, no others"
+  )
+  func heartbeatRecoveryIsPerNode() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    func heartbeat(_ channel: String, _ milliseconds: Int64) -> ChannelHeartbeat {
+      ChannelHeartbeat(channel: channel, heardThrough: time(milliseconds))
+    }
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    let c = try PostgreSQLPlayLogStore(url: url, node: "c")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    try c.claim(channels: ["C1"])
+    try a.recordHeartbeat([heartbeat("A1", 1_000)])
+    try b.recordHeartbeat([heartbeat("B1", 1_000)])
+    try c.recordHeartbeat([heartbeat("C1", 1_500)])
+    try a.recordHeartbeat([heartbeat("A1", 2_000)])
+    try a.close()  // nodes a and c are killed: their sessions end, their heartbeats stay
+    try c.close()
+    let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try restarted.claim(channels: ["A1", "C1"])
+    #expect(try restarted.recoverDowntime(channels: ["A1", "C1"], at: time(5_000)) == 2)
+    let gaps = try server.psql(
+      "SELECT c.name || ':' || e.start_ms || '-' || coalesce(e.end_ms::text, '') FROM events e "
+        + "JOIN channels c ON c.id = e.channel_id ORDER BY e.id",
+      database: "plays")
+    let ms = { time($0).millisecondsSince1970 }
+    #expect(gaps == "A1:\(ms(2_000))-\(ms(5_000))\nC1:\(ms(1_500))-\(ms(5_000))\n")
+    let left = try server.psql(
+      "SELECT c.name || ':' || h.node FROM channel_heartbeats h JOIN channels c ON c.id = h.channel_id",
+      database: "plays")
+    #expect(left == "B1:b\n", "the live node's heartbeat stays")
   }
 
   @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")

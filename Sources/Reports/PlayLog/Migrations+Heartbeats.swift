@@ -1,0 +1,17 @@
+/// The running monitor's heartbeat, kept apart from the plays' schema so that it merges as one entry of the list.
+extension Migrations {
+  /// `channel_heartbeats`: through when a running monitor has heard each of its channels (milliseconds since 1970,
+  /// UTC), and which node heard it ("" in SQLite, which has one writer). A monitor replaces its rows every few
+  /// seconds and deletes them when it stops; rows left at a start are a killed run's, and that start records the
+  /// time from each row's `heard_through_ms` as a gap (`recoverDowntime`). Like `channel_owners`, a live
+  /// deployment's state, not evidence: `db copy` does not move it.
+  static let heartbeats = Migration(
+    id: "010_heartbeats",
+    sql: """
+      CREATE TABLE channel_heartbeats(
+        channel_id INTEGER NOT NULL PRIMARY KEY REFERENCES channels(id),
+        node TEXT NOT NULL,
+        heard_through_ms INTEGER NOT NULL
+      );
+      """)
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The node's heartbeat and its last run's downtime (see `PlayLogStore+Downtime.swift`): a node's rows are its own,
+/// and a channel's row moves to the node that holds the channel now.
+extension PostgreSQLPlayLogStore {
+  /// Replaces the node's heartbeats with `heartbeats` in one transaction, but those of channels refused to this node
+  /// (another live node holds them: their heartbeat is that node's).
+  public func recordHeartbeat(_ heartbeats: [ChannelHeartbeat]) throws {
+    let kept = heartbeats.filter { refusedChannels[$0.channel] == nil }
+    try connection.transaction {
+      try connection.query("DELETE FROM channel_heartbeats WHERE node = $1", [.text(node)])
+      guard !kept.isEmpty else { return }
+      let names = kept.indices.map { "($\($0 + 1)::text)" }.joined(separator: ", ")
+      try connection.query(
+        "INSERT INTO channels(name) SELECT name FROM (VALUES \(names)) AS n(name) ON CONFLICT(name) DO NOTHING",
+        kept.map { .text($0.channel) })
+      let rows = kept.indices.map { "($\(2 * $0 + 2)::text, $\(2 * $0 + 3)::bigint)" }.joined(separator: ", ")
+      try connection.query(
+        """
+        INSERT INTO channel_heartbeats(channel_id, node, heard_through_ms)
+        SELECT c.id, $1, h.heard_through_ms FROM (VALUES \(rows)) AS h(name, heard_through_ms)
+          JOIN channels AS c ON c.name = h.name
+        ON CONFLICT(channel_id) DO UPDATE SET node = excluded.node, heard_through_ms = excluded.heard_through_ms
+        """, [.text(node)] + kept.flatMap { [PostgreSQLValue.text($0.channel), .date($0.heardThrough)] })
+    }
+  }
+
+  /// Records the node's last run's downtime, as the SQLite store's does, for the heartbeats the node wrote and
+  /// those of the channels it holds now (a channel it took over from a node that was killed), and the gaps of its
+  /// own channels among `channels`.
+  @discardableResult
+  public func recoverDowntime(channels: [String], at end: Date) throws -> Int {
+    let names = channels.indices.map { "$\($0 + 6)" }.joined(separator: ", ")
+    let listened = channels.isEmpty ? "false" : "c.name IN (\(names))"
+    let mine = "(h.node = $1 OR h.channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $1))"
+    return try connection.transaction {
+      let written = try connection.query(
+        """
+        INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
+        SELECT h.channel_id, $2, LEAST(h.heard_through_ms, $3::bigint),
+          CASE WHEN \(listened) THEN $3::bigint END, $4
+        FROM channel_heartbeats AS h JOIN channels AS c ON c.id = h.channel_id
+        WHERE \(mine) AND h.channel_id NOT IN (
+          SELECT channel_id FROM events WHERE kind = $5 AND end_ms IS NULL AND channel_id IS NOT NULL)
+        ORDER BY c.name
+        RETURNING id
+        """,
+        [
+          .text(node), .text(EventKind.gap.rawValue), .date(end), .text(PlayLogStore.killedRunDetail),
+          .text(EventKind.gap.rawValue),
+        ] + channels.map { .text($0) }
+      ).count
+      try connection.query("DELETE FROM channel_heartbeats AS h WHERE \(mine)", [.text(node)])
+      guard !channels.isEmpty else { return written }
+      // One pass over the events, however many channels.
+      let ended = channels.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
+      return try written
+        + connection.query(
+          """
+          UPDATE events SET end_ms = GREATEST(start_ms, $1)
+          WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (
+            SELECT o.channel_id FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id
+            WHERE o.node = $3 AND c.name IN (\(ended)))
+          RETURNING id
+          """, [.date(end), .text(EventKind.gap.rawValue), .text(node)] + channels.map { .text($0) }
+        ).count
+    }
+  }
+}
