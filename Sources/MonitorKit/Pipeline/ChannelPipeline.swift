@@ -246,17 +246,33 @@ final class ChannelPipeline: @unchecked Sendable {
     snapshot.withLock { $0.laggingSince = nil }
   }
 
+  /// What the gap a stop records says (`recordStopped`).
+  static let stoppedDetail = "broadcast-monitor stopped: not heard until it starts again"
+  /// What the gap of a channel a reload removed says (`recordStopped`).
+  static let removedDetail = "removed from the configuration: not heard until a configuration lists it again"
+
   /// Records that the channel is not heard from the end of its last audio (or from `time`, when it had none), as the
-  /// monitor stops: a gap without an end, which the next start gives its end (`PlayLogStorage.recoverDowntime`), so
-  /// that `reconcile` calls a spot of the downtime unmonitored, not missed. A gap already open covers it. Control
-  /// thread, after `finish()`.
-  func recordStopped(at time: Date) {
-    guard openGapStart == nil else { return }
+  /// monitor stops (or a reload removes the channel; `detail` says which): a gap without an end, which the next start
+  /// that listens to the channel gives its end (`PlayLogStorage.recoverDowntime`), or a reload that adds it back
+  /// (`continueGap(from:)`), so that `reconcile` calls a spot of the downtime unmonitored, not missed. A gap already
+  /// open covers it. Control thread, after `finish()`.
+  /// - Returns: the start of the channel's open gap: this one, or the one that covers it.
+  @discardableResult
+  func recordStopped(at time: Date, detail: String = stoppedDetail) -> Date {
+    if let openGapStart { return openGapStart }
     let lastAudio = segmentEnd.map { Date(timeIntervalSince1970: $0) } ?? time
-    writer.submit(
-      .event(
-        channel: name, kind: .gap, start: min(lastAudio, time), end: nil,
-        detail: "broadcast-monitor stopped: not heard until it starts again"))
+    let start = min(lastAudio, time)
+    writer.submit(.event(channel: name, kind: .gap, start: start, end: nil, detail: detail))
+    openGapStart = start
+    return start
+  }
+
+  /// Takes over the channel's gap that opened at `start` when a reload removed it (`recordStopped`), now that a
+  /// reload adds it back: this input's first audio ends it, or its own first gap, which takes over from there.
+  /// Control thread, before the input starts.
+  func continueGap(from start: Date) {
+    openGapStart = start
+    gapEndsAtFirstAudio = true
   }
 
   /// Notes the audio waiting in the input, and reports when the channel falls behind or catches up. Any thread, one

@@ -2,7 +2,8 @@ import Foundation
 import Matcher
 
 /// SIGHUP: the whole configuration read again and applied to the running monitor (`ConfigurationReload` says what
-/// changes): channels removed stop, channels changed stop and start again (counting on from their counts before:
+/// changes): channels removed stop (each records a gap, which ends when a reload or a start listens to it again),
+/// channels changed stop and start again (counting on from their counts before:
 /// `ChannelPipeline.continueCounts`), channels added start, each on its own (their running plays end at the last
 /// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept. The
 /// catalog reloads as well (the new file when `catalogPath` changed), as it does on its own, running plays kept,
@@ -27,13 +28,14 @@ extension Monitor {
         reloadCatalog()
         return false
       }
-      apply(ConfigurationReload(from: configuration, to: read))
+      apply(ConfigurationReload(from: configuration, to: read), removedChannelGaps: &state.removedChannelGaps)
       return true
     }
   }
 
-  /// Applies `change`. Inside `lifecycle`'s lock.
-  private func apply(_ change: ConfigurationReload) {
+  /// Applies `change`. A channel it removes records a gap (`removedChannelGaps` keeps its start), and a channel it
+  /// adds takes its gap over. Inside `lifecycle`'s lock.
+  private func apply(_ change: ConfigurationReload, removedChannelGaps: inout [String: Date]) {
     var applied = change.applied
     let running = self.running.withLock { $0 }
     var catalog = running.catalog
@@ -66,8 +68,12 @@ extension Monitor {
     for name in change.removed + change.changed.map(\.name) {
       guard let pipeline = pipelines.removeValue(forKey: name) else { continue }
       replaced[name] = pipeline
+      let listening = pipeline.input.status != .ended
       pipeline.input.stop()
       workers?.remove(pipeline)
+      if listening && change.removed.contains(name) {
+        removedChannelGaps[name] = pipeline.recordStopped(at: Date(), detail: ChannelPipeline.removedDetail)
+      }
       log.line(
         change.removed.contains(name)
           ? "removed from the configuration: stopped; its running plays ended at the last audio heard"
@@ -82,7 +88,9 @@ extension Monitor {
           channel, configuration: applied, catalog: catalog, jack: jack, writer: writer, log: log, clusters: clusters,
           clips: clips)
         if let earlier = replaced[channel.name] { pipeline.continueCounts(from: earlier) }
+        if let gapStart = removedChannelGaps[channel.name] { pipeline.continueGap(from: gapStart) }
         try pipeline.input.start()
+        removedChannelGaps[channel.name] = nil
         workers?.add(pipeline)
         pipelines[channel.name] = pipeline
         log.line("listening to \(pipeline.input.sourceDescription)", channel: channel.name)

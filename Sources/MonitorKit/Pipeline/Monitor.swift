@@ -45,6 +45,9 @@ final class Monitor: @unchecked Sendable {
 
   struct LifecycleState {
     var stopped = false
+    /// The start of the open gap of each channel a reload removed while it was listening, by name: a reload that
+    /// adds the channel back hands the gap to its new pipeline, whose first audio ends it.
+    var removedChannelGaps: [String: Date] = [:]
   }
 
   /// The configuration the monitor runs with now. Any thread.

@@ -68,6 +68,49 @@ struct MonitorReloadTests {
     #expect(after.recentPlays.map(\.id).starts(with: before.recentPlays.map(\.id)), "\(after.recentPlays)")
   }
 
+  @Test(
+    "a channel a reload removes records a gap from its last audio; a reload that adds it back ends it at its first audio"
+  )
+  func removedChannelGap() throws {
+    let fm = configuration(clips: UnknownClipSettings())
+    var both = fm
+    both.channels.append(
+      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    let monitor = try Monitor(configuration: both, log: MonitorLog(write: { _ in }))
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    let am = try #require(monitor.pipelines.last)
+    #expect(Wait.until(seconds: 60) { am.status.lastAudioTime != nil })
+    func gaps() throws -> [String] {
+      try Subprocess.run(
+        "/usr/bin/sqlite3",
+        [
+          folder.file("plays.sqlite").path,
+          "SELECT c.name, e.start_ms, coalesce(e.end_ms - e.start_ms >= 0, 'open'), e.detail FROM events e "
+            + "JOIN channels c ON c.id = e.channel_id WHERE e.kind = 'gap' ORDER BY e.id",
+        ]
+      ).stdout.split(separator: "\n").map(String.init)
+    }
+    let removing = Date().timeIntervalSince1970
+    monitor.reload { fm }
+    let lastAudio = try #require(am.status.lastAudioTime)
+    #expect(monitor.writer.waitUntilWritten(timeoutSeconds: 30))
+    let removed = try gaps()
+    let fields = removed.first?.split(separator: "|", maxSplits: 3).map(String.init) ?? []
+    #expect(removed.count == 1 && fields.count == 4, "\(removed)")
+    // From the last audio, or from the removal when a file's audio ran ahead of the clock.
+    let start = try #require(fields.count == 4 ? Int64(fields[1]) : nil)
+    #expect(
+      start <= Int64((lastAudio * 1000).rounded()) + 1
+        && start >= Int64((min(lastAudio, removing) * 1000).rounded()) - 1,
+      "\(removed), last audio \(lastAudio)")
+    #expect(fields == ["am", "\(start)", "open", ChannelPipeline.removedDetail])
+    monitor.reload { both }
+    #expect(monitor.pipelines.map(\.name) == ["fm", "am"])
+    let ended = ["am|\(start)|1|\(ChannelPipeline.removedDetail)"]
+    #expect(Wait.until(seconds: 60) { (try? gaps()) == ended }, "\((try? gaps()) ?? [])")
+  }
+
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")
   func clipsTurnedOn() throws {
     let lines = LogLines()
