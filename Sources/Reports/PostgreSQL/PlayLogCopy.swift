@@ -41,7 +41,7 @@ package enum PlayLogCopy {
     try Migrations.playLog.apply(to: connection)
     try requireEarlierCopy(of: source.database, sourcePath: sqlitePath, in: connection)
     var summary = Summary()
-    for table in PlayLogTable.all {
+    for table in PlayLogTable.evidence {
       var last = try connection.query("SELECT coalesce(max(id), 0) FROM \(table.name)")[0].int64(0)
       var copied = 0
       while true {
@@ -145,7 +145,7 @@ package enum PlayLogCopy {
   private static func requireEarlierCopy(
     of source: SQLiteDatabase, sourcePath: String, in target: PostgreSQLConnection
   ) throws {
-    for table in PlayLogTable.all {
+    for table in PlayLogTable.evidence {
       let lastID = try target.query("SELECT coalesce(max(id), 0) FROM \(table.name)")[0].int64(0)
       guard lastID > 0 else { continue }
       let (targetRows, targetChecksum) = try digest { try table.rows(in: target, afterID: $0, limit: batchRows) }
@@ -165,7 +165,7 @@ package enum PlayLogCopy {
 
   /// Counts and checksums every table on both sides.
   private static func verify(source: SQLiteDatabase, target: PostgreSQLConnection, into summary: inout Summary) throws {
-    for table in PlayLogTable.all {
+    for table in PlayLogTable.evidence {
       let (sourceRows, sourceChecksum) = try digest { try table.rows(in: source, afterID: $0, limit: batchRows) }
       let (targetRows, targetChecksum) = try digest { try table.rows(in: target, afterID: $0, limit: batchRows) }
       summary.sourceRows[table.name] = sourceRows

@@ -8,19 +8,30 @@ struct PlayLogTable: Sendable {
   }
 
   let name: String
-  /// Column names and types; the first is `id`.
+  /// Column names and types; the first is the key the rows are copied in the order of: `id`, but in
+  /// `channel_heartbeats`.
   let columns: [(name: String, type: Column)]
   /// The time a row is at, for reading a span of the log: nil for a table read whole.
   var timeColumn: String? = nil
   /// Whether a read of one channel's rows keeps the monitor's own (no channel): the monitor's restarts end a gap
   /// that was written without an end (`PlayLogReader.unheardSpans`).
   var keepsMonitorRows = false
+  /// Whether the table holds evidence, which `db copy` moves (and verifies); false for the live deployment's state
+  /// that only the reports' read copies.
+  var isEvidence = true
 
-  /// Every table of the play log that holds evidence, parents before children (the foreign keys' order).
-  /// `schema_migrations` is each database's own, and `channel_owners` and `channel_heartbeats` a live deployment's
-  /// state: none of them is moved.
+  /// The tables `db copy` moves: those that hold evidence.
+  static var evidence: [PlayLogTable] { all.filter(\.isEvidence) }
+
+  /// Every table of the play log that the reports read, parents before children (the foreign keys' order).
+  /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is read.
+  /// `channel_heartbeats`, the running monitors' heartbeats, is state too, which `db copy` does not move, but
+  /// `reconcile` reads it: a channel is not heard after its heartbeat, as long as no monitor runs to write another.
   static let all: [PlayLogTable] = [
     PlayLogTable(name: "channels", columns: [("id", .integer), ("name", .text)]),
+    PlayLogTable(
+      name: "channel_heartbeats", columns: [("channel_id", .integer), ("node", .text), ("heard_through_ms", .integer)],
+      isEvidence: false),
     PlayLogTable(
       name: "catalog_items",
       columns: [
@@ -95,7 +106,7 @@ struct PlayLogTable: Sendable {
     ).map(sqliteValues)
   }
 
-  /// The statement that copies this table's rows out of PostgreSQL in id order (`COPY … TO STDOUT`, which takes no
+  /// The statement that copies this table's rows out of PostgreSQL in key order (`COPY … TO STDOUT`, which takes no
   /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows whose
   /// time (``timeColumn``) is in it; with `channelID`, only that channel's rows (and the monitor's own where
   /// ``keepsMonitorRows``; a table without a time is read whole). In COPY's binary format, each column cast to the type
@@ -119,7 +130,8 @@ struct PlayLogTable: Sendable {
       }
     }
     return
-      "COPY (SELECT \(casts.joined(separator: ", ")) FROM \(name)\(filter) ORDER BY id) TO STDOUT (FORMAT binary)"
+      "COPY (SELECT \(casts.joined(separator: ", ")) FROM \(name)\(filter) ORDER BY \(columns[0].name)) TO STDOUT "
+      + "(FORMAT binary)"
   }
 
   /// The statement that inserts one row, every column bound, into SQLite (a fresh table: no conflict to handle).

@@ -12,7 +12,8 @@ package enum ReportTables {
     switch kind {
     case "plays", "airplay", "quota": common
     case "proof-of-play": common.union(["play_clips"])  // the clips kept of the airings, as proof
-    case "reconcile": common.union(["schedule", "events"])  // the gaps: a spot nobody could hear is not missed
+    // The gaps and the heartbeats: a spot nobody could hear is not missed.
+    case "reconcile": common.union(["schedule", "events", "channel_heartbeats"])
     case "soundexchange": common.union(["listener_samples"])  // the audience `run` sampled from Icecast
     case "alerts": common.union(["alerts"])
     case "segments", "unknown": common.union(["air_stretches", "unknown_segments"])

@@ -80,6 +80,9 @@ struct DatabaseCommandTests {
     let gapStart = start.addingTimeInterval(86_400 + 15 * 3_600)  // 10:00 in Toronto
     try store.recordEvent(channel: "ckua", kind: .gap, start: gapStart, end: nil, detail: "stream down")
     try store.recordEvent(channel: nil, kind: .restart, start: gapStart.addingTimeInterval(1_800), detail: "restart")
+    // ckua's monitor was killed at 11:30 in Toronto on the second day and not started again: reconcile calls its
+    // spots after that unmonitored, from either engine (`db copy` does not move heartbeats: `copy()` adds it).
+    try store.recordHeartbeat([ChannelHeartbeat(channel: "ckua", heardThrough: Self.ckuaHeardThrough)])
     try store.close()
     try Data(
       """
@@ -105,8 +108,19 @@ struct DatabaseCommandTests {
     try #require(imported.status == 0, "\(imported)")
   }
 
+  /// 2026-01-13 11:30 in Toronto.
+  static let ckuaHeardThrough = ISO8601Millis.parse("2026-01-13T16:30:00Z")!
+
+  /// `db copy` into PostgreSQL, then, when it copied, the fixture's heartbeat (live state, which it does not move).
   func copy() throws -> Subprocess.Result {
-    try CLI.run(["db", "copy", "--from", sqlite, "--to", url], in: folder.url)
+    let copied = try CLI.run(["db", "copy", "--from", sqlite, "--to", url], in: folder.url)
+    guard copied.status == 0 else { return copied }
+    let milliseconds = Int64((Self.ckuaHeardThrough.timeIntervalSince1970 * 1000).rounded())
+    try server.psql(
+      "INSERT INTO channel_heartbeats SELECT id, '', \(milliseconds) FROM channels WHERE name = 'ckua' "
+        + "ON CONFLICT DO NOTHING",
+      database: "plays")
+    return copied
   }
 
   @Test("db copy moves every row, verified; run again it copies what is missing and nothing twice")
@@ -200,6 +214,11 @@ struct DatabaseCommandTests {
     let fromPostgreSQL = try CLI.run(reconcile + ["--db", url], in: folder.url)
     #expect(fromSQLite.status == 0 && fromSQLite.stdout.contains("2026-01-14T09:00:00"), "\(fromSQLite)")
     #expect(fromPostgreSQL.stdout == fromSQLite.stdout, "\(fromPostgreSQL)")
+    #expect(
+      fromSQLite.stdout.split(whereSeparator: \.isNewline).contains {
+        $0.hasPrefix("ckua,C99,") && $0.contains(",unmonitored,")
+      },
+      "ckua's spot after its heartbeat: \(fromSQLite.stdout)")
   }
 
   @Test("Every report gives the same bytes from PostgreSQL as from SQLite for the same plays")

@@ -165,6 +165,36 @@ struct ReconcileReportTests {
     #expect(try StrictCSVParser.parse(strict)[5][8] == "missed")
   }
 
+  @Test("A spot after its channel's heartbeat, of a monitor killed and not started again, is unmonitored")
+  func spotAfterHeartbeat() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T09:00:00Z", seconds: 30)
+    ])
+    defer { fixture.remove() }
+    func ms(_ time: String) -> Int64 { ISO8601Millis.parseMillisecondsSince1970(time)! }
+    let store = try PlayLogStore(path: fixture.path)
+    let spots = ["2026-01-20T09:00:00Z", "2026-01-20T10:00:00Z", "2026-01-20T12:00:00Z"].map {
+      ScheduledSpot(
+        channel: "ckua", scheduledAtMilliseconds: ms($0), cart: "C1001", advertiser: "Hardware Co",
+        title: "Spring Sale", lengthMilliseconds: 30_000)
+    }
+    #expect(try store.importSchedule(spots) == 3)
+    try store.recordHeartbeat([
+      ChannelHeartbeat(channel: "ckua", heardThrough: Date(millisecondsSince1970: ms("2026-01-20T11:00:00Z")))
+    ])
+    try store.close()
+    let text = try fixture.csv {
+      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(from: $0, to: $1)
+    }
+    let statuses = try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[8]] }
+    #expect(
+      statuses == [
+        ["2026-01-20T09:00:00.000Z", "aired"],
+        ["2026-01-20T10:00:00.000Z", "missed"],
+        ["2026-01-20T12:00:00.000Z", "unmonitored"],
+      ], "\(statuses)")
+  }
+
   @Test("A play log written before schedules existed says how to import one")
   func noSchedule() throws {
     try withTemporaryDirectory { folder in
