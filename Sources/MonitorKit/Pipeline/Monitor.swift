@@ -268,8 +268,9 @@ final class Monitor: @unchecked Sendable {
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio
   /// heard, each channel that was listening records that it is not heard from there (a gap, which the next start
   /// ends) and the heartbeats are cleared (a run that is killed leaves them, and the next start records its channels
-  /// as not heard from them), and the play log writes everything before this returns. When the play log cannot be written, what is
-  /// left goes to the spool for the next start (or, if the spool cannot be written either, on standard error).
+  /// as not heard from them), and the play log writes everything before this returns. When the play log cannot be
+  /// written, what is left goes to the spool for the next start (or, if the spool cannot be written either, on
+  /// standard error).
   /// Control thread.
   /// - Returns: what is not in the play log; empty after a clean stop.
   @discardableResult

@@ -169,8 +169,8 @@ struct RunCommandTests {
       [
         db,
         "SELECT CASE WHEN start_ms = \(heardThrough) THEN 'heartbeat' WHEN start_ms > \(restart) THEN 'second run' "
-          + "ELSE start_ms END, coalesce(end_ms = \(restart), 'open'), detail FROM events WHERE kind = 'gap' ORDER BY id; "
-          + "SELECT count(*) FROM channel_heartbeats",
+          + "ELSE start_ms END, coalesce(end_ms = \(restart), 'open'), detail FROM events WHERE kind = 'gap' "
+          + "ORDER BY id; SELECT count(*) FROM channel_heartbeats",
       ])
     #expect(
       gaps.stdout.split(separator: "\n").map(String.init) == [
