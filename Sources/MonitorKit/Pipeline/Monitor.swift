@@ -99,14 +99,21 @@ final class Monitor: @unchecked Sendable {
       }
       let recovered = try store.recoverOpenPlays()
       try store.recoverOpenAlerts(at: started)
-      try store.recoverDowntime(channels: configuration.channels.map(\.name), at: started)
+      let downtime = try store.recoverDowntime(channels: configuration.channels.map(\.name), at: started)
+      let killed = downtime.oldestHeartbeat.map { heartbeat in
+        "the previous run ended without stopping (killed, crashed or a power cut): \(downtime.killedRunGaps) "
+          + "channels recorded as not heard from their last heartbeat (the oldest \(ISO8601Millis.format(heartbeat))) "
+          + "until this start"
+      }
       try store.recordEvent(
         channel: nil, kind: .restart, start: started,
         detail: "broadcast-monitor started with \(configuration.channels.count) channels"
-          + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered"))
+          + (recovered.isEmpty ? "" : "; \(recovered.count) plays left open by the previous run marked recovered")
+          + (killed.map { "; \($0)" } ?? ""))
       if !recovered.isEmpty {
         log.line("\(recovered.count) plays left open by the previous run were closed and marked recovered")
       }
+      if let killed { log.line(killed, severity: .warning) }
     }
     // A play log that cannot be written now (a full disk, another program's write lock) does not stop the start:
     // the monitor listens, and the writer does these writes first, as soon as it can, before any play.

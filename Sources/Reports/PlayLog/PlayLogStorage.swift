@@ -54,9 +54,9 @@ public protocol PlayLogStorage: AnyObject {
   /// Records the last run's downtime, at a start that listens to `channels` from `end`: each channel whose
   /// heartbeat the last run left (it was killed) gets a gap from its heartbeat, and the gaps still without an end
   /// (a stop, or a gap of the input, that the run ended during) of `channels` end at `end`; a channel this start
-  /// does not listen to keeps its gap open. Returns how many gaps were written or ended. In PostgreSQL, only the
-  /// node's own channels and heartbeats.
-  @discardableResult func recoverDowntime(channels: [String], at end: Date) throws -> Int
+  /// does not listen to keeps its gap open. Returns what it wrote and ended. In PostgreSQL, only the node's own
+  /// channels and heartbeats.
+  @discardableResult func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime
   /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
   @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
   /// Closes an alert (adding it closed when its opening was lost).

@@ -29,15 +29,16 @@ extension PlayLogStore {
   /// the channel), ended at `end` for a channel of `channels`; then the gaps of `channels` without an end end at
   /// `end`. Call it once at start, after the spool's replay (whose heartbeats and gaps come first) and before the
   /// new run's own gaps.
-  /// - Returns: how many gaps were written or ended.
+  /// - Returns: the gaps written and ended.
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   @discardableResult
-  public func recoverDowntime(channels: [String], at end: Date) throws -> Int {
+  public func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime {
     // One pass over the events, however many channels: a play log of years holds millions of them.
     let names = Array(repeating: "?", count: channels.count).joined(separator: ", ")
     let listened = channels.isEmpty ? "0" : "c.name IN (\(names))"
     return try database.transaction {
-      let written = try database.run(
+      var recovered = RecoveredDowntime()
+      try database.forEachRow(
         """
         INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
         SELECT h.channel_id, ?, min(h.heard_through_ms, ?), CASE WHEN \(listened) THEN ? END, ?
@@ -45,17 +46,29 @@ extension PlayLogStore {
         WHERE h.channel_id NOT IN (
           SELECT channel_id FROM events WHERE kind = ? AND end_ms IS NULL AND channel_id IS NOT NULL)
         ORDER BY c.name
+        RETURNING start_ms
         """,
         [.text(EventKind.gap.rawValue), .date(end)] + channels.map { .text($0) }
-          + [.date(end), .text(Self.killedRunDetail), .text(EventKind.gap.rawValue)])
+          + [.date(end), .text(Self.killedRunDetail), .text(EventKind.gap.rawValue)]
+      ) { row in
+        recovered.add(killedRunGapFrom: try row.date(0))
+      }
       try database.run("DELETE FROM channel_heartbeats", [])
-      guard !channels.isEmpty else { return written }
-      return try written
-        + database.run(
-          """
-          UPDATE events SET end_ms = max(start_ms, ?)
-          WHERE kind = ? AND end_ms IS NULL AND channel_id IN (SELECT id FROM channels WHERE name IN (\(names)))
-          """, [.date(end), .text(EventKind.gap.rawValue)] + channels.map { .text($0) })
+      guard !channels.isEmpty else { return recovered }
+      recovered.endedGaps = try database.run(
+        """
+        UPDATE events SET end_ms = max(start_ms, ?)
+        WHERE kind = ? AND end_ms IS NULL AND channel_id IN (SELECT id FROM channels WHERE name IN (\(names)))
+        """, [.date(end), .text(EventKind.gap.rawValue)] + channels.map { .text($0) })
+      return recovered
     }
+  }
+}
+
+extension RecoveredDowntime {
+  /// Counts a gap written from a killed run's heartbeat at `start`.
+  mutating func add(killedRunGapFrom start: Date) {
+    killedRunGaps += 1
+    oldestHeartbeat = min(oldestHeartbeat ?? start, start)
   }
 }

@@ -29,11 +29,12 @@ extension PostgreSQLPlayLogStore {
   /// those of the channels it holds now (a channel it took over from a node that was killed), and the gaps of its
   /// own channels among `channels`.
   @discardableResult
-  public func recoverDowntime(channels: [String], at end: Date) throws -> Int {
+  public func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime {
     let names = channels.indices.map { "$\($0 + 6)" }.joined(separator: ", ")
     let listened = channels.isEmpty ? "false" : "c.name IN (\(names))"
     let mine = "(h.node = $1 OR h.channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $1))"
     return try connection.transaction {
+      var recovered = RecoveredDowntime()
       let written = try connection.query(
         """
         INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
@@ -43,27 +44,27 @@ extension PostgreSQLPlayLogStore {
         WHERE \(mine) AND h.channel_id NOT IN (
           SELECT channel_id FROM events WHERE kind = $5 AND end_ms IS NULL AND channel_id IS NOT NULL)
         ORDER BY c.name
-        RETURNING id
+        RETURNING start_ms
         """,
         [
           .text(node), .text(EventKind.gap.rawValue), .date(end), .text(PlayLogStore.killedRunDetail),
           .text(EventKind.gap.rawValue),
-        ] + channels.map { .text($0) }
-      ).count
+        ] + channels.map { .text($0) })
+      for row in written { recovered.add(killedRunGapFrom: Date(millisecondsSince1970: try row.int64(0))) }
       try connection.query("DELETE FROM channel_heartbeats AS h WHERE \(mine)", [.text(node)])
-      guard !channels.isEmpty else { return written }
+      guard !channels.isEmpty else { return recovered }
       // One pass over the events, however many channels.
       let ended = channels.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
-      return try written
-        + connection.query(
-          """
-          UPDATE events SET end_ms = GREATEST(start_ms, $1)
-          WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (
-            SELECT o.channel_id FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id
-            WHERE o.node = $3 AND c.name IN (\(ended)))
-          RETURNING id
-          """, [.date(end), .text(EventKind.gap.rawValue), .text(node)] + channels.map { .text($0) }
-        ).count
+      recovered.endedGaps = try connection.query(
+        """
+        UPDATE events SET end_ms = GREATEST(start_ms, $1)
+        WHERE kind = $2 AND end_ms IS NULL AND channel_id IN (
+          SELECT o.channel_id FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id
+          WHERE o.node = $3 AND c.name IN (\(ended)))
+        RETURNING id
+        """, [.date(end), .text(EventKind.gap.rawValue), .text(node)] + channels.map { .text($0) }
+      ).count
+      return recovered
     }
   }
 }

@@ -156,6 +156,10 @@ struct RunCommandTests {
 
     let second = try startMonitor(arguments, name: "second")
     try waitForLog(second, "1 plays left open by the previous run were closed and marked recovered")
+    let killed =
+      "the previous run ended without stopping (killed, crashed or a power cut): 1 channels recorded as not heard "
+      + "from their last heartbeat (the oldest \(ISO8601Millis.format(Date(timeIntervalSince1970: Double(heardThrough) / 1000))))"
+    try waitForLog(second, killed)
     second.send(SIGINT)
     #expect(second.waitForExit(seconds: 20) == 0, "\(second.output)")
     let plays = try PlayLogStore(path: db).plays()

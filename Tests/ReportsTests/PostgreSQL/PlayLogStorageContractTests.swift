@@ -130,8 +130,8 @@ struct PlayLogStorageContractTests {
     try (store as? PostgreSQLPlayLogStore)?.claim(channels: ["CKUA"])
     try store.recordEvent(channel: "CKUA", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
     try store.recordEvent(channel: "gone", kind: .gap, start: time(7_000), end: nil, detail: "stopped")
-    #expect(try store.recoverDowntime(channels: ["CKUA", "new"], at: time(9_000)) == 1)
-    #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(10_000)) == 0)
+    #expect(try store.recoverDowntime(channels: ["CKUA", "new"], at: time(9_000)) == RecoveredDowntime(endedGaps: 1))
+    #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(10_000)) == RecoveredDowntime())
     #expect(try recorded(7_000, 9_000, "stopped"))
     #expect(
       try store.recordedEventID(channel: "gone", kind: .gap, start: time(7_000), end: time(9_000), detail: "stopped")
@@ -169,19 +169,22 @@ struct PlayLogStorageContractTests {
         heartbeat("CKUA", 2_000), heartbeat("CJSW", 2_500), heartbeat("CFRO", 2_000), heartbeat("gone", 2_000),
       ])
       try store.recordEvent(channel: "CFRO", kind: .gap, start: time(2_100), end: nil, detail: "source down")
-      // Three heartbeats written as gaps (CFRO's covered by its own), and CFRO's gap ended.
-      #expect(try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(9_000)) == 4)
+      // Three heartbeats written as gaps (CFRO's covered by its own gap), and CFRO's gap ended.
+      #expect(
+        try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(9_000))
+          == RecoveredDowntime(killedRunGaps: 3, oldestHeartbeat: time(2_000), endedGaps: 1))
       let killed = PlayLogStore.killedRunDetail
       #expect(try gap("CKUA", 2_000, 9_000, killed), "from the last heartbeat, not the first")
       #expect(try gap("CJSW", 2_500, 9_000, killed))
       #expect(try gap("CFRO", 2_100, 9_000, "source down"))
       #expect(try !gap("CFRO", 2_000, 9_000, killed), "the open gap covers the channel: not two gaps")
       #expect(try gap("gone", 2_000, nil, killed), "a channel this start does not listen to stays not heard")
-      #expect(try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(10_000)) == 0, "once")
+      #expect(
+        try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(10_000)).killedRunGaps == 0, "once")
       // A run that stops clears its heartbeats: its stop gaps say when it stopped hearing.
       try store.recordHeartbeat([heartbeat("CKUA", 20_000)])
       try store.recordHeartbeat([])
-      #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(30_000)) == 0)
+      #expect(try store.recoverDowntime(channels: ["CKUA"], at: time(30_000)) == RecoveredDowntime())
       #expect(try !gap("CKUA", 20_000, 30_000, killed))
     }
   }

@@ -122,7 +122,7 @@ struct PostgreSQLPlayLogStoreTests {
     try a.close()  // node a stops
     let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
     try restarted.claim(channels: ["A1"])
-    #expect(try restarted.recoverDowntime(channels: ["A1", "B1"], at: time(5_000)) == 1)
+    #expect(try restarted.recoverDowntime(channels: ["A1", "B1"], at: time(5_000)) == RecoveredDowntime(endedGaps: 1))
     let gaps = try server.psql(
       "SELECT c.name || ':' || coalesce(e.end_ms::text, '-') FROM events e JOIN channels c ON c.id = e.channel_id "
         + "ORDER BY e.id",
@@ -154,7 +154,9 @@ struct PostgreSQLPlayLogStoreTests {
     try c.close()
     let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
     try restarted.claim(channels: ["A1", "C1"])
-    #expect(try restarted.recoverDowntime(channels: ["A1", "C1"], at: time(5_000)) == 2)
+    #expect(
+      try restarted.recoverDowntime(channels: ["A1", "C1"], at: time(5_000))
+        == RecoveredDowntime(killedRunGaps: 2, oldestHeartbeat: time(1_500)))
     let gaps = try server.psql(
       "SELECT c.name || ':' || e.start_ms || '-' || coalesce(e.end_ms::text, '') FROM events e "
         + "JOIN channels c ON c.id = e.channel_id ORDER BY e.id",
