@@ -34,6 +34,9 @@ Scoring, in the simulation's time (each feed's and source's start is recorded to
              of a play that waited in memory and were lost);
   doubled    airings with two or more play rows (extra rows counted: `report airplay` counts each row);
   open       plays still `open` after the final SIGTERM (should be 0); `PRAGMA integrity_check` (should be ok).
+  downtime   for each SIGKILL, the channels with no `gap` row spanning the moment of the kill (the next start
+             writes each one's from its last heartbeat; should be none), and the channels with no open gap from
+             the final SIGTERM (should be none).
   false      rows that match no truth airing of their channel (attributed to the nearest fault, as lost ones).
   clips      `play_clips` rows, the clip files at the end, rows whose file is gone (retention deletes the oldest
              beyond CLIPS_GIGABYTES), files no row names (a clip written, its row lost) and the hidden files of
@@ -509,6 +512,9 @@ class Chaos:
             "ON c.id = p.channel_id JOIN catalog_items i ON i.id = p.item_id").fetchall()
         statuses = {s: n for s, n in conn.execute("SELECT status, count(*) FROM plays GROUP BY status")}
         event_counts = dict(conn.execute("SELECT kind, count(*) FROM events GROUP BY kind").fetchall())
+        gaps = conn.execute(
+            "SELECT c.name, e.start_ms, e.end_ms FROM events e JOIN channels c ON c.id = e.channel_id "
+            "WHERE e.kind = 'gap'").fetchall()
         has_clips = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'play_clips'").fetchone()[0]
         clip_paths = [r[0] for r in conn.execute("SELECT clip_path FROM play_clips")] if has_clips else []
         segment_clips = {os.path.basename(r[0]) for r in conn.execute(
@@ -605,6 +611,14 @@ class Chaos:
                 attribution[kind]["extra_rows"] += 1
             for kind in set(splits):
                 attribution[kind]["doubled"] += 1
+        # The monitor's own downtime in the play log: a gap spanning each kill on every channel, and one left open
+        # from the final stop.
+        def spans(name, moment):
+            return any(n == name and s / 1000 <= moment and (e is None or e / 1000 >= moment) for n, s, e in gaps)
+        kills = [f for f in self.faults if f["kind"] == "kill" and "killed" in f.get("detail", "")]
+        unrecorded_kills = [(ch.name, round(f["wall_from"] - t0, 1)) for f in kills for ch in self.channels
+                            if not spans(ch.name, f["wall_from"])]
+        open_at_stop = {n for n, s, e in gaps if e is None}
         logs = "".join(open(os.path.join(self.out, f"monitor-{n}.log"), errors="replace").read()
                        for n in range(1, self.monitor_starts + 1))
         notes = {"cannot be written": logs.count("cannot be written"), "writable again": logs.count("writable again"),
@@ -620,6 +634,9 @@ class Chaos:
             "monitor_starts": self.monitor_starts, "monitor_exits": [(round(w - t0, 1), s) for w, s in
                                                                      self.monitor_exits],
             "events": event_counts, "by_fault": attribution,
+            "downtime": {"kills": len(kills), "channels": len(self.channels),
+                         "kills_unrecorded": unrecorded_kills,
+                         "open_from_final_stop": len(open_at_stop & {ch.name for ch in self.channels})},
             "faults": [{k: (round(v - t0, 1) if k.startswith("wall") else v) for k, v in f.items()}
                        for f in self.faults],
             "lost_airings": [brief(a, t0) for a in lost],
@@ -736,6 +753,11 @@ def report(r):
           f"SIGTERM exit status {r['final_status']}; monitor starts {r['monitor_starts']}, exits by itself "
           f"{r['monitor_exits']}")
     print(f"  events in the play log: {r['events']}; monitor log lines: {r['log_lines']}")
+    d = r.get("downtime")
+    if d:
+        print(f"  downtime: {d['kills']} kills x {d['channels']} channels, with no gap spanning the kill "
+              f"{len(d['kills_unrecorded'])} {d['kills_unrecorded'][:8]}; channels with a gap open from the final "
+              f"stop {d['open_from_final_stop']} of {d['channels']}")
     restarts = r.get("feed_restarts", [])
     if restarts:
         lags = [lag for _, lag, _ in restarts]
