@@ -112,6 +112,23 @@ struct ReconcileReportTests {
     #expect(try rows(from: "2026-01-21", to: "2026-01-22") == [whole[1]])
   }
 
+  /// The spot of `unheardSpots` and `spotAfterHeartbeat` (ckua's 30 s "Spring Sale"), scheduled at each of `times`.
+  static func springSale(at times: [String]) -> [ScheduledSpot] {
+    times.map {
+      ScheduledSpot(
+        channel: "ckua", scheduledAtMilliseconds: ISO8601Millis.parseMillisecondsSince1970($0)!, cart: "C1001",
+        advertiser: "Hardware Co", title: "Spring Sale", lengthMilliseconds: 30_000)
+    }
+  }
+
+  /// Each spot's scheduled time and status in `fixture`'s reconcile report, in UTC.
+  static func statuses(_ fixture: ReportFixture) throws -> [[String]] {
+    let text = try fixture.csv {
+      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(from: $0, to: $1)
+    }
+    return try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[8]] }
+  }
+
   @Test("A spot not found while its channel was not heard is unmonitored; one heard and not found is missed")
   func unheardSpots() throws {
     let fixture = try ReportFixture([
@@ -121,14 +138,10 @@ struct ReconcileReportTests {
     func ms(_ time: String) -> Int64 { ISO8601Millis.parseMillisecondsSince1970(time)! }
     func date(_ time: String) -> Date { Date(millisecondsSince1970: ms(time)) }
     let store = try PlayLogStore(path: fixture.path)
-    let spots = [
+    let spots = Self.springSale(at: [
       "2026-01-20T09:00:00Z", "2026-01-20T12:00:00Z", "2026-01-20T14:00:00Z", "2026-01-20T16:00:00Z",
       "2026-01-20T17:59:30Z", "2026-01-20T20:00:00Z",
-    ].map {
-      ScheduledSpot(
-        channel: "ckua", scheduledAtMilliseconds: ms($0), cart: "C1001", advertiser: "Hardware Co",
-        title: "Spring Sale", lengthMilliseconds: 30_000)
-    }
+    ])
     #expect(try store.importSchedule(spots) == 6)
     // A gap with its end; one written without (ended by its reconnect); one that ends 40 s before a spot (heard
     // again within the tolerance); one that never ended. Another channel's gap and a restart do not count for ckua.
@@ -145,10 +158,7 @@ struct ReconcileReportTests {
     try store.recordEvent(channel: "fip", kind: .gap, start: date("2026-01-20T11:00:00Z"), detail: "fip down")
     try store.recordEvent(channel: "ckua", kind: .gap, start: date("2026-01-20T19:30:00Z"), detail: "still down")
     try store.close()
-    let text = try fixture.csv {
-      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(from: $0, to: $1)
-    }
-    let statuses = try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[8]] }
+    let statuses = try Self.statuses(fixture)
     #expect(
       statuses == [
         ["2026-01-20T09:00:00.000Z", "aired"],
@@ -171,22 +181,14 @@ struct ReconcileReportTests {
       .init(channel: "ckua", item: "sale", start: "2026-01-20T09:00:00Z", seconds: 30)
     ])
     defer { fixture.remove() }
-    func ms(_ time: String) -> Int64 { ISO8601Millis.parseMillisecondsSince1970(time)! }
     let store = try PlayLogStore(path: fixture.path)
-    let spots = ["2026-01-20T09:00:00Z", "2026-01-20T10:00:00Z", "2026-01-20T12:00:00Z"].map {
-      ScheduledSpot(
-        channel: "ckua", scheduledAtMilliseconds: ms($0), cart: "C1001", advertiser: "Hardware Co",
-        title: "Spring Sale", lengthMilliseconds: 30_000)
-    }
+    let spots = Self.springSale(at: ["2026-01-20T09:00:00Z", "2026-01-20T10:00:00Z", "2026-01-20T12:00:00Z"])
     #expect(try store.importSchedule(spots) == 3)
     try store.recordHeartbeat([
-      ChannelHeartbeat(channel: "ckua", heardThrough: Date(millisecondsSince1970: ms("2026-01-20T11:00:00Z")))
+      ChannelHeartbeat(channel: "ckua", heardThrough: ISO8601Millis.parse("2026-01-20T11:00:00Z")!)
     ])
     try store.close()
-    let text = try fixture.csv {
-      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(from: $0, to: $1)
-    }
-    let statuses = try StrictCSVParser.parse(text).dropFirst().map { [$0[4], $0[8]] }
+    let statuses = try Self.statuses(fixture)
     #expect(
       statuses == [
         ["2026-01-20T09:00:00.000Z", "aired"],
