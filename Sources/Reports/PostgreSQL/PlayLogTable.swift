@@ -19,6 +19,10 @@ struct PlayLogTable: Sendable {
   /// Whether the table holds evidence, which `db copy` moves (and verifies); false for the live deployment's state
   /// that only the reports' read copies.
   var isEvidence = true
+  /// Whether a read of a span also takes the gaps that began before it and reach into it: a channel down for days
+  /// before a report's span was not heard in it either. A gap reaches as far as `PlayLogReader.unheardSpans` takes
+  /// it: to its end, or else to its channel's next reconnect or the monitor's next restart, or on.
+  var keepsGapsIntoSpan = false
 
   /// The tables `db copy` moves: those that hold evidence.
   static var evidence: [PlayLogTable] { all.filter(\.isEvidence) }
@@ -50,7 +54,7 @@ struct PlayLogTable: Sendable {
       columns: [
         ("id", .integer), ("channel_id", .optionalInteger), ("kind", .text), ("start_ms", .integer),
         ("end_ms", .optionalInteger), ("detail", .text),
-      ], timeColumn: "start_ms", keepsMonitorRows: true),
+      ], timeColumn: "start_ms", keepsMonitorRows: true, keepsGapsIntoSpan: true),
     PlayLogTable(
       name: "schedule",
       columns: [
@@ -108,14 +112,25 @@ struct PlayLogTable: Sendable {
 
   /// The statement that copies this table's rows out of PostgreSQL in key order (`COPY … TO STDOUT`, which takes no
   /// parameters: the span's bounds and the channel's id are numbers written into it): with `span`, only the rows whose
-  /// time (``timeColumn``) is in it; with `channelID`, only that channel's rows (and the monitor's own where
-  /// ``keepsMonitorRows``; a table without a time is read whole). In COPY's binary format, each column cast to the type
-  /// ``bind(copyRow:to:parser:)`` reads (the play log's own types, so the casts cost nothing): no number is written out
-  /// as text and parsed back.
+  /// time (``timeColumn``) is in it (and the gaps reaching into it, with ``keepsGapsIntoSpan``); with `channelID`,
+  /// only that channel's rows (and the monitor's own where ``keepsMonitorRows``; a table without a time is read
+  /// whole). In COPY's binary format, each column cast to the type ``bind(copyRow:to:parser:)`` reads (the play log's
+  /// own types, so the casts cost nothing): no number is written out as text and parsed back.
   func copyStatement(span: Range<Int64>?, channelID: Int64?) -> String {
     var conditions: [String] = []
     if let timeColumn, let span {
-      conditions.append("\(timeColumn) >= \(span.lowerBound) AND \(timeColumn) < \(span.upperBound)")
+      let inSpan = "\(timeColumn) >= \(span.lowerBound) AND \(timeColumn) < \(span.upperBound)"
+      if keepsGapsIntoSpan {
+        let gapEnd = """
+          coalesce(end_ms, (SELECT min(r.start_ms) FROM \(name) AS r WHERE r.start_ms >= \(name).start_ms \
+          AND r.id <> \(name).id AND ((r.kind = 'reconnect' AND r.channel_id = \(name).channel_id) \
+          OR (r.kind = 'restart' AND r.channel_id IS NULL))), \(span.lowerBound))
+          """
+        conditions.append(
+          "((\(inSpan)) OR (kind = 'gap' AND \(timeColumn) < \(span.lowerBound) AND \(gapEnd) >= \(span.lowerBound)))")
+      } else {
+        conditions.append(inSpan)
+      }
     }
     if timeColumn != nil, let channelID {
       conditions.append(

@@ -80,6 +80,15 @@ struct DatabaseCommandTests {
     let gapStart = start.addingTimeInterval(86_400 + 15 * 3_600)  // 10:00 in Toronto
     try store.recordEvent(channel: "ckua", kind: .gap, start: gapStart, end: nil, detail: "stream down")
     try store.recordEvent(channel: nil, kind: .restart, start: gapStart.addingTimeInterval(1_800), detail: "restart")
+    // jazz was down from two days before the plays to noon of their second day (UTC): a report of that day from
+    // PostgreSQL must read the gap, though it began long before the day.
+    try store.recordEvent(
+      channel: "jazz", kind: .gap, start: start.addingTimeInterval(-2 * 86_400),
+      end: start.addingTimeInterval(86_400 + 12 * 3_600), detail: "jazz down for days")
+    // cbc's gap left open a week before, which the restart after it ends: not read as reaching into the span.
+    let week = start.addingTimeInterval(-7 * 86_400)
+    try store.recordEvent(channel: "cbc", kind: .gap, start: week, end: nil, detail: "old gap, ended by a restart")
+    try store.recordEvent(channel: nil, kind: .restart, start: week.addingTimeInterval(3_600), detail: "restart")
     // ckua's monitor was killed at 11:30 in Toronto on the second day and not started again: reconcile calls its
     // spots after that unmonitored, from either engine (`db copy` does not move heartbeats: `copy()` adds it).
     try store.recordHeartbeat([ChannelHeartbeat(channel: "ckua", heardThrough: Self.ckuaHeardThrough)])
@@ -100,6 +109,8 @@ struct DatabaseCommandTests {
       ckua;2026-01-13 10:10:00;C98;Shop 98;Spot;0:30
       ckua;2026-01-13 12:00:00;C99;Shop 99;Spot;0:30
       cbc;2026-01-13 11:00:00;C9;Shop 9;Spot;0:30
+      jazz;2026-01-13 10:00:00;C97;Shop 97;Spot;0:30
+      cbc;2026-01-13 06:00:00;C96;Shop 96;Spot;0:30
 
       """.utf8
     ).write(to: folder.file("traffic.csv"))
@@ -196,7 +207,7 @@ struct DatabaseCommandTests {
         ["schedule", "import", "--db", db, "--config", "monitor.json5", "more.csv"], in: folder.url)
       #expect(imported.status == 0 && imported.stderr.contains("1 scheduled spots from more.csv"), "\(imported)")
     }
-    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("5"))
+    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("7"))
     // The same spot with its cart in another case replaces it, spelling included.
     try Data(
       "channel;scheduled_at;cart;advertiser;title;length_s\nckua;2026-01-14 09:00:00;c8;Shop 8;Spot;0:30\n".utf8
@@ -206,9 +217,9 @@ struct DatabaseCommandTests {
         ["schedule", "import", "--db", db, "--config", "monitor.json5", "again.csv"], in: folder.url)
       #expect(imported.status == 0, "\(imported)")
     }
-    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("5"))
+    #expect(try server.psql("SELECT count(*) FROM schedule", database: "plays").hasPrefix("7"))
     let carts = try server.psql("SELECT cart FROM schedule ORDER BY scheduled_at_ms, cart", database: "plays")
-    #expect(carts.split(separator: "\n") == ["C8", "C98", "C99", "C9", "c8"], "\(carts)")
+    #expect(carts.split(separator: "\n") == ["C97", "C96", "C8", "C98", "C99", "C9", "c8"], "\(carts)")
     let reconcile = ["report", "reconcile", "--config", "monitor.json5", "--from", "2026-01-13", "--to", "2026-01-15"]
     let fromSQLite = try CLI.run(reconcile + ["--db", sqlite], in: folder.url)
     let fromPostgreSQL = try CLI.run(reconcile + ["--db", url], in: folder.url)
@@ -219,6 +230,14 @@ struct DatabaseCommandTests {
         $0.hasPrefix("ckua,C99,") && $0.contains(",unmonitored,")
       },
       "ckua's spot after its heartbeat: \(fromSQLite.stdout)")
+    #expect(
+      fromSQLite.stdout.split(whereSeparator: \.isNewline).contains {
+        $0.hasPrefix("jazz,C97,") && $0.contains(",unmonitored,")
+      }, "jazz's spot in its long gap: \(fromSQLite.stdout)")
+    #expect(
+      fromSQLite.stdout.split(whereSeparator: \.isNewline).contains {
+        $0.hasPrefix("cbc,C96,") && $0.contains(",missed,")
+      }, "cbc's spot, heard: \(fromSQLite.stdout)")
   }
 
   @Test("Every report gives the same bytes from PostgreSQL as from SQLite for the same plays")
