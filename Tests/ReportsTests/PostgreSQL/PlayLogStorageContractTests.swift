@@ -179,6 +179,7 @@ struct PlayLogStorageContractTests {
       #expect(try gap("CFRO", 2_100, 9_000, "source down"))
       #expect(try !gap("CFRO", 2_000, 9_000, killed), "the open gap covers the channel: not two gaps")
       #expect(try gap("gone", 2_000, nil, killed), "a channel this start does not listen to stays not heard")
+      #expect(try !gap("gone", 2_000, 9_000, killed), "its gap stays open")
       #expect(
         try store.recoverDowntime(channels: ["CKUA", "CJSW", "CFRO"], at: time(10_000)).killedRunGaps == 0, "once")
       // A run that stops clears its heartbeats: its stop gaps say when it stopped hearing.
