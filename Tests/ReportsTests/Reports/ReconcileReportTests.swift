@@ -197,6 +197,29 @@ struct ReconcileReportTests {
       ], "\(statuses)")
   }
 
+  @Test("A play log written before heartbeats existed (009), read unmigrated as reports read it, reconciles")
+  func playLogBeforeHeartbeats() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("plays.sqlite").path
+      do {
+        let database = try SQLiteDatabase(path: path)
+        let before = Migrations.playLog.list.prefix { $0.id != "010_heartbeats" }
+        try Migrations(Array(before)).apply(to: database)
+        try database.run("INSERT INTO channels(name) VALUES('ckua')")
+        try database.run(
+          "INSERT INTO schedule(channel_id, scheduled_at_ms, cart, advertiser, title, length_ms) "
+            + "VALUES(1, \(ISO8601Millis.parseMillisecondsSince1970("2026-01-20T09:00:00Z")!), 'C1', 'Co', 'Spot', 30000)"
+        )
+        try database.close()
+      }
+      let writer = CSVWriter()
+      try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc)).write(
+        from: try PlayLogReader(path: path), to: writer)
+      let rows = try StrictCSVParser.parse(writer.text).dropFirst().map { [$0[0], $0[4], $0[8]] }
+      #expect(rows == [["ckua", "2026-01-20T09:00:00.000Z", "missed"]], "\(writer.text)")
+    }
+  }
+
   @Test("A play log written before schedules existed says how to import one")
   func noSchedule() throws {
     try withTemporaryDirectory { folder in
