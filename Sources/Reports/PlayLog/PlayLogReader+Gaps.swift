@@ -21,11 +21,7 @@ extension PlayLogReader {
     try database.forEachRow(
       """
       SELECT start_ms, end_ms FROM (
-        SELECT g.start_ms, coalesce(g.end_ms, (
-          SELECT min(r.start_ms) FROM events AS r
-          WHERE r.start_ms >= g.start_ms AND r.id <> g.id
-            AND ((r.kind = 'reconnect' AND r.channel_id = g.channel_id) OR (r.kind = 'restart' AND r.channel_id IS NULL))
-        )) AS end_ms
+        SELECT g.start_ms, \(Self.gapEnd(of: "g")) AS end_ms
         FROM events AS g WHERE g.channel_id = ? AND g.kind = 'gap' AND g.start_ms < ?
         \(heartbeats)
       )
@@ -38,5 +34,17 @@ extension PlayLogReader {
       spans.append((try row.int64(0), try row.optionalInt64(1)))
     }
     return spans
+  }
+
+  /// SQL for the end of the gap `gap` (an alias of the events table, or its name): its `end_ms`, or, for a gap
+  /// written without an end, its channel's next reconnect or the monitor's next restart; NULL when neither came.
+  /// Shared by ``unheardSpans(channelID:fromMilliseconds:toMilliseconds:)`` and the reports' copy of a PostgreSQL
+  /// play log, which takes the gaps that reach into a report's span by the same end.
+  static func gapEnd(of gap: String) -> String {
+    """
+    coalesce(\(gap).end_ms, (SELECT min(r.start_ms) FROM events AS r WHERE r.start_ms >= \(gap).start_ms \
+    AND r.id <> \(gap).id AND ((r.kind = 'reconnect' AND r.channel_id = \(gap).channel_id) \
+    OR (r.kind = 'restart' AND r.channel_id IS NULL))))
+    """
   }
 }

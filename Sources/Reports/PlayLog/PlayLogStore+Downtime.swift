@@ -64,11 +64,3 @@ extension PlayLogStore {
     }
   }
 }
-
-extension RecoveredDowntime {
-  /// Counts a gap written from a killed run's heartbeat at `start`.
-  mutating func add(killedRunGapFrom start: Date) {
-    killedRunGaps += 1
-    oldestHeartbeat = min(oldestHeartbeat ?? start, start)
-  }
-}

@@ -16,4 +16,10 @@ public struct RecoveredDowntime: Sendable, Equatable {
     self.oldestHeartbeat = oldestHeartbeat
     self.endedGaps = endedGaps
   }
+
+  /// Counts a gap written from a killed run's heartbeat at `start` (both stores).
+  mutating func add(killedRunGapFrom start: Date) {
+    killedRunGaps += 1
+    oldestHeartbeat = min(oldestHeartbeat ?? start, start)
+  }
 }

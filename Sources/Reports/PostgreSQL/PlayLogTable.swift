@@ -21,7 +21,8 @@ struct PlayLogTable: Sendable {
   var isEvidence = true
   /// Whether a read of a span also takes the gaps that began before it and reach into it: a channel down for days
   /// before a report's span was not heard in it either. A gap reaches as far as `PlayLogReader.unheardSpans` takes
-  /// it: to its end, or else to its channel's next reconnect or the monitor's next restart, or on.
+  /// it (`PlayLogReader.gapEnd(of:)`): to its end, or else to its channel's next reconnect or the monitor's next
+  /// restart, or on.
   var keepsGapsIntoSpan = false
 
   /// The tables `db copy` moves: those that hold evidence.
@@ -121,11 +122,7 @@ struct PlayLogTable: Sendable {
     if let timeColumn, let span {
       let inSpan = "\(timeColumn) >= \(span.lowerBound) AND \(timeColumn) < \(span.upperBound)"
       if keepsGapsIntoSpan {
-        let gapEnd = """
-          coalesce(end_ms, (SELECT min(r.start_ms) FROM \(name) AS r WHERE r.start_ms >= \(name).start_ms \
-          AND r.id <> \(name).id AND ((r.kind = 'reconnect' AND r.channel_id = \(name).channel_id) \
-          OR (r.kind = 'restart' AND r.channel_id IS NULL))), \(span.lowerBound))
-          """
+        let gapEnd = "coalesce(\(PlayLogReader.gapEnd(of: name)), \(span.lowerBound))"
         conditions.append(
           "((\(inSpan)) OR (kind = 'gap' AND \(timeColumn) < \(span.lowerBound) AND \(gapEnd) >= \(span.lowerBound)))")
       } else {
