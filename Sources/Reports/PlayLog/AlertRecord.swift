@@ -5,10 +5,10 @@ import Foundation
 ///
 /// A value type: safe to pass between threads.
 package struct AlertRecord: Sendable, Equatable {
-  /// The channel, nil for an alert about the whole monitor (the play log cannot be written).
+  /// The channel, nil for an alert about the whole monitor (the play log cannot be written, a node is down).
   package var channel: String?
-  /// What held: `silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog` (the monitor's
-  /// `AlertKind`); any word is stored.
+  /// What held: `silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`, `node_down` (the
+  /// monitor's `AlertKind`); any word is stored.
   package var kind: String
   package var start: Date
   /// Nil while the alert is open.

@@ -14,4 +14,14 @@ extension Migrations {
         heard_through_ms INTEGER NOT NULL
       );
       """)
+
+  /// `channel_heartbeats.written_at_ms`: when each row was last written (milliseconds since 1970, UTC). In
+  /// PostgreSQL it is the server's clock, which every node reads alike, so a node can tell that another has stopped
+  /// writing its heartbeats (``PlayLogStorage/peerNodes()``) whatever the nodes' own clocks say. Rows written before
+  /// this migration have none, and their `heard_through_ms` stands in for it.
+  static let heartbeatWrites = Migration(
+    id: "011_heartbeat_writes",
+    sql: """
+      ALTER TABLE channel_heartbeats ADD COLUMN written_at_ms INTEGER;
+      """)
 }

@@ -12,6 +12,7 @@ extension Migrations {
     listenerSamples,
     clips,
     heartbeats,
+    heartbeatWrites,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -57,6 +57,9 @@ public protocol PlayLogStorage: AnyObject {
   /// does not listen to keeps its gap open. Returns what it wrote and ended. In PostgreSQL, only the node's own
   /// channels and heartbeats.
   @discardableResult func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime
+  /// The other nodes that have heartbeats in the play log (they run, or ended without stopping), and when each
+  /// last wrote them; a node's own are not among them. Empty in SQLite, whose play log has one writer.
+  func peerNodes() throws -> [PeerNode]
   /// Records an open alert unless it is there (an alert is its channel, kind and start); true when added.
   @discardableResult func openAlert(channel: String?, kind: String, start: Date, detail: String) throws -> Bool
   /// Closes an alert (adding it closed when its opening was lost).

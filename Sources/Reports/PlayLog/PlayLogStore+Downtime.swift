@@ -13,15 +13,19 @@ extension PlayLogStore {
   /// its own).
   /// - Throws: ``SQLiteError`` when the file cannot be written.
   public func recordHeartbeat(_ heartbeats: [ChannelHeartbeat]) throws {
+    let now = Date()
     try database.transaction {
       try database.run("DELETE FROM channel_heartbeats", [])
       for heartbeat in heartbeats {
         try database.run(
-          "INSERT INTO channel_heartbeats(channel_id, node, heard_through_ms) VALUES(?, '', ?)",
-          [.integer(try channelID(named: heartbeat.channel)), .date(heartbeat.heardThrough)])
+          "INSERT INTO channel_heartbeats(channel_id, node, heard_through_ms, written_at_ms) VALUES(?, '', ?, ?)",
+          [.integer(try channelID(named: heartbeat.channel)), .date(heartbeat.heardThrough), .date(now)])
       }
     }
   }
+
+  /// None: an SQLite play log has one writer, this one.
+  public func peerNodes() throws -> [PeerNode] { [] }
 
   /// Records the last run's downtime at a start that listens to `channels` from `end` (see
   /// ``PlayLogStorage/recoverDowntime(channels:at:)``), in one transaction: a gap from each heartbeat the last run

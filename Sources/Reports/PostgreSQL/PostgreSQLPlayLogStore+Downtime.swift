@@ -17,12 +17,48 @@ extension PostgreSQLPlayLogStore {
       let rows = kept.indices.map { "($\(2 * $0 + 2)::text, $\(2 * $0 + 3)::bigint)" }.joined(separator: ", ")
       try connection.query(
         """
-        INSERT INTO channel_heartbeats(channel_id, node, heard_through_ms)
-        SELECT c.id, $1, h.heard_through_ms FROM (VALUES \(rows)) AS h(name, heard_through_ms)
-          JOIN channels AS c ON c.name = h.name
-        ON CONFLICT(channel_id) DO UPDATE SET node = excluded.node, heard_through_ms = excluded.heard_through_ms
+        INSERT INTO channel_heartbeats(channel_id, node, heard_through_ms, written_at_ms)
+        SELECT c.id, $1, h.heard_through_ms, \(Self.serverMillisecondsSQL)
+        FROM (VALUES \(rows)) AS h(name, heard_through_ms) JOIN channels AS c ON c.name = h.name
+        ON CONFLICT(channel_id) DO UPDATE SET node = excluded.node, heard_through_ms = excluded.heard_through_ms,
+          written_at_ms = excluded.written_at_ms
         """, [.text(node)] + kept.flatMap { [PostgreSQLValue.text($0.channel), .date($0.heardThrough)] })
     }
+  }
+
+  /// The server's clock, in milliseconds since 1970: the heartbeats' write times are the server's, which every
+  /// node reads alike.
+  static let serverMillisecondsSQL = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+
+  /// The other nodes with heartbeats in the play log, by name: each one's channels, when it last wrote them (the
+  /// newest of its rows, by the server's clock), and whether its session has ended. Rows written before migration 011 stand in with the
+  /// time they heard through.
+  public func peerNodes() throws -> [PeerNode] {
+    let rows = try connection.query(
+      """
+      SELECT h.node, c.name, coalesce(h.written_at_ms, h.heard_through_ms), \(Self.serverMillisecondsSQL)
+      FROM channel_heartbeats AS h JOIN channels AS c ON c.id = h.channel_id
+      WHERE h.node <> $1 ORDER BY h.node, c.name
+      """, [.text(node)])
+    var peers: [PeerNode] = []
+    for row in rows {
+      let (name, channel, written, now) = (try row.string(0), try row.string(1), try row.int64(2), try row.int64(3))
+      let silentSeconds = Double(now - written) / 1000
+      if peers.last?.node == name, let last = peers.indices.last {
+        peers[last].channels.append(channel)
+        if silentSeconds < peers[last].silentSeconds {
+          peers[last].silentSeconds = silentSeconds
+          peers[last].lastHeartbeat = Date(millisecondsSince1970: written)
+        }
+      } else {
+        peers.append(
+          PeerNode(
+            node: name, channels: [channel], lastHeartbeat: Date(millisecondsSince1970: written),
+            silentSeconds: silentSeconds, sessionEnded: false))
+      }
+    }
+    for index in peers.indices { peers[index].sessionEnded = try leaseIsFree(of: peers[index].node) }
+    return peers
   }
 
   /// Records the node's last run's downtime, as the SQLite store's does, for the heartbeats the node wrote and

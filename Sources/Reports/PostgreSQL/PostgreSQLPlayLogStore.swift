@@ -129,6 +129,15 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     guard try row.first?.string(0) == "t" else { throw PlayLogNodeError.nodeRunning(node: node, url: path) }
   }
 
+  /// Whether `node`'s lease is free: no session holds its lock, so the node is not running. A node is alive while
+  /// its session holds its lock: this takes it, and gives it back at once.
+  func leaseIsFree(of node: String) throws -> Bool {
+    let free = try connection.query("SELECT pg_try_advisory_lock(\(Self.leaseKeySQL))", [.text(node)])
+    guard try free.first?.string(0) == "t" else { return false }
+    try connection.query("SELECT pg_advisory_unlock(\(Self.leaseKeySQL))", [.text(node)])
+    return true
+  }
+
   /// Records this node as the owner of `channels`, each in its own transaction.
   /// - Parameter waitSeconds: how long to wait for a channel whose owner's lease is held (its session may be
   ///   ending, as for the node's own lease).
@@ -158,12 +167,9 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
       let owner = try connection.query(
         "SELECT node FROM channel_owners WHERE channel_id = $1 FOR UPDATE", [.integer(channelRowID)])[0].string(0)
       guard owner != node else { return }
-      // The owner is alive while its session holds its lock: try it, and give it back at once.
-      let free = try connection.query("SELECT pg_try_advisory_lock(\(Self.leaseKeySQL))", [.text(owner)])
-      guard try free.first?.string(0) == "t" else {
+      guard try leaseIsFree(of: owner) else {
         throw PlayLogNodeError.channelHeld(channel: channel, node: owner, url: path)
       }
-      try connection.query("SELECT pg_advisory_unlock(\(Self.leaseKeySQL))", [.text(owner)])
       try connection.query(
         "UPDATE channel_owners SET node = $2, since_ms = $3 WHERE channel_id = $1",
         [.integer(channelRowID), .text(node), .date(Date())])

@@ -21,6 +21,7 @@ struct MigrationsTests {
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
             "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats",
+            "011_heartbeat_writes",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -37,6 +38,7 @@ struct MigrationsTests {
           [.text("008_listener_samples"), .integer(1_767_225_600_000)],
           [.text("009_clips"), .integer(1_767_225_600_000)],
           [.text("010_heartbeats"), .integer(1_767_225_600_000)],
+          [.text("011_heartbeat_writes"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
@@ -143,13 +145,14 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 010_heartbeats). "
+          + "(unknown schema migrations: 999_future; this version knows up to 011_heartbeat_writes). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
           "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
-          "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats", "999_future",
+          "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats", "011_heartbeat_writes",
+          "999_future",
         ])
     }
   }

@@ -169,6 +169,52 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(left == "B1:b\n", "the live node's heartbeat stays")
   }
 
+  @Test(
+    "A node reads the other nodes' heartbeats: their channels, the server's time of their last write, and whether their session ended"
+  )
+  func peerNodes() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    func heartbeat(_ channel: String) -> ChannelHeartbeat { ChannelHeartbeat(channel: channel, heardThrough: time(1)) }
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    let c = try PostgreSQLPlayLogStore(url: url, node: "c")
+    #expect(try a.peerNodes() == [])
+    try a.recordHeartbeat([heartbeat("A1")])
+    try b.recordHeartbeat([heartbeat("B2"), heartbeat("B1")])
+    try c.recordHeartbeat([heartbeat("C1")])
+    try c.close()  // node c is killed: its session ends, its heartbeat stays
+    // Node b hangs: its rows were last written 90 s ago by the server's clock, the newer one of them.
+    try server.psql(
+      "UPDATE channel_heartbeats SET written_at_ms = written_at_ms - 90000 - (channel_id % 2) * 5000 WHERE node = 'b'",
+      database: "plays")
+    let newestOfB = try #require(
+      Int64(
+        try server.psql("SELECT max(written_at_ms) FROM channel_heartbeats WHERE node = 'b'", database: "plays")
+          .trimmingCharacters(in: .whitespacesAndNewlines)))
+
+    let peers = try a.peerNodes()
+    #expect(peers.map(\.node) == ["b", "c"], "a's own heartbeat is not a peer's")
+    #expect(peers.map(\.channels) == [["B1", "B2"], ["C1"]])
+    #expect(peers.map(\.sessionEnded) == [false, true])
+    #expect(peers.first?.lastHeartbeat.millisecondsSince1970 == newestOfB)
+    #expect((90..<100).contains(peers.first?.silentSeconds ?? 0), "\(peers)")
+    #expect((0..<10).contains(peers.last?.silentSeconds ?? -1), "\(peers)")
+    #expect(try b.peerNodes().map(\.node) == ["a", "c"])
+    #expect(try !a.leaseIsFree(of: "b") && a.leaseIsFree(of: "c"), "the checks left the leases as they were")
+
+    // Node c starts again and takes its rows; a row written before migration 011 has no write time, and the time
+    // it heard through stands in.
+    let restarted = try PostgreSQLPlayLogStore(url: url, node: "c")
+    try restarted.claim(channels: ["C1"])
+    try restarted.recoverDowntime(channels: ["C1"], at: time(5_000))
+    try server.psql("UPDATE channel_heartbeats SET written_at_ms = NULL WHERE node = 'b'", database: "plays")
+    let old = try a.peerNodes()
+    #expect(old.map(\.node) == ["b"])
+    #expect(old.first?.lastHeartbeat == time(1))
+  }
+
   @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")
   func reconnectsAfterServerRestart() throws {
     let server = try PostgreSQLTestServer()

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Another node of a PostgreSQL deployment as its heartbeats in the play log show it: the channels it listens to,
+/// and when it last wrote their heartbeat. A running node writes them every few seconds and clears them when it
+/// stops, so a node whose heartbeats are no longer written is down (killed, crashed, hung, powered off or cut off
+/// from the server) and nobody hears its channels, until it starts again or another node takes them
+/// (``PlayLogStorage/peerNodes()``).
+///
+/// A value type: safe to pass between threads.
+public struct PeerNode: Sendable, Equatable {
+  /// The node's name (`--node`).
+  public var node: String
+  /// The channels of its heartbeat, sorted.
+  public var channels: [String]
+  /// When it last wrote its heartbeat, by the server's clock (the same for every node that reads it).
+  public var lastHeartbeat: Date
+  /// How long before the check that was, in seconds, by the server's clock: a running node's is under its heartbeat
+  /// interval, give or take a write that waited.
+  public var silentSeconds: Double
+  /// True when the node's session with the server has ended (its lease is free, and another node that lists its
+  /// channels takes them over); false while a session still holds its lease (the node hangs, or the server has not
+  /// yet seen its connection go, as after a power cut, until TCP gives up on it).
+  public var sessionEnded: Bool
+
+  public init(node: String, channels: [String], lastHeartbeat: Date, silentSeconds: Double, sessionEnded: Bool) {
+    self.node = node
+    self.channels = channels
+    self.lastHeartbeat = lastHeartbeat
+    self.silentSeconds = silentSeconds
+    self.sessionEnded = sessionEnded
+  }
+}
