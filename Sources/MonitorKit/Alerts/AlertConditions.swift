@@ -26,6 +26,10 @@ struct AlertConditions: Sendable, Equatable {
   /// How long the play log must fail to be written before the alert opens, in seconds: default 10. The monitor's
   /// own condition (the `alerts` section only).
   var playLogUnwritableForSeconds: Double? = 10
+  /// How long another node of a PostgreSQL deployment must have written no heartbeat before the alert opens, in
+  /// seconds: default 60, long enough for a node that systemd restarts after a crash to be back. The monitor's own
+  /// condition (the `alerts` section only); nothing to watch with an SQLite play log, which has one writer.
+  var nodeDownForSeconds: Double? = 60
   /// How long nothing from the catalog must air before the alert opens, in seconds: off by default (the
   /// configuration gives it in minutes).
   var noCatalogSeconds: Double?

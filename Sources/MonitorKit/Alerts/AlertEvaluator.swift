@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Decides which alerts are open, from the channels' and the monitor's typed status (`ChannelStatus`,
 /// `MonitorOverview`), one `AlertTracker` per channel and condition:
@@ -8,7 +9,11 @@ import Foundation
 ///   went away) for `forSeconds`, counted from the last audio heard;
 /// - `lagging`: the matcher is more than `overSeconds` behind real time for `forSeconds`;
 /// - `no_catalog`: nothing from the catalog on air for `noCatalogSeconds`, counted from the end of the last play;
-/// - `play_log_unwritable` (the monitor's, no channel): the last write to the play log failed, for `forSeconds`.
+/// - `play_log_unwritable` (the monitor's, no channel): the last write to the play log failed, for `forSeconds`;
+/// - `node_down` (the monitor's, no channel): another node of a PostgreSQL deployment has written no heartbeat for
+///   `forSeconds`, as the play log writer's last check of the other nodes found (`MonitorOverview.peerNodes`); the
+///   alert begins at that node's last heartbeat, by the server's clock, so every node that sees it records the same
+///   alert, and its detail follows the nodes that are down.
 /// Each alert opens once and closes once (see `AlertTracker`), and `active` lists the open ones.
 ///
 /// Threads: one thread at a time (`AlertWatcher`'s).
@@ -22,11 +27,12 @@ struct AlertEvaluator {
   }
 
   private var channels: [String: Channel]
-  private var monitorTracker: AlertTracker?
-  /// The monitor's own conditions `monitorTracker` follows.
-  private var monitorForSeconds: Double?
-  private var monitorHoldSeconds: Double
-  private var monitorDetail = ""
+  /// The monitor's own conditions (`AlertKind.isMonitorWide`), as `monitorTrackers` follow them.
+  private var monitorConditions: AlertConditions
+  private var monitorTrackers: [AlertKind: AlertTracker]
+  private var monitorDetails: [AlertKind: String] = [:]
+  /// The check of the other nodes last observed: each check is observed once, at its time.
+  private var peerNodesCheckedAt: Date?
   /// When evaluation began: nothing before it was watched.
   private let startedAt: Date
 
@@ -35,18 +41,31 @@ struct AlertEvaluator {
 
   /// - Parameters:
   ///   - conditions: each channel's, by name.
-  ///   - monitor: the monitor's own (`playLogUnwritableForSeconds` and `holdSeconds`).
+  ///   - monitor: the monitor's own (`playLogUnwritableForSeconds`, `nodeDownForSeconds` and `holdSeconds`).
   init(conditions: [String: AlertConditions], monitor: AlertConditions, startedAt: Date = Date()) {
     channels = conditions.mapValues(Self.channel)
-    monitorForSeconds = monitor.playLogUnwritableForSeconds
-    monitorHoldSeconds = monitor.holdSeconds
-    monitorTracker = Self.monitorTracker(monitor)
+    monitorConditions = monitor
+    monitorTrackers = Self.monitorTrackers(monitor)
     self.startedAt = startedAt
   }
 
-  /// The tracker of the monitor's own alert under `monitor`'s conditions; nil when it is off.
-  private static func monitorTracker(_ monitor: AlertConditions) -> AlertTracker? {
-    monitor.playLogUnwritableForSeconds.map { AlertTracker(forSeconds: $0, holdSeconds: monitor.holdSeconds) }
+  /// The trackers of the monitor's own alerts under `monitor`'s conditions, those that are on. `node_down` counts
+  /// its seconds in the condition itself (a node silent for `forSeconds`), so its alert opens as the condition holds.
+  private static func monitorTrackers(_ monitor: AlertConditions) -> [AlertKind: AlertTracker] {
+    var trackers: [AlertKind: AlertTracker] = [:]
+    if let seconds = monitor.playLogUnwritableForSeconds {
+      trackers[.playLogUnwritable] = AlertTracker(forSeconds: seconds, holdSeconds: monitor.holdSeconds)
+    }
+    if monitor.nodeDownForSeconds != nil {
+      trackers[.nodeDown] = AlertTracker(forSeconds: 0, holdSeconds: monitor.holdSeconds)
+    }
+    return trackers
+  }
+
+  /// Whether `a` and `b` differ in the monitor's own conditions.
+  private static func monitorConditionsDiffer(_ a: AlertConditions, _ b: AlertConditions) -> Bool {
+    a.playLogUnwritableForSeconds != b.playLogUnwritableForSeconds || a.nodeDownForSeconds != b.nodeDownForSeconds
+      || a.holdSeconds != b.holdSeconds
   }
 
   private static func channel(_ conditions: AlertConditions) -> Channel {
@@ -71,15 +90,11 @@ struct AlertEvaluator {
     -> [AlertEvent]
   {
     var events: [AlertEvent] = []
-    if let monitor,
-      monitor.playLogUnwritableForSeconds != monitorForSeconds || monitor.holdSeconds != monitorHoldSeconds
-    {
-      if let change = monitorTracker?.finish(at: now.timeIntervalSince1970) {
-        events.append(event(change, channel: nil, kind: .playLogUnwritable, detail: monitorDetail, now: now))
-      }
-      monitorForSeconds = monitor.playLogUnwritableForSeconds
-      monitorHoldSeconds = monitor.holdSeconds
-      monitorTracker = Self.monitorTracker(monitor)
+    if let monitor, Self.monitorConditionsDiffer(monitor, monitorConditions) {
+      events += finishMonitorAlerts(now: now)
+      monitorConditions = monitor
+      monitorTrackers = Self.monitorTrackers(monitor)
+      peerNodesCheckedAt = nil
     }
     for name in channels.keys.sorted() where conditions[name] != channels[name]?.conditions {
       guard var channel = channels[name] else { continue }
@@ -99,20 +114,56 @@ struct AlertEvaluator {
   mutating func evaluate(statuses: [ChannelStatus], overview: MonitorOverview, now: Date = Date()) -> [AlertEvent] {
     var events: [AlertEvent] = []
     for status in statuses { events += evaluate(status, now: now) }
-    if var tracker = monitorTracker {
+    if var tracker = monitorTrackers[.playLogUnwritable] {
       // Where the writes wait: a spool that cannot be written either leaves them in memory only.
       let inMemoryOnly = max(0, overview.storeBacklog - overview.storeSpooled)
       let detail =
         "the play log \(overview.databasePath) cannot be written; \(overview.storeBacklog) writes wait for it "
         + "(\(overview.storeSpooled) in its spool"
         + (inMemoryOnly > 0 ? ", \(inMemoryOnly) in memory only: the spool cannot be written either)" : ")")
-      if overview.storeFailing && !tracker.isOpen { monitorDetail = detail }
+      if overview.storeFailing && !tracker.isOpen { monitorDetails[.playLogUnwritable] = detail }
       if let change = tracker.observe(overview.storeFailing, at: now.timeIntervalSince1970) {
-        events.append(event(change, channel: nil, kind: .playLogUnwritable, detail: monitorDetail, now: now))
+        events.append(
+          event(
+            change, channel: nil, kind: .playLogUnwritable, detail: monitorDetails[.playLogUnwritable] ?? "",
+            now: now))
       }
-      monitorTracker = tracker
+      monitorTrackers[.playLogUnwritable] = tracker
+    }
+    // A check that did not come (this node's play log is failing) leaves the alert as it was: what the nodes
+    // wrote is not known meanwhile.
+    if var tracker = monitorTrackers[.nodeDown], let forSeconds = monitorConditions.nodeDownForSeconds,
+      let checkedAt = overview.peerNodesCheckedAt, checkedAt != peerNodesCheckedAt
+    {
+      peerNodesCheckedAt = checkedAt
+      let down = overview.peerNodes.filter { $0.silentSeconds >= forSeconds }
+      let before = monitorDetails[.nodeDown]
+      if !down.isEmpty { monitorDetails[.nodeDown] = Self.nodeDownDetail(down) }
+      let since = down.map(\.lastHeartbeat).min()?.timeIntervalSince1970
+      if let change = tracker.observe(!down.isEmpty, at: checkedAt.timeIntervalSince1970, since: since) {
+        events.append(event(change, channel: nil, kind: .nodeDown, detail: monitorDetails[.nodeDown] ?? "", now: now))
+      } else if tracker.isOpen, monitorDetails[.nodeDown] != before,
+        let index = active[nil]?.firstIndex(where: { $0.kind == .nodeDown })
+      {
+        active[nil]?[index].detail = monitorDetails[.nodeDown] ?? ""
+      }
+      monitorTrackers[.nodeDown] = tracker
     }
     return events
+  }
+
+  /// What a `node_down` alert says of the nodes that are down: each one's last heartbeat, whether its session has
+  /// ended, its channels, and what to do.
+  static func nodeDownDetail(_ down: [PeerNode]) -> String {
+    down.map { peer in
+      "node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)) and "
+        + (peer.sessionEnded
+          ? "its session with the server has ended (killed, crashed, or stopped without clearing it)"
+          : "its session with the server is still open (it hangs, or lost its power or network and the server "
+            + "has not noticed yet)")
+        + ": nobody hears its channels \(peer.channels.joined(separator: ", "))"
+    }.joined(separator: "; ")
+      + ". Start the node again, or start a node whose configuration lists its channels"
   }
 
   /// Closes every open alert at `now` (the monitor stops): an alert is never left open by a clean stop.
@@ -128,8 +179,16 @@ struct AlertEvaluator {
       }
       channels[name] = channel
     }
-    if let change = monitorTracker?.finish(at: now.timeIntervalSince1970) {
-      events.append(event(change, channel: nil, kind: .playLogUnwritable, detail: monitorDetail, now: now))
+    return events + finishMonitorAlerts(now: now)
+  }
+
+  /// Closes the monitor's own open alerts at `now`.
+  private mutating func finishMonitorAlerts(now: Date) -> [AlertEvent] {
+    var events: [AlertEvent] = []
+    for kind in AlertKind.allCases where kind.isMonitorWide {
+      if let change = monitorTrackers[kind]?.finish(at: now.timeIntervalSince1970) {
+        events.append(event(change, channel: nil, kind: kind, detail: monitorDetails[kind] ?? "", now: now))
+      }
     }
     return events
   }

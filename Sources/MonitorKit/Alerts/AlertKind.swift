@@ -15,6 +15,9 @@ enum AlertKind: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
   case playLogUnwritable = "play_log_unwritable"
   /// Nothing from the catalog aired on the channel for a while.
   case noCatalog = "no_catalog"
+  /// Another node of a PostgreSQL deployment wrote no heartbeat for a while: nobody hears its channels (the whole
+  /// monitor's alert: no channel).
+  case nodeDown = "node_down"
 
   init(from decoder: any Decoder) throws { self = try decoder.word(of: Self.self) }
 
@@ -26,6 +29,10 @@ enum AlertKind: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
     case .lagging: "lagging"
     case .playLogUnwritable: "playLogUnwritable"
     case .noCatalog: "noCatalog"
+    case .nodeDown: "nodeDown"
     }
   }
+
+  /// Whether the alert is the whole monitor's (no channel), set in the `alerts` section only.
+  var isMonitorWide: Bool { self == .playLogUnwritable || self == .nodeDown }
 }

@@ -5,7 +5,8 @@ import Matcher
 /// `alerts` section) or over the monitor's conditions (a channel's `alerts` section), key by key.
 ///
 /// JSON: `{silence: {belowDBFS: -50, forSeconds: 15}, sourceDown: {forSeconds: 10}, lagging: {overSeconds: 10,
-/// forSeconds: 0}, playLogUnwritable: {forSeconds: 10}, noCatalog: {minutes: 30}, holdSeconds: 10}`; each condition
+/// forSeconds: 0}, playLogUnwritable: {forSeconds: 10}, noCatalog: {minutes: 30}, nodeDown: {forSeconds: 60},
+/// holdSeconds: 10}`; each condition
 /// also takes `enabled: false` (or `true`, for `noCatalog` with the monitor's minutes).
 ///
 /// Threads: a value; any thread.
@@ -24,6 +25,7 @@ struct AlertOverrides: Sendable, Equatable {
   var lagging = Section()
   var playLogUnwritable = Section()
   var noCatalog = Section()
+  var nodeDown = Section()
   var holdSeconds: Double?
 
   /// The keys of each condition's section.
@@ -33,13 +35,14 @@ struct AlertOverrides: Sendable, Equatable {
     .lagging: ["enabled", "overSeconds", "forSeconds"],
     .playLogUnwritable: ["enabled", "forSeconds"],
     .noCatalog: ["enabled", "minutes"],
+    .nodeDown: ["enabled", "forSeconds"],
   ]
 
   /// No overrides.
   init() {}
 
   /// Reads the conditions' keys of an `alerts` object (the caller has checked for unknown keys); `channel`: a
-  /// channel's section, which has no `playLogUnwritable` (a condition of the whole monitor).
+  /// channel's section, which has no `playLogUnwritable` or `nodeDown` (conditions of the whole monitor).
   init(from c: KeyedDecodingContainer<AnyCodingKey>) throws {
     func section(_ kind: AlertKind) throws -> Section {
       let key = AnyCodingKey(stringValue: kind.settingsKey)
@@ -60,6 +63,7 @@ struct AlertOverrides: Sendable, Equatable {
     lagging = try section(.lagging)
     playLogUnwritable = try section(.playLogUnwritable)
     noCatalog = try section(.noCatalog)
+    nodeDown = try section(.nodeDown)
     holdSeconds = try c.decodeIfPresent(Double.self, forKey: .init(stringValue: "holdSeconds"))
   }
 
@@ -94,6 +98,9 @@ struct AlertOverrides: Sendable, Equatable {
     a.noCatalogSeconds =
       on(noCatalog, base.noCatalogSeconds != nil)
       ? noCatalog.minutes.map { $0 * 60 } ?? base.noCatalogSeconds ?? AlertSettings.defaultNoCatalogMinutes * 60 : nil
+    a.nodeDownForSeconds =
+      on(nodeDown, base.nodeDownForSeconds != nil)
+      ? nodeDown.forSeconds ?? base.nodeDownForSeconds ?? defaults.nodeDownForSeconds : nil
     a.holdSeconds = holdSeconds ?? base.holdSeconds
     return a
   }

@@ -42,6 +42,10 @@ extension AlertSettings {
     }
   }
 
+  /// The shortest `nodeDown.forSeconds`: three heartbeats, so that a running node whose heartbeat waits behind
+  /// other writes for a while is not taken for down.
+  static let minNodeDownSeconds = 3 * WorkerPool.heartbeatSeconds
+
   /// The longest a command may run: alerts wait behind it, one at a time.
   static let maxCommandTimeoutSeconds = 300.0
 
@@ -66,6 +70,14 @@ extension AlertSettings {
     try seconds(overrides.lagging.overSeconds, "lagging.overSeconds", allowZero: false)
     try seconds(overrides.lagging.forSeconds, "lagging.forSeconds")
     try seconds(overrides.playLogUnwritable.forSeconds, "playLogUnwritable.forSeconds")
+    try seconds(overrides.nodeDown.forSeconds, "nodeDown.forSeconds")
+    if let value = overrides.nodeDown.forSeconds, value < minNodeDownSeconds {
+      throw ConfigurationError(
+        keyPath: place("nodeDown.forSeconds"),
+        reason: "\(value) s is shorter than \(Int(minNodeDownSeconds)) s, three of a node's heartbeats (one every "
+          + "\(Int(WorkerPool.heartbeatSeconds)) s): a node that is running would seem down between two of them; "
+          + "use for example 60 (the default)")
+    }
     try seconds(overrides.holdSeconds, "holdSeconds")
     if let minutes = overrides.noCatalog.minutes, !(minutes.isFinite && minutes > 0 && minutes <= 1440) {
       throw ConfigurationError(

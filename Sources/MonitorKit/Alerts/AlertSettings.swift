@@ -48,11 +48,11 @@ extension AlertSettings: Decodable {
 }
 
 extension AlertOverrides: Decodable {
-  /// A channel's `alerts` section: the conditions only (no `playLogUnwritable`, a condition of the whole monitor;
-  /// no delivery, which is the monitor's).
+  /// A channel's `alerts` section: the conditions only (no `playLogUnwritable` or `nodeDown`, conditions of the
+  /// whole monitor; no delivery, which is the monitor's).
   init(from decoder: any Decoder) throws {
-    try decoder.rejectUnknownKeys(
-      known: Self.conditionKeys.filter { $0 != AlertKind.playLogUnwritable.settingsKey })
+    let monitorWide = Set(AlertKind.allCases.filter(\.isMonitorWide).map(\.settingsKey))
+    try decoder.rejectUnknownKeys(known: Self.conditionKeys.filter { !monitorWide.contains($0) })
     try self.init(from: decoder.container(keyedBy: AnyCodingKey.self))
   }
 }
@@ -73,7 +73,7 @@ extension AlertOverrides: Encodable {
     var c = encoder.container(keyedBy: AnyCodingKey.self)
     let sections: [(AlertKind, Section)] = [
       (.silence, silence), (.sourceDown, sourceDown), (.lagging, lagging), (.playLogUnwritable, playLogUnwritable),
-      (.noCatalog, noCatalog),
+      (.noCatalog, noCatalog), (.nodeDown, nodeDown),
     ]
     for (kind, section) in sections where section != Section() {
       var s = c.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .init(stringValue: kind.settingsKey))

@@ -233,8 +233,8 @@ enum CommandTable {
         ]),
       CommandSpec(
         ["report", "alerts"],
-        "every alert (silence, source_down, lagging, play_log_unwritable, no_catalog) with its start, end and "
-          + "detail"),
+        "every alert (silence, source_down, lagging, play_log_unwritable, no_catalog, node_down) with its start, "
+          + "end and detail"),
     ],
     subcommandsAreKinds: true)
 

@@ -128,7 +128,7 @@ enum ConsoleLayout {
     return lines
   }
 
-  /// Uptime, catalog, CPU; play log and its health, JACK.
+  /// Uptime, catalog, CPU; play log and its health (and the other nodes that are down), JACK.
   static func header(_ snapshot: ConsoleSnapshot, width: Int) -> [Line] {
     let overview = snapshot.overview
     let uptime = duration(snapshot.now.timeIntervalSince(overview.startedAt))
@@ -162,11 +162,16 @@ enum ConsoleLayout {
     } else {
       jack = "JACK not used"
     }
+    // The nodes of an open `node_down` alert: each has been silent for at least its shortest `forSeconds`.
+    let downNodes =
+      overview.alerts.contains { $0.kind == .nodeDown }
+      ? overview.peerNodes.filter { $0.silentSeconds >= AlertSettings.minNodeDownSeconds }.map(\.node) : []
     let jackText = "  " + jack
-    let storeText = ": \(store)"
+    let down = downNodes.map(DisplayWidth.printable).joined(separator: ", ")
+    let storeText = ": \(store)" + (downNodes.isEmpty ? "" : ", NODE DOWN: \(down)")
     let pathRoom = width - DisplayWidth.of("play log ") - DisplayWidth.of(storeText) - DisplayWidth.of(jackText)
     let second = "play log " + truncateLeft(overview.databasePath, to: max(8, pathRoom)) + storeText + jackText
-    let warn = overview.storeFailing || overview.jack.map { !$0.connected } == true
+    let warn = overview.storeFailing || overview.jack.map { !$0.connected } == true || !downNodes.isEmpty
     return [Line(text: first, style: .title), Line(text: second, style: warn ? .warning : .plain)]
   }
 

@@ -259,6 +259,7 @@ final class Monitor: @unchecked Sendable {
   private func overview(alerts withAlerts: Bool) -> MonitorOverview {
     let info = catalogInfo.withLock { $0 }
     let capture = jack?.current?.capture
+    let peers = writer.peerNodes
     return MonitorOverview(
       startedAt: startedAt.withLock { $0 }, catalogPath: configuration.catalogPath, catalogItems: info.trackCount,
       catalogHours: info.hours, databasePath: configuration.databasePath, storeBacklog: writer.backlog,
@@ -269,7 +270,7 @@ final class Monitor: @unchecked Sendable {
           connected: capture != nil, sampleRateHz: capture?.sampleRate, bufferFrames: capture?.bufferSize,
           xruns: capture?.xruns ?? 0)
       }, alerts: withAlerts ? alerts.active(channel: nil) : [], playLogOutage: writer.outage,
-      storeSpooled: writer.spooled)
+      storeSpooled: writer.spooled, peerNodes: peers?.peers ?? [], peerNodesCheckedAt: peers?.checkedAt)
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio

@@ -21,8 +21,8 @@ struct MonitorEvent: Sendable, Equatable {
   /// - `caught_up` (a lagging channel is analysing its audio as it comes again): `start`, `end` (the span it was
   ///   lagging), `lag_s` (seconds of audio waiting now), `max_lag_s` (the most it was behind).
   /// - `alert_opened` (a condition held long enough, see `AlertEvaluator`), `alert_closed` (it was clear long
-  ///   enough): `kind` (`silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`), `start` (when the
-  ///   condition began), `end` (null while open), `duration_s` (closed only), `detail`.
+  ///   enough): `kind` (`silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`, `node_down`),
+  ///   `start` (when the condition began), `end` (null while open), `duration_s` (closed only), `detail`.
   /// - `notice` (anything else, for a person to read): none.
   /// A field's value in a JSON line.
   enum Value: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// The monitor as a whole, for the console's header: how long it has run, the catalog, the play log's health and
 /// the JACK server. Per-channel state is in `ChannelStatus`.
@@ -18,12 +19,18 @@ struct MonitorOverview: Sendable, Equatable {
   var storeFailing: Bool
   /// The JACK server, nil when no channel uses JACK.
   var jack: Jack?
-  /// The monitor's own open alerts (the play log cannot be written); the channels' are in `ChannelStatus.alerts`.
+  /// The monitor's own open alerts (the play log cannot be written, a node is down); the channels' are in
+  /// `ChannelStatus.alerts`.
   var alerts: [ActiveAlert] = []
   /// Why the play log takes no writes now, nil while it takes them (`storeFailing` false).
   var playLogOutage: PlayLogOutage? = nil
   /// Of `storeBacklog`, the writes kept in the spool file (they survive a stop or a crash).
   var storeSpooled = 0
+  /// The other nodes of a PostgreSQL deployment, as the play log writer last found them after writing this node's
+  /// heartbeat (`PlayLogStorage.peerNodes()`); empty with SQLite.
+  var peerNodes: [PeerNode] = []
+  /// When that check was made; nil before the first one, and it stays as it was while the play log is failing.
+  var peerNodesCheckedAt: Date? = nil
 
   struct Jack: Sendable, Equatable {
     /// The server's name, nil for the default server.

@@ -82,6 +82,8 @@ final class PlayLogWriter: @unchecked Sendable {
   private let failing = Atomic<Bool>(false)
   /// Why the store takes no writes, while `failing`.
   private let currentOutage = Mutex<PlayLogOutage?>(nil)
+  /// The other nodes as the last check after a heartbeat found them, and when.
+  private let lastPeerCheck = Mutex<(checkedAt: Date, peers: [PeerNode])?>(nil)
   // Writer thread only.
   /// Writes the play log needs before any command (the last run's spool, the recovery of its open plays), when
   /// they failed at start.
@@ -94,6 +96,8 @@ final class PlayLogWriter: @unchecked Sendable {
   private let spoolsWhileStarting: Bool
   /// The channels whose writes the play log refuses because another node holds them (logged once each).
   private var droppedChannels: Set<String> = []
+  /// The last error of reading the other nodes' heartbeats, logged once.
+  private var lastPeerError: String?
 
   /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start) and `spool`
   /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log). `startupWrites`:
@@ -168,6 +172,10 @@ final class PlayLogWriter: @unchecked Sendable {
 
   /// The spool file. Any thread.
   var spoolPath: String { spool.path }
+
+  /// The other nodes of a PostgreSQL deployment (`PlayLogStorage.peerNodes()`), read after each heartbeat this
+  /// writer writes, and when; nil before the first. Any thread.
+  var peerNodes: (checkedAt: Date, peers: [PeerNode])? { lastPeerCheck.withLock { $0 } }
 
   /// Waits until every command submitted so far is written to the play log, or `timeoutSeconds` pass (a store that
   /// is down: the commands stay in the spool). Returns true when everything is written. Control thread.
@@ -307,6 +315,7 @@ final class PlayLogWriter: @unchecked Sendable {
             return queue.spooled
           }
           if spooledBefore == 1 { removeSpool() }
+          if case .heartbeat(let channels) = command, !channels.isEmpty { checkPeerNodes() }
         } else {
           nextRetry = .now() + retrySeconds
           break
@@ -317,6 +326,22 @@ final class PlayLogWriter: @unchecked Sendable {
     try? applier.store.close()
     ended.store(true, ordering: .releasing)
     finished.signal()
+  }
+
+  /// Reads the other nodes' heartbeats, as a heartbeat of this node's has just been written: a failure is logged
+  /// once, and the last check stays (the `node_down` alert waits for the next one).
+  private func checkPeerNodes() {
+    do {
+      let peers = try applier.store.peerNodes()
+      lastPeerCheck.withLock { $0 = (Date(), peers) }
+      lastPeerError = nil
+    } catch {
+      guard "\(error)" != lastPeerError else { return }
+      lastPeerError = "\(error)"
+      log.line(
+        "the other nodes' heartbeats in \(applier.store.path) could not be read: \(error). A node that goes down is "
+          + "not alerted (node_down) until they can be", severity: .warning)
+    }
   }
 
   /// Retries `startupWrites` every `retrySeconds` until they succeed (true) or the writer stops (false: the waiting

@@ -40,13 +40,15 @@ enum MetricsDocument {
     var alertSamples: [(labels: String, value: Double)] = []
     for status in statuses {
       let open = Set(status.alerts.map(\.kind))
-      for kind in AlertKind.allCases where kind != .playLogUnwritable {
+      for kind in AlertKind.allCases where !kind.isMonitorWide {
         alertSamples.append(
           ("{channel=\"\(labelValue(status.name))\",kind=\"\(kind.rawValue)\"}", open.contains(kind) ? 1 : 0))
       }
     }
-    let monitorOpen = overview.alerts.contains { $0.kind == .playLogUnwritable }
-    alertSamples.append(("{channel=\"\",kind=\"\(AlertKind.playLogUnwritable.rawValue)\"}", monitorOpen ? 1 : 0))
+    let monitorOpen = Set(overview.alerts.map(\.kind))
+    for kind in AlertKind.allCases where kind.isMonitorWide {
+      alertSamples.append(("{channel=\"\",kind=\"\(kind.rawValue)\"}", monitorOpen.contains(kind) ? 1 : 0))
+    }
     family(
       "broadcast_monitor_alert_active", "gauge",
       "1 while an alert of this kind is open (channel empty for the whole monitor's), 0 otherwise.", alertSamples)
@@ -84,6 +86,13 @@ enum MetricsDocument {
       "broadcast_monitor_play_log_reachable", "gauge",
       "0 while the play log's PostgreSQL server cannot be reached, 1 otherwise (an SQLite file is always reached).",
       [("", outage?.cause == .unreachable ? 0 : 1)])
+    if let checkedAt = overview.peerNodesCheckedAt, !overview.peerNodes.isEmpty {
+      let sinceCheck = max(0, Date().timeIntervalSince(checkedAt))
+      family(
+        "broadcast_monitor_node_heartbeat_age_seconds", "gauge",
+        "Seconds since each other node of the PostgreSQL deployment last wrote its heartbeat (under 10 while it runs).",
+        overview.peerNodes.map { ("{node=\"\(labelValue($0.node))\"}", ($0.silentSeconds + sinceCheck).rounded()) })
+    }
     if let jack = overview.jack {
       family(
         "broadcast_monitor_jack_xruns_total", "counter", "JACK xruns since the JACK client opened.",

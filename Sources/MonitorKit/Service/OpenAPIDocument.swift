@@ -223,7 +223,7 @@ enum OpenAPIDocument {
             "required": ["id", "channel", "kind", "start", "end", "detail"],
             "properties": {
               "id": {"type": "integer"}, "channel": {"type": ["string", "null"], "description": "null for the monitor's own"},
-              "kind": {"type": "string", "description": "silence, source_down, lagging, play_log_unwritable, no_catalog"},
+              "kind": {"type": "string", "description": "silence, source_down, lagging, play_log_unwritable, no_catalog, node_down"},
               "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"},
               "detail": {"type": "string"}
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Testing
 
 @testable import MonitorKit
@@ -205,5 +206,82 @@ struct AlertEvaluatorTests {
         statuses: [status], overview: Self.overview(), now: Self.t0.addingTimeInterval(Double(minute) * 60))
     }
     #expect(events.isEmpty)
+  }
+
+  /// Another node as a check at `checkedAt` finds it: its last heartbeat at `last` (the server's clock is this
+  /// machine's here).
+  static func peer(_ node: String, last: Double, checkedAt: Double, sessionEnded: Bool = true) -> PeerNode {
+    PeerNode(
+      node: node, channels: [node + "1", node + "2"], lastHeartbeat: t0.addingTimeInterval(last),
+      silentSeconds: checkedAt - last, sessionEnded: sessionEnded)
+  }
+
+  @Test(
+    "a node silent for 60 s opens node_down from its last heartbeat; its detail follows the nodes down; their return closes it"
+  )
+  func nodeDown() {
+    var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)
+    var events: [(Double, AlertEvent)] = []
+    var detailAt100 = ""
+    // Checks every 10 s (after each of this node's heartbeats), evaluations twice a second. Node b's last
+    // heartbeat is at 5 s, node c's at 30 s; both write again from 120 s.
+    for tenth in 0...1_500 {
+      let seconds = Double(tenth) / 10
+      guard tenth % 5 == 0 else { continue }
+      let check = (seconds / 10).rounded(.down) * 10
+      var overview = Self.overview()
+      overview.peerNodesCheckedAt = Self.t0.addingTimeInterval(check)
+      overview.peerNodes = [
+        Self.peer("b", last: check < 120 ? 5 : check, checkedAt: check),
+        Self.peer("c", last: check < 30 ? check : check < 120 ? 30 : check, checkedAt: check, sessionEnded: false),
+      ]
+      for event in evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(seconds)) {
+        events.append((seconds, event))
+      }
+      if seconds == 100 { detailAt100 = evaluator.active[nil]?.first?.detail ?? "" }
+    }
+    #expect(events.map(\.1.opened) == [true, false])
+    #expect(events.map(\.1.kind) == [.nodeDown, .nodeDown] && events.allSatisfy { $0.1.channel == nil })
+    #expect(events.first?.0 == 70, "opened at the first check that found node b silent for 60 s")
+    #expect(events.first?.1.start == Self.t0.addingTimeInterval(5), "from its last heartbeat")
+    #expect(
+      events.first?.1.detail
+        == "node b has written no heartbeat since 2027-01-15T08:00:05.000Z and its session with the server has ended "
+        + "(killed, crashed, or stopped without clearing it): nobody hears its channels b1, b2. Start the node again, "
+        + "or start a node whose configuration lists its channels")
+    #expect(
+      detailAt100.hasSuffix(
+        "; node c has written no heartbeat since 2027-01-15T08:00:30.000Z and its session with the server is still "
+          + "open (it hangs, or lost its power or network and the server has not noticed yet): nobody hears its "
+          + "channels c1, c2. Start the node again, or start a node whose configuration lists its channels"),
+      "node c joined the open alert at the check of 90 s: \(detailAt100)")
+    #expect(events.last?.0 == 130, "closed once both were back for holdSeconds")
+    #expect(events.last?.1.end == Self.t0.addingTimeInterval(120))
+    #expect(events.last?.1.detail == detailAt100, "it closes with the latest detail")
+    #expect(evaluator.active.isEmpty)
+  }
+
+  @Test("node_down waits for the next check: while none comes (this node's play log fails), the alert stays as it was")
+  func nodeDownWithoutChecks() {
+    var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)
+    var overview = Self.overview()
+    overview.peerNodesCheckedAt = Self.t0.addingTimeInterval(50)
+    overview.peerNodes = [Self.peer("b", last: 0, checkedAt: 50)]
+    var events: [AlertEvent] = []
+    for second in 50...400 {
+      events += evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(Double(second)))
+    }
+    #expect(events.isEmpty, "the one check found b silent for 50 s; none since")
+    overview.peerNodesCheckedAt = Self.t0.addingTimeInterval(410)
+    overview.peerNodes = [Self.peer("b", last: 0, checkedAt: 410)]
+    events += evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(410))
+    #expect(events.map(\.opened) == [true] && events.first?.start == Self.t0)
+    var off = Self.conditions()
+    off.nodeDownForSeconds = nil
+    var quiet = AlertEvaluator(conditions: [:], monitor: off, startedAt: Self.t0)
+    #expect(quiet.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(410)).isEmpty)
+    #expect(
+      evaluator.update(conditions: [:], monitor: off, now: Self.t0.addingTimeInterval(411)).map(\.opened) == [false],
+      "turned off by a reload: the open alert closes")
   }
 }

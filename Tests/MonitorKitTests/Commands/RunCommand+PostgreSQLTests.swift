@@ -11,17 +11,20 @@ import Testing
   .enabled(if: Subprocess.isInstalled("ffmpeg"), "needs ffmpeg"))
 struct RunCommandPostgreSQLTests {
   @Test(
-    "A node that starts a channel a live node holds is refused; a node killed with SIGKILL recovers only its plays",
+    "A node that starts a channel a live node holds is refused; a node killed with SIGKILL recovers only its plays, and the live node alerts node_down until it is back",
     .timeLimit(.minutes(10)))
   func nodes() throws {
     let runs = try RunCommandTests()
     let server = try PostgreSQLTestServer()
     let url = try server.makeDatabase("plays")
+    // The shortest wait for node_down, so that the test sees it open.
+    let config = runs.folder.file("alerts.json5")
+    try "{alerts: {nodeDown: {forSeconds: 30}}}".write(to: config, atomically: true, encoding: .utf8)
     func node(_ name: String, channel: String, file: String, run: String? = nil) throws -> BackgroundProcess {
       try runs.startMonitor(
         [
-          "--catalog", runs.catalog.path, "--db", url, "--node", name, "--spool-dir", runs.folder.url.path,
-          "--channel", "\(channel)=file+loop:" + Fixtures.music(file).path, "--log",
+          "--config", config.path, "--catalog", runs.catalog.path, "--db", url, "--node", name, "--spool-dir",
+          runs.folder.url.path, "--channel", "\(channel)=file+loop:" + Fixtures.music(file).path, "--log",
         ], name: run ?? name)
     }
     let a = try node("a", channel: "a1", file: "catalog-b.ogg")
@@ -46,11 +49,19 @@ struct RunCommandPostgreSQLTests {
     #expect(a.waitForExit(seconds: 10) == 128 + SIGKILL)
     let statuses = "SELECT c.name || '=' || p.status FROM plays p JOIN channels c ON c.id = p.channel_id ORDER BY 1"
     #expect(try server.psql(statuses, database: "plays") == "a1=open\nb1=open\n")
+    let alerted = try runs.waitForLog(b, "ALERT node_down: node a has written no heartbeat since", seconds: 90)
+    #expect(
+      alerted.contains(
+        "its session with the server has ended (killed, crashed, or stopped without clearing it): nobody hears its "
+          + "channels a1."), "\(alerted)")
     let restarted = try node("a", channel: "a1", file: "catalog-b.ogg", run: "a-again")
     defer { restarted.terminateAndWait() }
     try runs.waitForLog(restarted, "1 plays left open by the previous run were closed and marked recovered")
     #expect(try server.psql(statuses, database: "plays").contains("a1=recovered\n"))
     #expect(try server.psql(statuses, database: "plays").contains("b1=open\n"), "node b's running play stays open")
+    try runs.waitForLog(b, "alert node_down over after", seconds: 60)
+    let alerts = "SELECT kind || ':' || coalesce(channel_id::text, '-') || ':' || (end_ms > start_ms) FROM alerts"
+    #expect(try server.psql(alerts, database: "plays") == "node_down:-:true\n", "one alert, closed")
     restarted.send(SIGINT)
     b.send(SIGINT)
     #expect(restarted.waitForExit(seconds: 20) == 0, "\(restarted.output)")

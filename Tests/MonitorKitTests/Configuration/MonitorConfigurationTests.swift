@@ -163,7 +163,7 @@ struct MonitorConfigurationTests {
       """
       {
         catalogPath: "catalog.bmcat", databasePath: "plays.sqlite",
-        alerts: {silence: {belowDBFS: -45}, lagging: {enabled: false}, holdSeconds: 5,
+        alerts: {silence: {belowDBFS: -45}, lagging: {enabled: false}, nodeDown: {forSeconds: 120}, holdSeconds: 5,
           webhooks: [{url: "https://hooks.example.org/radio", kinds: ["silence", "source_down"]}],
           command: "/bin/echo paged"},
         channels: [
@@ -175,6 +175,7 @@ struct MonitorConfigurationTests {
     var expected = AlertConditions.defaults
     expected.silence = .init(belowDBFS: -45, forSeconds: 15)
     expected.lagging = nil
+    expected.nodeDownForSeconds = 120
     expected.holdSeconds = 5
     #expect(configuration.alerts.conditions(for: configuration.channels[0]) == expected)
     expected.silence = .init(belowDBFS: -45, forSeconds: 30)
@@ -251,6 +252,16 @@ struct MonitorConfigurationTests {
         "channels[0].alerts.playLogUnwritable", "unknown key `playLogUnwritable`"
       ),
       (
+        file(channels: "{name: \"a\", source: \"jack\", alerts: {nodeDown: {forSeconds: 60}}}"),
+        "channels[0].alerts.nodeDown", "unknown key `nodeDown`"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "alerts: {nodeDown: {forSeconds: 15}},"),
+        "alerts.nodeDown.forSeconds",
+        "15.0 s is shorter than 30 s, three of a node's heartbeats (one every 10 s): a node that is running would "
+          + "seem down between two of them; use for example 60 (the default)"
+      ),
+      (
         file(channels: "{name: \"a\", source: \"jack\", alerts: {noCatalog: {minutes: 0}}}"),
         "channels[0].alerts.noCatalog.minutes", "is not a number of minutes"
       ),
@@ -262,7 +273,8 @@ struct MonitorConfigurationTests {
         file(
           channels: "{name: \"a\", source: \"jack\"}", "alerts: {webhooks: [{url: \"http://x\", kinds: [\"quiet\"]}]},"),
         "alerts.webhooks[0].kinds[0]",
-        "`quiet` is not one of `silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`; use one of them"
+        "`quiet` is not one of `silence`, `source_down`, `lagging`, `play_log_unwritable`, `no_catalog`, `node_down`; "
+          + "use one of them"
       ),
       (
         file(channels: "{name: \"a\", source: \"jack\"}, {name: \"b\", sorce: \"jack\"}"), "channels[1].sorce",

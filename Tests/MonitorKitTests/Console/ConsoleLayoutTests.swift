@@ -1,5 +1,6 @@
 import Foundation
 import Matcher
+import Reports
 import Testing
 
 @testable import MonitorKit
@@ -220,6 +221,21 @@ struct ConsoleLayoutTests {
     #expect(lines[1].style == .warning)
     snapshot.overview.jack = nil
     #expect(text(ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)).contains("JACK not used"))
+  }
+
+  @Test("another node down (its node_down alert open) is named in the play log's line, as a warning")
+  func nodeDown() {
+    var snapshot = Self.snapshot([Self.channel("fm")])
+    snapshot.overview.peerNodes = [
+      PeerNode(node: "studio-2", channels: ["b1"], lastHeartbeat: Date(), silentSeconds: 75, sessionEnded: true),
+      PeerNode(node: "studio-3", channels: ["c1"], lastHeartbeat: Date(), silentSeconds: 4, sessionEnded: false),
+    ]
+    var lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)
+    #expect(!text(lines).contains("NODE DOWN") && lines[1].style == .plain, "no alert open: nothing said")
+    snapshot.overview.alerts = [ActiveAlert(kind: .nodeDown, since: Date(), detail: "node studio-2 …")]
+    lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 132, height: 24)
+    #expect(lines[1].text.contains(": ok, NODE DOWN: studio-2  JACK"), "\(lines[1].text)")
+    #expect(lines[1].style == .warning)
   }
 
   @Test("unknown music on air shows as such, with its cluster and since when, in the row and the detail view")

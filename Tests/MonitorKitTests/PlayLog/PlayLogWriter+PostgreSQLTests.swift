@@ -63,6 +63,35 @@ struct PlayLogWriterPostgreSQLTests {
     #expect(lines.text.contains("writable again"))
   }
 
+  @Test(
+    "After each heartbeat it writes, the writer reads the other nodes'; the clearing heartbeat of a stop reads none",
+    .timeLimit(.minutes(10)))
+  func peerNodesAfterHeartbeats() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let folder = try TemporaryDirectory(prefix: "writer-peers")
+    let other = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try other.recordHeartbeat([ChannelHeartbeat(channel: "b1", heardThrough: Date())])
+    let writer = PlayLogWriter(
+      store: try PostgreSQLPlayLogStore(url: url, node: "a"),
+      spool: PlayLogLocation.spool(for: url, node: "a", directory: folder.url.path), log: MonitorLog(write: { _ in }))
+    #expect(writer.peerNodes == nil, "no check before the first heartbeat")
+    writer.submitHeartbeat([ChannelHeartbeat(channel: "a1", heardThrough: Date())])
+    #expect(Self.wait { writer.peerNodes != nil })
+    #expect(writer.peerNodes?.peers.map(\.node) == ["b"])
+    #expect(writer.peerNodes?.peers.first?.channels == ["b1"])
+    #expect(writer.peerNodes?.peers.first?.sessionEnded == false, "node b's store holds its lease")
+    let first = writer.peerNodes?.checkedAt
+    try other.close()
+    writer.submitHeartbeat([])
+    #expect(writer.waitUntilWritten(timeoutSeconds: 30))
+    #expect(writer.peerNodes?.checkedAt == first, "a stop's empty heartbeat reads no one")
+    writer.submitHeartbeat([ChannelHeartbeat(channel: "a1", heardThrough: Date())])
+    #expect(Self.wait { writer.peerNodes?.checkedAt != first })
+    #expect(writer.peerNodes?.peers.first?.sessionEnded == true, "node b's session ended with its store")
+    #expect(writer.stop().isEmpty)
+  }
+
   @Test("A spool left by a node is replayed into PostgreSQL once on its next start", .timeLimit(.minutes(10)))
   func spoolReplayedOnce() throws {
     let server = try PostgreSQLTestServer()

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -37,6 +38,26 @@ struct MetricsDocumentTests {
     #expect(text.contains("broadcast_monitor_alert_active{channel=\"am\\\"2\\\\x\",kind=\"silence\"} 1\n"), "\(text)")
     #expect(text.contains("broadcast_monitor_alert_active{channel=\"fm1\",kind=\"silence\"} 0\n"))
     #expect(text.contains("broadcast_monitor_alert_active{channel=\"\",kind=\"play_log_unwritable\"} 0\n"))
+  }
+
+  @Test("the other nodes' heartbeat ages, and node_down open for the whole monitor; none with an SQLite play log")
+  func peerNodes() throws {
+    var readings = FixedReadings()
+    var text = MetricsDocument.make(readings)
+    #expect(!text.contains("broadcast_monitor_node_heartbeat_age_seconds"), "no check: no family")
+    #expect(text.contains("broadcast_monitor_alert_active{channel=\"\",kind=\"node_down\"} 0\n"))
+    readings.overview.peerNodesCheckedAt = Date()
+    readings.overview.peerNodes = [
+      PeerNode(node: "studio-2", channels: ["b1"], lastHeartbeat: Date(), silentSeconds: 4, sessionEnded: false),
+      PeerNode(node: "st\"3", channels: ["c1"], lastHeartbeat: Date(), silentSeconds: 95, sessionEnded: true),
+    ]
+    readings.overview.alerts = [ActiveAlert(kind: .nodeDown, since: Date(), detail: "node st\"3 …")]
+    text = MetricsDocument.make(readings)
+    try Self.checkWithPromtool(text)
+    #expect(text.contains("broadcast_monitor_node_heartbeat_age_seconds{node=\"studio-2\"} 4\n"), "\(text)")
+    #expect(text.contains("broadcast_monitor_node_heartbeat_age_seconds{node=\"st\\\"3\"} 95\n"), "\(text)")
+    #expect(text.contains("broadcast_monitor_alert_active{channel=\"\",kind=\"node_down\"} 1\n"))
+    #expect(!text.contains("channel=\"fm1\",kind=\"node_down\""), "not a channel's alert")
   }
 
   @Test("a PostgreSQL play log that cannot be reached: writable 0, reachable 0, the writes waiting in the spool")

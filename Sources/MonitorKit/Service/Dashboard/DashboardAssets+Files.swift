@@ -164,7 +164,7 @@ extension DashboardAssets {
       const FALLBACK_POLL_MS = 5000; // /api/v1/channels while the event stream is down
       // Alert kinds drawn as alerts on the timeline (silence has its own colour).
       const LIVE_ALERTS_KEPT = 500; // alerts from the stream kept for tiles and timelines
-      const ALERT_KINDS = new Set(["source_down", "lagging", "play_log_unwritable", "no_catalog"]);
+      const ALERT_KINDS = new Set(["source_down", "lagging", "play_log_unwritable", "no_catalog", "node_down"]);
 
       const state = {
         channels: [], // the last /api/v1/channels snapshot's channels
