@@ -5,7 +5,9 @@ import Matcher
 /// changes): channels removed stop (each records a gap, which ends when a reload or a start listens to it again),
 /// channels changed stop and start again (counting on from their counts before:
 /// `ChannelPipeline.continueCounts`), channels added start, each on its own (their running plays end at the last
-/// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept. The
+/// audio heard, as at a stop), while every other channel runs on untouched, its pipeline and running plays kept; a
+/// PostgreSQL play log is told the channels (`PlayLogWriter.listen(to:)`): the node claims those added, and one
+/// that another live node holds is stopped (`stopChannels(refusedBy:)`), and it gives up those removed. The
 /// catalog reloads as well (the new file when `catalogPath` changed), as it does on its own, running plays kept,
 /// unless its file is unchanged since it was loaded (`Catalog.isUnchangedFile`). The `unknown` section's clip folder,
 /// retention and kinds of catalog plays clipped apply to the clips written from then on (clips turned on when the
@@ -102,6 +104,7 @@ extension Monitor {
     }
     // A channel that could not start is left out, so that the next reload tries it again.
     applied.channels.removeAll { failed.contains($0.name) }
+    if !change.added.isEmpty || !change.removed.isEmpty { writer.listen(to: applied.channels.map(\.name)) }
     let ordered = applied.channels.compactMap { pipelines[$0.name] }
     self.running.withLock { $0 = (applied, catalog, ordered) }
     catalogInfo.withLock { $0 = catalog.info() }

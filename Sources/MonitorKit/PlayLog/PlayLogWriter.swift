@@ -82,6 +82,8 @@ final class PlayLogWriter: @unchecked Sendable {
   private let failing = Atomic<Bool>(false)
   /// Why the store takes no writes, while `failing`.
   private let currentOutage = Mutex<PlayLogOutage?>(nil)
+  /// The channels the monitor listens to after a reload, for the store (`listen(to:)`), until the writer takes them.
+  private let pendingChannels = Mutex<[String]?>(nil)
   /// The other nodes as the last check after a heartbeat found them, and when.
   private let lastPeerCheck = Mutex<(checkedAt: Date, peers: [PeerNode])?>(nil)
   // Writer thread only.
@@ -122,6 +124,14 @@ final class PlayLogWriter: @unchecked Sendable {
     let thread = Thread { [unowned self] in self.run() }
     thread.name = "play-log-writer"
     thread.start()
+  }
+
+  /// Tells the play log the channels the monitor listens to after a reload (`PlayLogStorage.listen(to:)`: in
+  /// PostgreSQL, the node claims those added and gives up those removed), before any command submitted after this
+  /// call. Not spooled: a reload's channels are this run's. Any thread.
+  func listen(to channels: [String]) {
+    pendingChannels.withLock { $0 = channels }
+    wake.signal()
   }
 
   /// A fresh play token. Any thread.
@@ -299,6 +309,7 @@ final class PlayLogWriter: @unchecked Sendable {
     while true {
       if let nextRetry { _ = wake.wait(timeout: nextRetry) } else { wake.wait() }
       let stop = stopping.load(ordering: .acquiring)
+      if let channels = pendingChannels.withLock({ $0.take() }) { listen(channels) }
       if failing.load(ordering: .relaxed) {
         spoolWaiting()
         // A stop tries the store once more at once (it may be writable again), then leaves the rest in the spool;
@@ -307,6 +318,7 @@ final class PlayLogWriter: @unchecked Sendable {
       }
       nextRetry = nil
       while let command = queue.withLock({ $0.commands.first }) {
+        if let channels = pendingChannels.withLock({ $0.take() }) { listen(channels) }
         if spool.exists && queue.withLock({ $0.spooled }) == 0 { spoolWaiting(upTo: 1) }
         if write(command) {
           let spooledBefore = queue.withLock { queue in
@@ -326,6 +338,21 @@ final class PlayLogWriter: @unchecked Sendable {
     try? applier.store.close()
     ended.store(true, ordering: .releasing)
     finished.signal()
+  }
+
+  /// Hands the store the channels of a reload. A server that cannot be reached does it on connecting again; any
+  /// other failure is logged.
+  private func listen(_ channels: [String]) {
+    do {
+      try applier.store.listen(to: channels)
+    } catch let error as PostgreSQLError where error.isConnectionLost {
+      return
+    } catch {
+      log.line(
+        "the play log \(applier.store.path) was not told the channels of the reload: \(error). Channels added may "
+          + "be written beside another node's, and channels removed stay this node's until it stops",
+        severity: .error)
+    }
   }
 
   /// Reads the other nodes' heartbeats, as a heartbeat of this node's has just been written: a failure is logged

@@ -57,6 +57,10 @@ public protocol PlayLogStorage: AnyObject {
   /// does not listen to keeps its gap open. Returns what it wrote and ended. In PostgreSQL, only the node's own
   /// channels and heartbeats.
   @discardableResult func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime
+  /// The channels this writer listens to now, after a reload. In PostgreSQL the node claims those added (one that
+  /// another live node holds is refused, and its writes throw) and gives up those removed; nothing in SQLite, whose
+  /// play log has one writer.
+  func listen(to channels: [String]) throws
   /// The other nodes that have heartbeats in the play log (they run, or ended without stopping), and when each
   /// last wrote them; a node's own are not among them. Empty in SQLite, whose play log has one writer.
   func peerNodes() throws -> [PeerNode]
@@ -85,7 +89,13 @@ public protocol PlayLogStorage: AnyObject {
   func recordListeners(channel: String, sampledAt: Date, listeners: Int) throws
 }
 
-extension PlayLogStore: PlayLogStorage {}
+/// What only a play log that several nodes write (PostgreSQL) does has nothing to do here: an SQLite play log has one
+/// writer, and every channel is its own.
+extension PlayLogStore: PlayLogStorage {
+  public func listen(to channels: [String]) throws {}
+
+  public func peerNodes() throws -> [PeerNode] { [] }
+}
 
 extension PlayLogStorage {
   /// What happened to the store that the writer should log, since the last call (`PlayLogStore`: a file deleted

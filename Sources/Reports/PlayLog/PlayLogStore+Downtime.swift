@@ -24,9 +24,6 @@ extension PlayLogStore {
     }
   }
 
-  /// None: an SQLite play log has one writer, this one.
-  public func peerNodes() throws -> [PeerNode] { [] }
-
   /// Records the last run's downtime at a start that listens to `channels` from `end` (see
   /// ``PlayLogStorage/recoverDowntime(channels:at:)``), in one transaction: a gap from each heartbeat the last run
   /// left, unless its channel has a gap without an end (which covers it: the run recorded that it stopped hearing

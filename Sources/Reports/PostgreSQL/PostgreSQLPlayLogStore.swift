@@ -33,6 +33,8 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   public let node: String
   let connection: PostgreSQLConnection
   private var claimedChannels: [String] = []
+  /// Channels a reload removed whose ownership is not given up yet (the server could not be reached).
+  private var releasedChannels: Set<String> = []
   /// The schema is up to date (the migrations ran on this server).
   private var isMigrated = false
   /// The channels this node claimed that another live node held when it connected, with that node.
@@ -88,6 +90,33 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
       isMigrated = true
     }
     try takeNodeLease()
+    try settleChannels()
+  }
+
+  /// The channels this node listens to now, after a reload: each is claimed as on connecting (one that another
+  /// live node holds is refused: ``refusedChannels``, ``onChannelsRefused``, and its writes throw; one refused
+  /// before, which the monitor stopped and the reload starts again, is tried again), and those removed are given
+  /// up, so that another node may take them at its start. While the server cannot be reached, the next connection
+  /// does both.
+  /// - Throws: a ``PostgreSQLError`` when the server cannot be reached.
+  public func listen(to channels: [String]) throws {
+    let removed = claimedChannels.filter { !channels.contains($0) }
+    refusedChannels = [:]
+    releasedChannels.formUnion(removed)
+    releasedChannels.subtract(channels)
+    claimedChannels = channels
+    try settleChannels()
+  }
+
+  /// Gives up the channels released, and claims each listed channel not refused yet, reporting those another live
+  /// node holds.
+  private func settleChannels() throws {
+    for channel in releasedChannels.sorted() {
+      try connection.query(
+        "DELETE FROM channel_owners WHERE node = $1 AND channel_id IN (SELECT id FROM channels WHERE name = $2)",
+        [.text(node), .text(channel)])
+      releasedChannels.remove(channel)
+    }
     var refused: [PlayLogNodeError] = []
     for channel in claimedChannels where refusedChannels[channel] == nil {
       do {

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -109,6 +110,47 @@ struct MonitorReloadTests {
     #expect(monitor.pipelines.map(\.name) == ["fm", "am"])
     let ended = ["am|\(start)|1|\(ChannelPipeline.removedDetail)"]
     #expect(Wait.until(seconds: 60) { (try? gaps()) == ended }, "\((try? gaps()) ?? [])")
+  }
+
+  @Test(
+    "on PostgreSQL, a channel a reload adds that a live node holds is stopped, and one it removes is given up to other nodes"
+  )
+  func channelsClaimedOnPostgreSQL() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let other = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try other.claim(channels: ["am"])
+    var fm = configuration(clips: UnknownClipSettings())
+    fm.databasePath = url
+    fm.database.node = "b"
+    fm.spoolDirectory = folder.url.path
+    var both = fm
+    both.channels.append(
+      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    let lines = LineCollector()
+    let monitor = try Monitor(configuration: fm, log: MonitorLog(write: { lines.append($0) }))
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    func owners() throws -> String {
+      try server.psql(
+        "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
+        database: "plays")
+    }
+
+    monitor.reload { both }
+    #expect(
+      Wait.until(seconds: 30) {
+        lines.text.contains("[am] stopped: channel am is monitored by node a, which is running")
+      }, "\(lines.text)")
+    #expect(Wait.until(seconds: 10) { monitor.pipelines.map(\.name) == ["fm"] })
+    #expect(try owners() == "am=a\nfm=b\n")
+
+    var am = both
+    am.channels.removeFirst()
+    try other.close()
+    monitor.reload { am }  // fm removed; am, stopped above, tried again now that node a is gone
+    #expect(Wait.until(seconds: 30) { (try? owners()) == "am=b\n" }, "\((try? owners()) ?? "")")
+    #expect(monitor.pipelines.map(\.name) == ["am"])
   }
 
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")

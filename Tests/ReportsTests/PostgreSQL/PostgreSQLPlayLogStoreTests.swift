@@ -93,6 +93,44 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(owners == "CBC=b\nCKUA=a\nJAZZ=b\n")
   }
 
+  @Test(
+    "A reload's channels: one added that a live node holds is refused and reported, and tried again at the next; one removed is given up"
+  )
+  func reloadedChannels() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try a.claim(channels: ["A1"])
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b", leaseWaitSeconds: 0)
+    try b.claim(channels: ["B1"])
+    var reported: [PlayLogNodeError] = []
+    b.onChannelsRefused = { reported += $0 }
+    func owners() throws -> String {
+      try server.psql(
+        "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
+        database: "plays")
+    }
+
+    try b.listen(to: ["B1", "A1", "B2"])
+    #expect(reported == [.channelHeld(channel: "A1", node: "a", url: url)])
+    #expect(b.refusedChannels == ["A1": "a"])
+    #expect(try owners() == "A1=a\nB1=b\nB2=b\n")
+    #expect(throws: PlayLogNodeError.channelHeld(channel: "A1", node: "a", url: url)) {
+      try b.record(PlayLogStoreTests.play(channel: "A1", start: 0))
+    }
+
+    try b.listen(to: ["A1", "B2"])  // B1 removed; A1, which the monitor stopped, started again by this reload
+    #expect(reported.count == 2, "A1 tried again and refused again")
+    #expect(try owners() == "A1=a\nB2=b\n", "B1 given up")
+    let c = try PostgreSQLPlayLogStore(url: url, node: "c")
+    try c.claim(channels: ["B1"], waitSeconds: 0)  // refused while node b owned it, though b no longer listened
+
+    try a.close()
+    try b.listen(to: ["A1", "B2"])
+    #expect(b.refusedChannels.isEmpty && reported.count == 2)
+    #expect(try owners() == "A1=b\nB1=c\nB2=b\n", "A1 taken over once node a is gone")
+  }
+
   @Test("A node's recovery touches only its own open plays")
   func recoveryIsPerNode() throws {
     let server = try PostgreSQLTestServer()
