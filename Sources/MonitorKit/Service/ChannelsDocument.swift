@@ -1,7 +1,9 @@
 import Foundation
+import Reports
 
-/// The `GET /api/v1/channels` document: every channel as the console sees it, and the catalog and play log.
-/// Also the `data` of the event stream's `channels` messages.
+/// The `GET /api/v1/channels` document: every channel as the console sees it, the catalog and play log, the
+/// monitor's own open alerts, and the other nodes of a PostgreSQL deployment as this node last checked them. Also the
+/// `data` of the event stream's `channels` messages.
 enum ChannelsDocument {
   /// A running channel whose peak level stays below this is `silent`: the default silence threshold.
   static let silentBelowDBFS: Float = -50
@@ -22,7 +24,29 @@ enum ChannelsDocument {
           ("pendingWrites", .integer(Int64(overview.storeBacklog))),
         ])
       ),
+      ("alerts", alerts(overview.alerts)),
+      ("nodes", .array(overview.peerNodes.map { node(overview, $0, now: now) })),
       ("channels", .array(readings.statuses.map(channel))),
+    ])
+  }
+
+  /// Open alerts: kind, since when, detail.
+  static func alerts(_ alerts: [ActiveAlert]) -> JSONValue {
+    .array(
+      alerts.map {
+        .object([("kind", .string($0.kind.rawValue)), ("since", .time($0.since)), ("detail", .string($0.detail))])
+      })
+  }
+
+  /// Another node: its channels, its last heartbeat (the server's clock), how long ago that was at `now`, and
+  /// whether its session with the server has ended.
+  private static func node(_ overview: MonitorOverview, _ peer: PeerNode, now: Date) -> JSONValue {
+    let sinceCheck = overview.peerNodesCheckedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+    return .object([
+      ("node", .string(peer.node)), ("channels", .array(peer.channels.map(JSONValue.string))),
+      ("lastHeartbeat", .time(peer.lastHeartbeat)),
+      ("heartbeatAgeSeconds", .number((peer.silentSeconds + sinceCheck).rounded())),
+      ("sessionEnded", .bool(peer.sessionEnded)),
     ])
   }
 
@@ -66,13 +90,7 @@ enum ChannelsDocument {
       ("plays", .integer(Int64(status.playCount))),
       ("overruns", .integer(Int64(status.overrunCount))), ("gaps", .integer(Int64(status.gapCount))),
       ("reconnects", .integer(Int64(status.reconnectCount))), ("lagSeconds", .number(status.lagSeconds)),
-      (
-        "alerts",
-        .array(
-          status.alerts.map {
-            .object([("kind", .string($0.kind.rawValue)), ("since", .time($0.since)), ("detail", .string($0.detail))])
-          })
-      ),
+      ("alerts", alerts(status.alerts)),
     ])
   }
 }

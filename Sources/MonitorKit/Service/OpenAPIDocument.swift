@@ -159,12 +159,14 @@ enum OpenAPIDocument {
           "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
           "Channels": {
             "type": "object",
-            "required": ["generatedAt", "startedAt", "catalog", "playLog", "channels"],
+            "required": ["generatedAt", "startedAt", "catalog", "playLog", "alerts", "nodes", "channels"],
             "properties": {
               "generatedAt": {"type": "string", "format": "date-time"},
               "startedAt": {"type": "string", "format": "date-time"},
               "catalog": {"type": "object", "required": ["items", "hours"], "properties": {"items": {"type": "integer"}, "hours": {"type": "number"}}},
               "playLog": {"type": "object", "required": ["path", "writable", "pendingWrites"], "properties": {"path": {"type": "string"}, "writable": {"type": "boolean"}, "pendingWrites": {"type": "integer"}}},
+              "alerts": {"type": "array", "description": "the monitor's own open alerts (play_log_unwritable, node_down)", "items": {"type": "object", "required": ["kind", "since"], "properties": {"kind": {"type": "string"}, "since": {"type": "string"}, "detail": {"type": "string"}}}},
+              "nodes": {"type": "array", "description": "the other nodes of a PostgreSQL deployment that have heartbeats in the play log, as this node last read them (every 10 s); empty with SQLite", "items": {"type": "object", "required": ["node", "channels", "lastHeartbeat", "heartbeatAgeSeconds", "sessionEnded"], "properties": {"node": {"type": "string"}, "channels": {"type": "array", "items": {"type": "string"}}, "lastHeartbeat": {"type": "string", "format": "date-time", "description": "by the server's clock"}, "heartbeatAgeSeconds": {"type": "number", "description": "under 10 while the node runs"}, "sessionEnded": {"type": "boolean", "description": "its session with the server has ended (killed, crashed): a node started with its channels takes them"}}}},
               "channels": {"type": "array", "items": {"$ref": "#/components/schemas/Channel"}}
             }
           },

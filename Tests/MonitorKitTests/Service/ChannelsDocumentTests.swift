@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Testing
 
 @testable import MonitorKit
@@ -28,5 +29,40 @@ struct ChannelsDocumentTests {
     let music = try #require(channels[1]["unknownMusic"] as? [String: Any], "\(text)")
     #expect(music["since"] as? String == "2026-11-30T00:54:00.000Z")
     #expect(music["cluster"] as? Int == 7)
+  }
+
+  @Test(
+    "The monitor's own open alerts are listed, and the other nodes with their heartbeat's age at the document's time"
+  )
+  func monitorAlertsAndNodes() throws {
+    var readings = FixedReadings()
+    let now = Date(timeIntervalSince1970: 1_796_000_100)
+    var document = try #require(
+      try JSONSerialization.jsonObject(with: Data(ChannelsDocument.make(readings, now: now).text.utf8))
+        as? [String: Any])
+    #expect((document["alerts"] as? [Any])?.isEmpty == true)
+    #expect((document["nodes"] as? [Any])?.isEmpty == true, "an SQLite play log: no other nodes")
+    readings.overview.peerNodesCheckedAt = now.addingTimeInterval(-4)
+    readings.overview.peerNodes = [
+      PeerNode(
+        node: "studio-2", channels: ["b1", "b2"], lastHeartbeat: Date(timeIntervalSince1970: 1_796_000_010),
+        silentSeconds: 86, sessionEnded: true)
+    ]
+    readings.overview.alerts = [
+      ActiveAlert(kind: .nodeDown, since: Date(timeIntervalSince1970: 1_796_000_010), detail: "node studio-2 …")
+    ]
+    let text = ChannelsDocument.make(readings, now: now).text
+    document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(
+      document["alerts"] as? [[String: String]] == [
+        ["kind": "node_down", "since": "2026-11-30T00:53:30.000Z", "detail": "node studio-2 …"]
+      ], "\(text)")
+    let nodes = try #require(document["nodes"] as? [[String: Any]], "\(text)")
+    #expect(nodes.count == 1)
+    #expect(nodes.first?["node"] as? String == "studio-2")
+    #expect(nodes.first?["channels"] as? [String] == ["b1", "b2"])
+    #expect(nodes.first?["lastHeartbeat"] as? String == "2026-11-30T00:53:30.000Z")
+    #expect(nodes.first?["heartbeatAgeSeconds"] as? Int == 90, "86 s at the check, 4 s before the document")
+    #expect(nodes.first?["sessionEnded"] as? Bool == true)
   }
 }
