@@ -31,8 +31,8 @@ extension PostgreSQLPlayLogStore {
   static let serverMillisecondsSQL = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
   /// The other nodes with heartbeats in the play log, by name: each one's channels, when it last wrote them (the
-  /// newest of its rows, by the server's clock), and whether its session has ended. Rows written before migration 011 stand in with the
-  /// time they heard through.
+  /// newest of its rows, by the server's clock), and whether its session has ended. A row written before migration
+  /// 011 has no write time, and the time it heard through stands in.
   public func peerNodes() throws -> [PeerNode] {
     let rows = try connection.query(
       """
