@@ -20,4 +20,13 @@ extension Migrations {
       CREATE UNIQUE INDEX alerts_once ON alerts(coalesce(channel_id, 0), kind, start_ms);
       CREATE INDEX alerts_by_start ON alerts(start_ms);
       """)
+
+  /// `alerts.node`: in a PostgreSQL play log, the node that opened the alert, so that its next start closes an alert
+  /// of the whole monitor that a killed run left open, as it closes those of its channels; NULL in SQLite, whose
+  /// play log has one writer.
+  static let alertNodes = Migration(
+    id: "012_alert_nodes",
+    sql: """
+      ALTER TABLE alerts ADD COLUMN node TEXT;
+      """)
 }

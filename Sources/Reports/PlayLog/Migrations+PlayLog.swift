@@ -13,6 +13,7 @@ extension Migrations {
     clips,
     heartbeats,
     heartbeatWrites,
+    alertNodes,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -10,10 +10,10 @@ extension PostgreSQLPlayLogStore {
       return
         !(try connection.query(
           """
-          INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail) VALUES($1, $2, $3, NULL, $4)
+          INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail, node) VALUES($1, $2, $3, NULL, $4, $5)
           ON CONFLICT DO NOTHING RETURNING id
           """,
-          [.integer(channelRowID), .text(kind), .date(start), .text(detail)]
+          [.integer(channelRowID), .text(kind), .date(start), .text(detail), .text(node)]
         )
         .isEmpty)
     }
@@ -25,23 +25,25 @@ extension PostgreSQLPlayLogStore {
       let channelRowID = try channel.map { try self.channelID(named: $0) }
       try connection.query(
         """
-        INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail) VALUES($1, $2, $3, $4, $5)
+        INSERT INTO alerts(channel_id, kind, start_ms, end_ms, detail, node) VALUES($1, $2, $3, $4, $5, $6)
         ON CONFLICT(coalesce(channel_id, 0), kind, start_ms) DO UPDATE SET end_ms = excluded.end_ms,
           detail = excluded.detail
         """,
-        [.integer(channelRowID), .text(kind), .date(start), .date(end), .text(detail)])
+        [.integer(channelRowID), .text(kind), .date(start), .date(end), .text(detail), .text(node)])
     }
   }
 
-  /// Closes the open alerts of the channels this node holds (another node's alerts are its own to close; an alert
-  /// of a whole monitor, without a channel, is left to the node that opened it, which closes it when it clears).
+  /// Closes the open alerts of the channels this node holds, and those of the whole monitor (no channel) that this
+  /// node opened; another node's are its own to close. A `node_down` that several nodes recorded is the node's
+  /// that opened it first.
   @discardableResult
   public func recoverOpenAlerts(at end: Date) throws -> Int {
     try connection.query(
       """
       UPDATE alerts SET end_ms = GREATEST(start_ms, $1),
         detail = detail || '; still open when the monitor stopped, closed at its next start'
-      WHERE end_ms IS NULL AND channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $2)
+      WHERE end_ms IS NULL AND (channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $2)
+        OR (channel_id IS NULL AND node = $2))
       RETURNING id
       """, [.date(end), .text(node)]
     ).count

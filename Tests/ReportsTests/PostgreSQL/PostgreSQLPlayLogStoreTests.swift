@@ -131,6 +131,37 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(try owners() == "A1=b\nB1=c\nB2=b\n", "A1 taken over once node a is gone")
   }
 
+  @Test(
+    "A node's start closes the open alerts of its channels and those of the whole monitor it opened, not another node's"
+  )
+  func alertRecoveryIsPerNode() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    try a.openAlert(channel: "A1", kind: "silence", start: time(0), detail: "quiet")
+    try a.openAlert(channel: nil, kind: "play_log_unwritable", start: time(1), detail: "locked")
+    try b.openAlert(channel: "B1", kind: "silence", start: time(2), detail: "quiet")
+    try b.openAlert(channel: nil, kind: "play_log_unwritable", start: time(3), detail: "locked")
+    try b.openAlert(channel: nil, kind: "node_down", start: time(4), detail: "node c …")
+    try a.openAlert(channel: nil, kind: "node_down", start: time(4), detail: "node c …")  // the same alert, from a
+    try a.close()  // node a is killed
+    let restarted = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try restarted.claim(channels: ["A1"])
+    #expect(try restarted.recoverOpenAlerts(at: time(10_000)) == 2)
+    let alerts = try server.psql(
+      "SELECT a.kind || ':' || coalesce(c.name, '-') || ':' || (a.end_ms IS NULL) FROM alerts a "
+        + "LEFT JOIN channels c ON c.id = a.channel_id ORDER BY a.start_ms",
+      database: "plays")
+    #expect(
+      alerts
+        == "silence:A1:false\nplay_log_unwritable:-:false\nsilence:B1:true\nplay_log_unwritable:-:true\n"
+        + "node_down:-:true\n", "node b's alerts stay open, and the node_down it opened first")
+  }
+
   @Test("A node's recovery touches only its own open plays")
   func recoveryIsPerNode() throws {
     let server = try PostgreSQLTestServer()
