@@ -156,14 +156,15 @@ struct AlertEvaluator {
   /// ended, its channels, and what to do.
   static func nodeDownDetail(_ down: [PeerNode]) -> String {
     down.map { peer in
-      "node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)) and "
+      "Node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)), and its session "
         + (peer.sessionEnded
-          ? "its session with the server has ended (killed, crashed, or stopped without clearing it)"
-          : "its session with the server is still open (it hangs, or lost its power or network and the server "
-            + "has not noticed yet)")
-        + ": nobody hears its channels \(peer.channels.joined(separator: ", "))"
-    }.joined(separator: "; ")
-      + ". Start the node again, or start a node whose configuration lists its channels"
+          ? "with the server has ended: it was killed or crashed, or it lost the server"
+          : "with the server is still open: it hangs, or it lost its power or network and the server has not "
+            + "noticed yet")
+        + "; nothing from its channels \(peer.channels.joined(separator: ", ")) reaches the play log (a node that "
+        + "still runs keeps their plays in its spool)."
+    }.joined(separator: " ")
+      + " Start the node again, or start a node whose configuration lists its channels."
   }
 
   /// Closes every open alert at `now` (the monitor stops): an alert is never left open by a clean stop.
