@@ -33,11 +33,11 @@ struct APIQuery {
 
   func string(_ name: String) -> String? { values[name] }
 
-  /// An ISO 8601 time with its zone (`2026-12-01T00:00:00Z`; a `+` of the zone that arrived as a space is read as
-  /// `+`: `restoringPlus`).
+  /// An ISO 8601 time with its zone, its seconds optional (`2026-12-01T00:00:00Z`, `2026-12-01T00:00Z`; a `+` of
+  /// the zone that arrived as a space is read as `+`: `restoringPlus`).
   func time(_ name: String) throws(Problem) -> Date? {
     guard let text = values[name] else { return nil }
-    guard let date = ISO8601Millis.parse(Self.restoringPlus(text)) else {
+    guard let date = ISO8601Millis.parse(typed: Self.restoringPlus(text)) else {
       throw Problem(
         description: "\(name)=\(text): use an ISO 8601 time with its zone, such as 2026-12-01T00:00:00Z or "
           + "2026-12-01T06:00:00%2B01:00 (`+` written %2B)")

@@ -9,9 +9,9 @@ package enum ReportBound: Sendable, Equatable {
   /// This instant, milliseconds since 1970 UTC.
   case instant(Int64)
 
-  /// `YYYY-MM-DD`, or an ISO 8601 time with seconds and a zone (`Z` or `±hh:mm`); nil for anything else.
+  /// `YYYY-MM-DD`, or an ISO 8601 time with a zone (`Z` or `±hh:mm`), its seconds optional; nil for anything else.
   package init?(_ text: String) {
-    if let milliseconds = ISO8601Millis.parseMillisecondsSince1970(text) {
+    if let milliseconds = ISO8601Millis.parseMillisecondsSince1970(typed: text) {
       self = .instant(milliseconds)
       return
     }

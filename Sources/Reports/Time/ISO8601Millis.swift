@@ -86,6 +86,25 @@ package enum ISO8601Millis {
     }
   }
 
+  /// Like ``parse(_:)``, its seconds optional (``parseMillisecondsSince1970(typed:)``).
+  package static func parse(typed text: String) -> Date? {
+    parseMillisecondsSince1970(typed: text).map(Date.init(millisecondsSince1970:))
+  }
+
+  /// Like ``parseMillisecondsSince1970(_:)``, and also `YYYY-MM-DDThh:mm(Z|±hh:mm)`, the seconds left out (ISO 8601's
+  /// reduced precision), as a person types a time: `2026-03-01T06:00Z` is `2026-03-01T06:00:00Z`. For the times
+  /// given on a command line or in a URL; files keep the full form.
+  package static func parseMillisecondsSince1970(typed text: String) -> Int64? {
+    if let milliseconds = parseMillisecondsSince1970(text) { return milliseconds }
+    guard let t = text.firstIndex(of: "T") else { return nil }
+    let time = text[text.index(after: t)...]
+    guard time.count == 6 || time.count == 11, time.dropFirst(2).first == ":" else { return nil }
+    let minutesEnd = time.index(time.startIndex, offsetBy: 5)
+    let zone = time[minutesEnd...]
+    guard zone == "Z" || (zone.count == 6 && (zone.first == "+" || zone.first == "-")) else { return nil }
+    return parseMillisecondsSince1970(String(text[...t]) + time[..<minutesEnd] + ":00" + zone)
+  }
+
   static let millisecondsPerDay: Int64 = 86_400_000
 
   /// `a / b` rounded towards negative infinity, for `b > 0`.
