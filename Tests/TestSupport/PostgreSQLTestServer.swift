@@ -81,6 +81,13 @@ public final class PostgreSQLTestServer {
       ])
   }
 
+  /// Each channel's owner in the play log `database`, as `CHANNEL=NODE` lines sorted by channel.
+  public func channelOwners(database: String) throws -> String {
+    try psql(
+      "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
+      database: database)
+  }
+
   /// Starts the server (again) and waits until it accepts connections. After ``kill()`` the old server's processes
   /// may hold its shared memory for a moment: the start is retried until they are gone (at most `timeoutSeconds`).
   public func start(timeoutSeconds: Double = 60) throws {

@@ -131,11 +131,7 @@ struct MonitorReloadTests {
     let monitor = try Monitor(configuration: fm, log: MonitorLog(write: { lines.append($0) }))
     try monitor.start()
     defer { _ = monitor.stop() }
-    func owners() throws -> String {
-      try server.psql(
-        "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
-        database: "plays")
-    }
+    func owners() throws -> String { try server.channelOwners(database: "plays") }
 
     monitor.reload { both }
     #expect(

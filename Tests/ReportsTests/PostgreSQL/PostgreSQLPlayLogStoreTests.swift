@@ -87,9 +87,7 @@ struct PostgreSQLPlayLogStoreTests {
     try first.claim(channels: ["CKUA"])  // its own again: fine
     try first.close()
     try second.claim(channels: ["CBC"])
-    let owners = try server.psql(
-      "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
-      database: "plays")
+    let owners = try server.channelOwners(database: "plays")
     #expect(owners == "CBC=b\nCKUA=a\nJAZZ=b\n")
   }
 
@@ -105,11 +103,7 @@ struct PostgreSQLPlayLogStoreTests {
     try b.claim(channels: ["B1"])
     var reported: [PlayLogNodeError] = []
     b.onChannelsRefused = { reported += $0 }
-    func owners() throws -> String {
-      try server.psql(
-        "SELECT c.name || '=' || o.node FROM channel_owners o JOIN channels c ON c.id = o.channel_id ORDER BY 1",
-        database: "plays")
-    }
+    func owners() throws -> String { try server.channelOwners(database: "plays") }
 
     try b.listen(to: ["B1", "A1", "B2"])
     #expect(reported == [.channelHeld(channel: "A1", node: "a", url: url)])
