@@ -159,8 +159,8 @@ struct AlertEvaluator {
       "Node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)), and its session "
         + (peer.sessionEnded
           ? "with the server has ended: it was killed or crashed, or it lost the server"
-          : "with the server is still open: it hangs, or it lost its power or network and the server has not "
-            + "noticed yet")
+          : "with the server is still open: it hangs, or it lost its power or network under a minute ago and the "
+            + "server has not noticed yet")
         + "; nothing from its channels \(peer.channels.joined(separator: ", ")) reaches the play log (a node that "
         + "still runs keeps their plays in its spool)."
     }.joined(separator: " ")

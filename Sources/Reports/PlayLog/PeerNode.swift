@@ -19,7 +19,8 @@ public struct PeerNode: Sendable, Equatable {
   public var silentSeconds: Double
   /// True when the node's session with the server has ended (its lease is free, and another node that lists its
   /// channels takes them over); false while a session still holds its lease (the node hangs, or the server has not
-  /// yet seen its connection go, as after a power cut, until TCP gives up on it).
+  /// yet seen its connection go, as in the first minute after a power cut, until the session's TCP keepalive gives
+  /// up on it: `PostgreSQLConnection.keepaliveParameters`).
   public var sessionEnded: Bool
 
   public init(node: String, channels: [String], lastHeartbeat: Date, silentSeconds: Double, sessionEnded: Bool) {

@@ -253,8 +253,8 @@ struct AlertEvaluatorTests {
     #expect(
       detailAt100.contains(
         "spool). Node c has written no heartbeat since 2027-01-15T08:00:30.000Z, and its session with the server is "
-          + "still open: it hangs, or it lost its power or network and the server has not noticed yet; nothing from "
-          + "its channels c1, c2 reaches the play log (a node that still runs keeps their plays in its spool). Start "
+          + "still open: it hangs, or it lost its power or network under a minute ago and the server has not noticed "
+          + "yet; nothing from its channels c1, c2 reaches the play log (a node that still runs keeps their plays in its spool). Start "
           + "the node again"),
       "node c joined the open alert at the check of 90 s: \(detailAt100)")
     #expect(events.last?.0 == 130, "closed once both were back for holdSeconds")

@@ -1,4 +1,5 @@
 import CPostgres
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -27,5 +28,21 @@ struct PostgreSQLConnectionTests {
       #expect(!PostgreSQLConnection.isRefusal(ping: ping, message: "FATAL:  password authentication failed"))
     }
     #expect(PostgreSQLConnection.isRefusal(ping: PQPING_NO_ATTEMPT, message: "invalid connection option"))
+  }
+
+  @Test(
+    "The server keeps TCP keepalive on the session, so that a node that lost its power frees its lease within a minute"
+  )
+  func keepalive() throws {
+    let server = try PostgreSQLTestServer()
+    let connection = try PostgreSQLConnection(url: try server.makeDatabase("plays"))
+    var settings: [String] = []
+    for name in ["tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "tcp_user_timeout"] {
+      settings.append(try connection.query("SHOW \(name)")[0].string(0))
+    }
+    #expect(settings == ["30", "10", "3", "60000"], "seconds, and milliseconds for tcp_user_timeout")
+    let client = try connection.query(
+      "SELECT client_addr IS NOT NULL FROM pg_stat_activity WHERE pid = pg_backend_pid()")[0].string(0)
+    #expect(client == "t", "a TCP session: the settings apply to it")
   }
 }
