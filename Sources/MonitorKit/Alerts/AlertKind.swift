@@ -15,8 +15,8 @@ enum AlertKind: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
   case playLogUnwritable = "play_log_unwritable"
   /// Nothing from the catalog aired on the channel for a while.
   case noCatalog = "no_catalog"
-  /// Another node of a PostgreSQL deployment wrote no heartbeat for a while: nobody hears its channels (the whole
-  /// monitor's alert: no channel).
+  /// Another node of a PostgreSQL deployment wrote no heartbeat for a while: nothing from its channels reaches the
+  /// play log (the whole monitor's alert: no channel).
   case nodeDown = "node_down"
 
   init(from decoder: any Decoder) throws { self = try decoder.word(of: Self.self) }

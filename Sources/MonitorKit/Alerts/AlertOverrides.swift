@@ -6,8 +6,8 @@ import Matcher
 ///
 /// JSON: `{silence: {belowDBFS: -50, forSeconds: 15}, sourceDown: {forSeconds: 10}, lagging: {overSeconds: 10,
 /// forSeconds: 0}, playLogUnwritable: {forSeconds: 10}, noCatalog: {minutes: 30}, nodeDown: {forSeconds: 60},
-/// holdSeconds: 10}`; each condition
-/// also takes `enabled: false` (or `true`, for `noCatalog` with the monitor's minutes).
+/// holdSeconds: 10}`; each condition also takes `enabled: false` (or `true`, for `noCatalog` with the monitor's
+/// minutes).
 ///
 /// Threads: a value; any thread.
 struct AlertOverrides: Sendable, Equatable {

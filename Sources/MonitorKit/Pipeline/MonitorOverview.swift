@@ -32,6 +32,12 @@ struct MonitorOverview: Sendable, Equatable {
   /// When that check was made; nil before the first one, and it stays as it was while the play log is failing.
   var peerNodesCheckedAt: Date? = nil
 
+  /// How long before `now` `peer` last wrote its heartbeat, in whole seconds: its silence at the check, plus the
+  /// time since the check.
+  func heartbeatAgeSeconds(of peer: PeerNode, at now: Date) -> Double {
+    (peer.silentSeconds + max(0, peerNodesCheckedAt.map { now.timeIntervalSince($0) } ?? 0)).rounded()
+  }
+
   struct Jack: Sendable, Equatable {
     /// The server's name, nil for the default server.
     var serverName: String?

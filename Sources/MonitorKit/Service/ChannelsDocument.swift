@@ -41,11 +41,10 @@ enum ChannelsDocument {
   /// Another node: its channels, its last heartbeat (the server's clock), how long ago that was at `now`, and
   /// whether its session with the server has ended.
   private static func node(_ overview: MonitorOverview, _ peer: PeerNode, now: Date) -> JSONValue {
-    let sinceCheck = overview.peerNodesCheckedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
-    return .object([
+    .object([
       ("node", .string(peer.node)), ("channels", .array(peer.channels.map(JSONValue.string))),
       ("lastHeartbeat", .time(peer.lastHeartbeat)),
-      ("heartbeatAgeSeconds", .number((peer.silentSeconds + sinceCheck).rounded())),
+      ("heartbeatAgeSeconds", .number(overview.heartbeatAgeSeconds(of: peer, at: now))),
       ("sessionEnded", .bool(peer.sessionEnded)),
     ])
   }

@@ -86,12 +86,14 @@ enum MetricsDocument {
       "broadcast_monitor_play_log_reachable", "gauge",
       "0 while the play log's PostgreSQL server cannot be reached, 1 otherwise (an SQLite file is always reached).",
       [("", outage?.cause == .unreachable ? 0 : 1)])
-    if let checkedAt = overview.peerNodesCheckedAt, !overview.peerNodes.isEmpty {
-      let sinceCheck = max(0, Date().timeIntervalSince(checkedAt))
+    if !overview.peerNodes.isEmpty {
+      let now = Date()
       family(
         "broadcast_monitor_node_heartbeat_age_seconds", "gauge",
         "Seconds since each other node of the PostgreSQL deployment last wrote its heartbeat (under 10 while it runs).",
-        overview.peerNodes.map { ("{node=\"\(labelValue($0.node))\"}", ($0.silentSeconds + sinceCheck).rounded()) })
+        overview.peerNodes.map {
+          ("{node=\"\(labelValue($0.node))\"}", overview.heartbeatAgeSeconds(of: $0, at: now))
+        })
     }
     if let jack = overview.jack {
       family(

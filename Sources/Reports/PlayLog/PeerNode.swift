@@ -3,8 +3,8 @@ import Foundation
 /// Another node of a PostgreSQL deployment as its heartbeats in the play log show it: the channels it listens to,
 /// and when it last wrote their heartbeat. A running node writes them every few seconds and clears them when it
 /// stops, so a node whose heartbeats are no longer written is down (killed, crashed, hung, powered off or cut off
-/// from the server) and nobody hears its channels, until it starts again or another node takes them
-/// (``PlayLogStorage/peerNodes()``).
+/// from the server) and nothing from its channels reaches the play log, until it starts again or another node takes
+/// them (``PlayLogStorage/peerNodes()``).
 ///
 /// A value type: safe to pass between threads.
 public struct PeerNode: Sendable, Equatable {
