@@ -60,8 +60,11 @@ struct RunCommandPostgreSQLTests {
     #expect(try server.psql(statuses, database: "plays").contains("a1=recovered\n"))
     #expect(try server.psql(statuses, database: "plays").contains("b1=open\n"), "node b's running play stays open")
     try runs.waitForLog(b, "alert node_down over after", seconds: 60)
+    // The log line comes as the close is handed to the play log writer: wait for the row.
     let alerts = "SELECT kind || ':' || coalesce(channel_id::text, '-') || ':' || (end_ms > start_ms) FROM alerts"
-    #expect(try server.psql(alerts, database: "plays") == "node_down:-:true\n", "one alert, closed")
+    #expect(
+      Wait.until(seconds: 10) { (try? server.psql(alerts, database: "plays")) == "node_down:-:true\n" },
+      "one alert, closed: \((try? server.psql(alerts, database: "plays")) ?? "")")
     restarted.send(SIGINT)
     b.send(SIGINT)
     #expect(restarted.waitForExit(seconds: 20) == 0, "\(restarted.output)")
