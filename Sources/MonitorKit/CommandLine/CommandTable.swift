@@ -224,7 +224,8 @@ enum CommandTable {
       CommandSpec(
         ["report", "reconcile"],
         "each scheduled spot (schedule import) against what aired: aired, aired-late, aired-early, partial, "
-          + "wrong-channel, missed, unmonitored (its channel not heard then); and unscheduled",
+          + "wrong-channel, missed, unmonitored (its channel not heard then), pending (its time not past yet); "
+          + "and unscheduled",
         options: [
           .value(
             "tolerance", "SECONDS", "how far from its scheduled time a spot still counts as aired, 0…3600 (default 60)"

@@ -1,4 +1,5 @@
 import Common
+import Foundation
 
 /// The `reconcile` report: each spot the traffic system scheduled (`schedule import`) against what the monitor heard
 /// air, for billing and affidavits.
@@ -14,6 +15,8 @@ import Common
 /// - `missed`: not aired, while its channel was heard;
 /// - `unmonitored`: not found, and its channel was not heard (a gap in its input, ``PlayLogReader/unheardSpans``)
 ///   within the tolerance of its time and length: whether it aired is not known;
+/// - `pending`: not found, and its time, length and tolerance reach past the report's `now`: it may still air on
+///   time (a report of today, run during the day, lists the rest of the day's spots so);
 /// - `unscheduled`: an airing of a spot (an item of `kind`, or any item with a cart) that matches no scheduled spot.
 ///
 /// Matching: an airing matches a scheduled spot of the same cart (the item's `cart`, else `isci` attribute,
@@ -41,15 +44,19 @@ package struct ReconcileReport: Sendable {
   package let kind: ItemKind
   /// The attribute that names an unscheduled airing's advertiser.
   package let advertiserAttribute: String
+  /// The time the report is made, in milliseconds since 1970: a spot not found whose time, length and tolerance
+  /// reach past it is `pending`.
+  package let nowMilliseconds: Int64
 
   package init(
     scope: ReportScope, toleranceSeconds: Double = ReconcileReport.defaultToleranceSeconds, kind: ItemKind = .ad,
-    advertiserAttribute: String = "advertiser"
+    advertiserAttribute: String = "advertiser", now: Date = Date()
   ) {
     self.scope = scope
     self.toleranceSeconds = toleranceSeconds
     self.kind = kind
     self.advertiserAttribute = advertiserAttribute
+    self.nowMilliseconds = now.millisecondsSince1970
   }
 
   package static let header = [
@@ -174,9 +181,15 @@ package struct ReconcileReport: Sendable {
       guard let airingIndex = airingOfSpot[spotIndex] else {
         let from = entry.spot.scheduledAtMilliseconds - tolerance
         let to = entry.spot.scheduledAtMilliseconds + (entry.spot.lengthMilliseconds ?? 0) + tolerance
-        let notHeard = unheard[entry.channel].contains { $0.start <= to && ($0.end ?? .max) >= from }
-        rows.append(
-          Row(channel: entry.channel, spot: entry.spot, airing: nil, status: notHeard ? "unmonitored" : "missed"))
+        let status: String
+        if to > nowMilliseconds {
+          status = "pending"
+        } else if unheard[entry.channel].contains(where: { $0.start <= to && ($0.end ?? .max) >= from }) {
+          status = "unmonitored"
+        } else {
+          status = "missed"
+        }
+        rows.append(Row(channel: entry.channel, spot: entry.spot, airing: nil, status: status))
         continue
       }
       let airing = airings[airingIndex]

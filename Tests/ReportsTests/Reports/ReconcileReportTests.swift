@@ -197,6 +197,38 @@ struct ReconcileReportTests {
       ], "\(statuses)")
   }
 
+  @Test("A spot whose time, length and tolerance are not past when the report is made is pending, not missed")
+  func spotsNotDueYet() throws {
+    let fixture = try ReportFixture([
+      .init(channel: "ckua", item: "sale", start: "2026-01-20T09:00:00Z", seconds: 30)
+    ])
+    defer { fixture.remove() }
+    let store = try PlayLogStore(path: fixture.path)
+    let spots = Self.springSale(at: [
+      "2026-01-20T09:00:00Z", "2026-01-20T10:00:00Z", "2026-01-20T10:58:00Z", "2026-01-20T10:59:45Z",
+      "2026-01-20T12:00:00Z",
+    ])
+    #expect(try store.importSchedule(spots) == 5)
+    // The running monitor has heard ckua up to 11:00:00; the report is made at 11:00:30.
+    try store.recordHeartbeat([
+      ChannelHeartbeat(channel: "ckua", heardThrough: ISO8601Millis.parse("2026-01-20T11:00:00Z")!)
+    ])
+    try store.close()
+    func statuses(now: String) throws -> [String] {
+      let text = try fixture.csv {
+        try ReconcileReport(scope: ReportScope(timeZoneOverride: .utc), now: ISO8601Millis.parse(now)!)
+          .write(from: $0, to: $1)
+      }
+      return try StrictCSVParser.parse(text).dropFirst().map { $0[8] }
+    }
+    // 10:58:00 ends with its tolerance at 10:59:30, heard: missed. 10:59:45 may still air until 11:01:15, and 12:00
+    // lies ahead.
+    #expect(try statuses(now: "2026-01-20T11:00:30Z") == ["aired", "missed", "missed", "pending", "pending"])
+    // The same play log read later, the monitor killed after its heartbeat: what was pending is unmonitored.
+    #expect(
+      try statuses(now: "2026-01-20T13:00:00Z") == ["aired", "missed", "missed", "unmonitored", "unmonitored"])
+  }
+
   @Test("A play log written before heartbeats existed (009), read unmigrated as reports read it, reconciles")
   func playLogBeforeHeartbeats() throws {
     try withTemporaryDirectory { folder in
