@@ -11,12 +11,15 @@ opens the dashboard, plays the song into the channel with `broadcast-monitor fee
   - the title is shown as text: no element made from it, no script run;
   - the plays table and the timeline show the play;
   - the timeline draws past alerts from the play log's alerts table, the day before's when moved back a day;
+  - an alert of the whole monitor (another program holds the play log locked, so it cannot be written) shows under
+    the summary as it opens, and leaves when the lock is released and the alert closes;
   - the browser logged no console error;
   - from another host (the monitor listens on every address, with a token), the page is a login that refuses a wrong
     token and, given the right one, opens the dashboard with its live stream (an HttpOnly cookie); its logout button
     brings the login page back.
-Screenshots (desktop and phone width, the login) go to .build/test-artifacts/. Exit status 0 when every check passed, 1 when one
-failed, 77 when Chromium is not installed (skipped); anything else missing is a failure that names the fix.
+Screenshots (desktop and phone width, the monitor's alert, the login) go to .build/test-artifacts/. Exit status 0 when
+every check passed, 1 when one failed, 77 when Chromium is not installed (skipped); anything else missing is a failure
+that names the fix.
 """
 
 import argparse
@@ -199,7 +202,10 @@ def run(binary, work):
         base = f"http://127.0.0.1:{port}/"
         # Listening on every address with a token: loopback clients (most checks) need none, another host logs in.
         config = work / "monitor.json5"
-        config.write_text(json.dumps({"http": {"listen": f"0.0.0.0:{port}", "token": TOKEN}}), encoding="utf-8")
+        # The play log alert at once and a short hold, so that the locked play log's alert opens and closes quickly.
+        config.write_text(json.dumps({"http": {"listen": f"0.0.0.0:{port}", "token": TOKEN},
+                                      "alerts": {"playLogUnwritable": {"forSeconds": 0}, "holdSeconds": 1}}),
+                          encoding="utf-8")
         monitor = processes.start(
             [binary, "run", "--config", config, "--catalog", catalog, "--db", work / "plays.sqlite", "--jack-server",
              server, "--jack-client", CLIENT, "--channel", f"{CHANNEL}=jack", "--json"],
@@ -320,6 +326,29 @@ def run(binary, work):
         checks.append(("a gap without an end ends at its reconnect, and a reconnect is an instant, not bars up to now",
                        len(old_gap) == 1 and "–now" not in old_gap[0] and len(old_back) == 1
                        and "–now" not in old_back[0], str(gap_titles)))
+
+        # An alert of the whole monitor: another program holds a write transaction on the play log, so the monitor's
+        # writes fail (after SQLite's busy timeout) and play_log_unwritable opens; released, the writes go through.
+        monitor_alerts = ("return Array.from(document.querySelectorAll('#monitor-alerts li'))"
+                          ".map((item) => item.textContent)")
+        locker = sqlite3.connect(work / "plays.sqlite", timeout=10, isolation_level=None)
+        try:
+            locker.execute("BEGIN IMMEDIATE")
+            shown = wait_for(lambda: [t for t in driver.execute_script(monitor_alerts)
+                                      if t.startswith("⚠ play_log_unwritable since ")], PLAY_TIMEOUT_SECONDS,
+                             "the header showing the play log's alert")
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(ARTIFACTS / "dashboard-monitor-alert.png"))
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        on_tile = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.tile .alerts li')).some((item) =>"
+            " item.textContent.includes('play_log_unwritable'))")
+        gone = wait_for(lambda: driver.execute_script(monitor_alerts) == [], PLAY_TIMEOUT_SECONDS,
+                        "the header's alert leaving once the play log is written again")
+        checks.append(("an alert of the whole monitor shows under the summary, on no tile, and leaves when it closes",
+                       bool(shown) and not on_tile and gone, f"shown {shown}, on a tile {on_tile}"))
 
         # The text filter, as a person types it.
         text_filter = driver.find_element(By.ID, "filter-text")

@@ -185,6 +185,7 @@
     }
     state.ended.clear();
     renderSummary();
+    renderMonitorAlerts();
     renderTiles();
     updateChannelOptions();
   }
@@ -203,19 +204,38 @@
     byId("summary").textContent = parts.join(" · ");
   }
 
-  // The alerts open on a channel: the snapshot's, less those the stream closed since, plus those it opened since.
-  function channelAlerts(channel) {
-    const name = str(channel.name);
+  // The alerts open on a channel (name null: the monitor's own, such as node_down): the snapshot's, less those the
+  // stream closed since, plus those it opened since.
+  function openAlerts(name, snapshotAlerts) {
     const live = state.liveAlerts.filter((alert) => alert.channel === name);
     const closed = (alert) => live.some((other) => other.kind === str(alert.kind) && other.end !== null
       && (parseTime(other.start) ?? 0) >= (parseTime(alert.since) ?? 0) - 1000);
-    const alerts = (Array.isArray(channel.alerts) ? channel.alerts : []).filter((alert) => !closed(alert));
+    const alerts = (Array.isArray(snapshotAlerts) ? snapshotAlerts : []).filter((alert) => !closed(alert));
     for (const alert of live) {
       if (alert.end === null && !alerts.some((other) => str(other.kind) === alert.kind)) {
         alerts.push({ kind: alert.kind, since: alert.start, detail: alert.detail });
       }
     }
     return alerts;
+  }
+
+  function alertList(alerts, label) {
+    const list = el("ul", { class: "alerts", "aria-label": label });
+    for (const alert of alerts) {
+      const since = parseTime(alert.since);
+      list.append(el("li", {}, "⚠ " + str(alert.kind) + " since " + formatTime(since)
+        + (alert.detail ? ": " + str(alert.detail) : "")));
+    }
+    return list;
+  }
+
+  // The monitor's own open alerts under the summary (a node down, the play log unwritable); nothing when none.
+  function renderMonitorAlerts() {
+    const container = byId("monitor-alerts");
+    const alerts = state.overview ? openAlerts(null, state.overview.alerts) : [];
+    const fresh = el("div", { id: "monitor-alerts", class: "monitor-alerts", role: "alert" },
+      alerts.length > 0 ? alertList(alerts, "Monitor alerts") : null);
+    morph(container, fresh);
   }
 
   function onAlert(event, opened) {
@@ -232,6 +252,7 @@
     const dayAgo = nowMs() - 24 * 3600 * 1000;
     state.liveAlerts = state.liveAlerts.filter((other) => other.end === null || (parseTime(other.end) ?? 0) > dayAgo)
       .slice(-LIVE_ALERTS_KEPT);
+    renderMonitorAlerts();
     renderTiles();
     scheduleTimelineRefresh();
   }
@@ -292,7 +313,7 @@
   function buildTile(channel) {
     const name = str(channel.name);
     const channelState = str(channel.state) || "unknown";
-    const alerts = channelAlerts(channel);
+    const alerts = openAlerts(name, channel.alerts);
     const classes = ["tile", stateClass(channelState)];
     if (alerts.length > 0) classes.push("alerting");
     const tile = el("article", { class: classes.join(" "), "aria-label": name });
@@ -342,15 +363,7 @@
     fact("Overruns / gaps", str(channel.overruns) + " / " + str(channel.gaps));
     tile.append(facts);
 
-    if (alerts.length > 0) {
-      const list = el("ul", { class: "alerts", "aria-label": "Alerts" });
-      for (const alert of alerts) {
-        const since = parseTime(alert.since);
-        list.append(el("li", {}, "⚠ " + str(alert.kind) + " since " + formatTime(since)
-          + (alert.detail ? ": " + str(alert.detail) : "")));
-      }
-      tile.append(list);
-    }
+    if (alerts.length > 0) tile.append(alertList(alerts, "Alerts"));
     return tile;
   }
 
