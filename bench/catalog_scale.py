@@ -208,8 +208,11 @@ def build_catalogs(a, bench_bin, dev_csv, music, cache_dir, sizes, results):
     if memory_file.exists():
         per_posting = max(per_posting, json.loads(memory_file.read_text()).get("bytes_per_posting", 0))
     per_hour = POSTINGS_PER_HOUR
-    if reports:  # the largest catalog at hand tells the postings per hour best (stop hashes drop more as it grows)
-        big = max(reports.values(), key=lambda r: r["hours"])
+    # The largest catalog built with these sources tells the postings per hour best (stop hashes drop more as it
+    # grows), whether or not this run asked for it.
+    built = [json.loads(rep.read_text()) for rep in cache_dir.glob("scale-*h.json")]
+    if built:
+        big = max(built, key=lambda r: r["hours"])
         if big["hours"] >= 10:
             per_hour = big["hashCount"] / big["hours"]
     available = mem_available_bytes()
