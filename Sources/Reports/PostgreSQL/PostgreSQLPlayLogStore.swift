@@ -9,7 +9,9 @@ import Foundation
 /// server sees the connection close, or its TCP keepalive gives up). ``claim(channels:)`` records the node as the
 /// owner of its channels (`channel_owners`); a channel that another node owns is refused while that node's lock is
 /// held, and taken over once it is free. After a lost connection, the next call opens it again and takes the lock
-/// back first. Recovery (``recoverOpenPlays()``) touches only the node's own open plays (`plays.node`).
+/// back first. Recovery (``recoverOpenPlays()``) touches only the node's own open plays (`plays.node`); a channel
+/// taken over from a node whose session ended brings the plays that node left open there, recovered by the claim,
+/// so that the rest of an airing continues its play, and that node's writes of them are refused if it comes back.
 ///
 /// **A start without the server.** ``init(startingWithoutServer:node:passwordFile:channels:)`` opens a store whose
 /// server cannot be reached yet: its first write connects, brings the schema up to date, takes the node's lease and
@@ -202,6 +204,16 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
       try connection.query(
         "UPDATE channel_owners SET node = $2, since_ms = $3 WHERE channel_id = $1",
         [.integer(channelRowID), .text(node), .date(Date())])
+      // The node that held it ended (killed, crashed, or cut off from the server) with plays open on it: they are
+      // recovered here, as its own restart would recover them, so that the rest of an airing this node hears
+      // continues its play (one airing, one play). That node's later writes of them are refused
+      // (`refuseWritesOfHeldChannel`).
+      try connection.query(
+        """
+        UPDATE plays SET status = 'recovered', updated_at_ms = $3
+        WHERE channel_id = $1 AND node = $2 AND status = 'open'
+        """,
+        [.integer(channelRowID), .text(owner), .date(Date())])
     }
   }
 
@@ -242,6 +254,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   ) throws {
     try validateNumbers(refOffsetSeconds: refOffsetSeconds, speed: speed, confidence: confidence)
     try connection.transaction {
+      try refuseWritesOfHeldChannel(play: playID)
       let start = try newStart?.millisecondsSince1970 ?? startMilliseconds(ofPlay: playID)
       guard end.millisecondsSince1970 >= start else {
         throw PlayLogError.invalidPlay(
@@ -270,6 +283,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   }
 
   public func retract(playID: Int64) throws {
+    try refuseWritesOfHeldChannel(play: playID)
     let deleted = try connection.query("DELETE FROM plays WHERE id = $1 RETURNING id", [.integer(playID)])
     guard !deleted.isEmpty else { throw PlayLogError.noSuchPlay(id: playID, path: path) }
   }
@@ -286,6 +300,9 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   }
 
   public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> ContinuedPlay? {
+    if let owner = refusedChannels[play.channel] {
+      throw PlayLogNodeError.channelHeld(channel: play.channel, node: owner, url: path)
+    }
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: PlayLogStore.restartGapSeconds)
     return try connection.transaction {
@@ -331,6 +348,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   public func extend(playID: Int64, end: Date?, confidence: Double?, status: PlayStatus) throws {
     try validateNumbers(refOffsetSeconds: 0, speed: 1, confidence: confidence ?? 0)
     try connection.transaction {
+      try refuseWritesOfHeldChannel(play: playID)
       let start = try startMilliseconds(ofPlay: playID)
       if let end, end.millisecondsSince1970 < start {
         throw PlayLogError.invalidPlay(
@@ -403,6 +421,17 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         """,
         [.date(end), .text(kind.rawValue), .date(start), .text(channel)])
     }
+  }
+
+  /// Throws ``PlayLogNodeError/channelHeld(channel:node:url:)`` when play `playID` is of a channel refused to this
+  /// node on connecting: the node that holds it took this node's open plays there over (`claim`), and continues
+  /// them, so what this node heard on it while cut off is not written into them.
+  private func refuseWritesOfHeldChannel(play playID: Int64) throws {
+    guard !refusedChannels.isEmpty else { return }
+    let rows = try connection.query(
+      "SELECT c.name FROM plays AS p JOIN channels AS c ON c.id = p.channel_id WHERE p.id = $1", [.integer(playID)])
+    guard let name = try rows.first?.string(0), let owner = refusedChannels[name] else { return }
+    throw PlayLogNodeError.channelHeld(channel: name, node: owner, url: path)
   }
 
   /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's

@@ -171,6 +171,58 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(statuses == "\(aPlay):recovered\n\(bPlay):open\n")
   }
 
+  @Test(
+    "A channel taken from a killed node: that node's open play on it is recovered, and the rest of its airing continues it"
+  )
+  func takenChannelsOpenPlays() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try a.claim(channels: ["A1", "A2"])
+    var cut = PlayLogStoreTests.play(channel: "A1", start: 0, status: .open)
+    cut.end = time(20_000)
+    let cutID = try a.record(cut)
+    let otherID = try a.record(PlayLogStoreTests.play(channel: "A2", start: 0, status: .open))
+    try a.close()  // node a is killed while both play
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try b.claim(channels: ["A1"])
+    #expect(try b.recoverOpenPlays().isEmpty, "node b had no open play of its own")
+    let statuses = try server.psql("SELECT id || ':' || status FROM plays ORDER BY id", database: "plays")
+    #expect(statuses == "\(cutID):recovered\n\(otherID):open\n", "A2 is node a's still, and waits for its restart")
+    var rest = cut
+    rest.start = time(45_000)
+    rest.refOffsetSeconds = 45
+    rest.end = time(60_000)
+    let continued = try #require(try b.reopenPlayOfSameAiring(as: rest, retrying: false), "one airing, one play")
+    #expect(continued == ContinuedPlay(id: cutID, status: .recovered, end: cut.end))
+    try b.extend(playID: cutID, end: time(60_000), confidence: 0.9, status: .open)
+
+    // Node a was only cut off from the server, and connects again: A1 is refused, and its writes of the play it
+    // began there, heard while cut off, are not written into the play node b continues. A2's are.
+    let back = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try back.listen(to: ["A1", "A2"])
+    #expect(back.refusedChannels == ["A1": "b"])
+    let held = PlayLogNodeError.channelHeld(channel: "A1", node: "b", url: url)
+    #expect(throws: held) {
+      try back.update(
+        playID: cutID, start: nil, end: time(90_000), refOffsetSeconds: 0, speed: 1, confidence: 0.5, status: .closed)
+    }
+    #expect(throws: held) { try back.extend(playID: cutID, end: time(90_000), confidence: 0.5, status: .closed) }
+    #expect(throws: held) { try back.retract(playID: cutID) }
+    var heardCutOff = rest
+    heardCutOff.start = time(70_000)
+    heardCutOff.refOffsetSeconds = 70
+    heardCutOff.end = time(80_000)
+    #expect(throws: held) { try back.reopenPlayOfSameAiring(as: heardCutOff, retrying: true) }
+    #expect(throws: held) { try back.record(heardCutOff) }
+    try back.extend(playID: otherID, end: time(200_000), confidence: 0.9, status: .closed)
+    let after = try server.psql(
+      "SELECT id || ':' || status || ':' || end_ms FROM plays ORDER BY id", database: "plays")
+    let continuedEnd = time(60_000).millisecondsSince1970
+    #expect(after == "\(cutID):open:\(continuedEnd)\n\(otherID):closed:\(time(200_000).millisecondsSince1970)\n")
+  }
+
   @Test("A node's start ends only its own channels' open gaps")
   func gapRecoveryIsPerNode() throws {
     let server = try PostgreSQLTestServer()
