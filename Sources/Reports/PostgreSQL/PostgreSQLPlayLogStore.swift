@@ -162,7 +162,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
 
   /// Whether `node`'s lease is free: no session holds its lock, so the node is not running. A node is alive while
   /// its session holds its lock: this takes it, and gives it back at once.
-  func leaseIsFree(of node: String) throws -> Bool {
+  package func leaseIsFree(of node: String) throws -> Bool {
     let free = try connection.query("SELECT pg_try_advisory_lock(\(Self.leaseKeySQL))", [.text(node)])
     guard try free.first?.string(0) == "t" else { return false }
     try connection.query("SELECT pg_advisory_unlock(\(Self.leaseKeySQL))", [.text(node)])

@@ -144,6 +144,9 @@ struct MonitorReloadTests {
     var am = both
     am.channels.removeFirst()
     try other.close()
+    // The server ends the closed session, and frees node a's lease, a moment after the connection closes.
+    let probe = try PostgreSQLPlayLogStore(url: url, node: "probe")
+    #expect(try Wait.until(seconds: 10) { try probe.leaseIsFree(of: "a") })
     monitor.reload { am }  // fm removed; am, stopped above, tried again now that node a is gone
     #expect(Wait.until(seconds: 30) { (try? owners()) == "am=b\n" }, "\((try? owners()) ?? "")")
     #expect(monitor.pipelines.map(\.name) == ["am"])

@@ -83,6 +83,9 @@ struct PlayLogWriterPostgreSQLTests {
     #expect(writer.peerNodes?.peers.first?.sessionEnded == false, "node b's store holds its lease")
     let first = writer.peerNodes?.checkedAt
     try other.close()
+    // The server ends the closed session, and frees node b's lease, a moment after the connection closes.
+    let probe = try PostgreSQLPlayLogStore(url: url, node: "probe")
+    #expect(try Wait.until(seconds: 10) { try probe.leaseIsFree(of: "b") })
     writer.submitHeartbeat([])
     #expect(writer.waitUntilWritten(timeoutSeconds: 30))
     #expect(writer.peerNodes?.checkedAt == first, "a stop's empty heartbeat reads no one")

@@ -6,6 +6,14 @@ import Testing
 
 @Suite("PostgreSQLPlayLogStore")
 struct PostgreSQLPlayLogStoreTests {
+  /// Closes `store`, as when its node is killed, and waits until `other` sees its lease free: the server ends the
+  /// closed session, and frees its advisory lock, a moment after the connection closes.
+  static func close(_ store: PostgreSQLPlayLogStore, seenBy other: PostgreSQLPlayLogStore) throws {
+    try store.close()
+    let freed = try Wait.until(seconds: 10) { try other.leaseIsFree(of: store.node) }
+    #expect(freed, "node \(store.node)'s lease freed after its session closed")
+  }
+
   @Test("The schema is the SQLite one's, with the same migration ids recorded")
   func migrationsAreRecordedTheSameWay() throws {
     let server = try PostgreSQLTestServer()
@@ -119,7 +127,7 @@ struct PostgreSQLPlayLogStoreTests {
     let c = try PostgreSQLPlayLogStore(url: url, node: "c")
     try c.claim(channels: ["B1"], waitSeconds: 0)  // refused while node b owned it, though b no longer listened
 
-    try a.close()
+    try Self.close(a, seenBy: b)
     try b.listen(to: ["A1", "B2"])
     #expect(b.refusedChannels.isEmpty && reported.count == 2)
     #expect(try owners() == "A1=b\nB1=c\nB2=b\n", "A1 taken over once node a is gone")
@@ -299,7 +307,7 @@ struct PostgreSQLPlayLogStoreTests {
     try a.recordHeartbeat([heartbeat("A1")])
     try b.recordHeartbeat([heartbeat("B2"), heartbeat("B1")])
     try c.recordHeartbeat([heartbeat("C1")])
-    try c.close()  // node c is killed: its session ends, its heartbeat stays
+    try Self.close(c, seenBy: a)  // node c is killed: its session ends, its heartbeat stays
     // Node b hangs: its rows were last written 90 s ago by the server's clock, the newer one of them.
     try server.psql(
       "UPDATE channel_heartbeats SET written_at_ms = written_at_ms - 90000 - (channel_id % 2) * 5000 WHERE node = 'b'",
