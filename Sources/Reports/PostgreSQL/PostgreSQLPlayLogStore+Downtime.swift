@@ -61,6 +61,42 @@ extension PostgreSQLPlayLogStore {
     return peers
   }
 
+  /// What a gap written from the heartbeat of a node whose channel another node took over says.
+  static func takenOverDetail(from previous: String, by node: String) -> String {
+    "node \(previous) ended without stopping (killed, crashed, a power cut or cut off from the server): not heard "
+      + "from its last heartbeat until node \(node) took the channel over"
+  }
+
+  /// Records what node `previous` left on the channel `channelRowID` when its session ended, as its own start would:
+  /// a gap from its heartbeat there until `takeover` (none while the channel's own gap is open, which ends then), and
+  /// its open alerts there closed. For a channel a reload takes over, inside the claim's transaction; a start does the
+  /// same for every channel it holds (``recoverDowntime(channels:at:)``, ``recoverOpenAlerts(at:)``).
+  func recordDowntime(ofChannel channelRowID: Int64, takenFrom previous: String, at takeover: Date) throws {
+    let gap = EventKind.gap.rawValue
+    try connection.query(
+      """
+      INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
+      SELECT channel_id, $3, LEAST(heard_through_ms, $4::bigint), $4::bigint, $5 FROM channel_heartbeats
+      WHERE channel_id = $1 AND node = $2
+        AND NOT EXISTS (SELECT 1 FROM events WHERE channel_id = $1 AND kind = $3 AND end_ms IS NULL)
+      """,
+      [
+        .integer(channelRowID), .text(previous), .text(gap), .date(takeover),
+        .text(Self.takenOverDetail(from: previous, by: node)),
+      ])
+    try connection.query(
+      "DELETE FROM channel_heartbeats WHERE channel_id = $1 AND node = $2", [.integer(channelRowID), .text(previous)])
+    try connection.query(
+      "UPDATE events SET end_ms = GREATEST(start_ms, $2) WHERE channel_id = $1 AND kind = $3 AND end_ms IS NULL",
+      [.integer(channelRowID), .date(takeover), .text(gap)])
+    try connection.query(
+      """
+      UPDATE alerts SET end_ms = GREATEST(start_ms, $2),
+        detail = detail || '; still open when node ' || $3 || ' ended, closed when node ' || $4 || ' took the channel over'
+      WHERE channel_id = $1 AND end_ms IS NULL
+      """, [.integer(channelRowID), .date(takeover), .text(previous), .text(node)])
+  }
+
   /// Records the node's last run's downtime, as the SQLite store's does, for the heartbeats the node wrote and
   /// those of the channels it holds now (a channel it took over from a node that was killed), and the gaps of its
   /// own channels among `channels`.

@@ -101,18 +101,22 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   /// up, so that another node may take them at its start. While the server cannot be reached, the next connection
   /// does both.
   /// - Throws: a ``PostgreSQLError`` when the server cannot be reached.
+  /// A channel it takes over from a node whose session ended gets that node's downtime there, as a start would
+  /// write it (``recordDowntime(ofChannel:takenFrom:at:)``).
   public func listen(to channels: [String]) throws {
     let removed = claimedChannels.filter { !channels.contains($0) }
     refusedChannels = [:]
     releasedChannels.formUnion(removed)
     releasedChannels.subtract(channels)
     claimedChannels = channels
-    try settleChannels()
+    try settleChannels(recordingTakeovers: true)
   }
 
   /// Gives up the channels released, and claims each listed channel not refused yet, reporting those another live
-  /// node holds.
-  private func settleChannels() throws {
+  /// node holds. With `recordingTakeovers` (a reload), a channel taken over gets its previous node's downtime;
+  /// without (on connecting), the start's recovery writes it (``recoverDowntime(channels:at:)``), and a reload made
+  /// while the server could not be reached leaves it unwritten.
+  private func settleChannels(recordingTakeovers: Bool = false) throws {
     for channel in releasedChannels.sorted() {
       try connection.query(
         "DELETE FROM channel_owners WHERE node = $1 AND channel_id IN (SELECT id FROM channels WHERE name = $2)",
@@ -122,7 +126,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     var refused: [PlayLogNodeError] = []
     for channel in claimedChannels where refusedChannels[channel] == nil {
       do {
-        try claim(channel)
+        try claim(channel, recordingTakeoverAt: recordingTakeovers ? Date() : nil)
       } catch let error as PlayLogNodeError {
         guard case .channelHeld(_, let owner, _) = error else { throw error }
         refusedChannels[channel] = owner
@@ -189,7 +193,9 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     }
   }
 
-  private func claim(_ channel: String) throws {
+  /// Claims `channel` in one transaction. Taking it over from a node whose session ended recovers that node's open
+  /// plays there, and with `recordingTakeoverAt`, records its downtime there until then.
+  private func claim(_ channel: String, recordingTakeoverAt takeover: Date? = nil) throws {
     try connection.transaction {
       let channelRowID = try anyChannelID(named: channel)
       try connection.query(
@@ -214,6 +220,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         WHERE channel_id = $1 AND node = $2 AND status = 'open'
         """,
         [.integer(channelRowID), .text(owner), .date(Date())])
+      if let takeover { try recordDowntime(ofChannel: channelRowID, takenFrom: owner, at: takeover) }
     }
   }
 

@@ -133,6 +133,42 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(try owners() == "A1=b\nB1=c\nB2=b\n", "A1 taken over once node a is gone")
   }
 
+  @Test("A reload that takes a channel over from a killed node records that node's downtime there, as a start would")
+  func reloadTakeoverDowntime() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    try a.openAlert(channel: "A1", kind: "silence", start: time(1_000), detail: "quiet")
+    try a.recordHeartbeat([ChannelHeartbeat(channel: "A1", heardThrough: time(2_000))])
+    try b.recordHeartbeat([ChannelHeartbeat(channel: "B1", heardThrough: Date())])
+    try Self.close(a, seenBy: b)  // node a is killed
+    let before = Date().millisecondsSince1970
+    try b.listen(to: ["B1", "A1"])
+    let after = Date().millisecondsSince1970
+    #expect(b.refusedChannels.isEmpty)
+    let gaps = try server.psql(
+      "SELECT c.name || '|' || e.start_ms || '|' || e.end_ms || '|' || e.detail FROM events e "
+        + "JOIN channels c ON c.id = e.channel_id WHERE e.kind = 'gap'",
+      database: "plays"
+    ).split(separator: "\n").map { $0.split(separator: "|", maxSplits: 3).map(String.init) }
+    #expect(gaps.count == 1 && gaps.first?.count == 4, "\(gaps)")
+    let gap = gaps.first ?? []
+    #expect(gap.first == "A1" && gap.dropFirst().first == "\(time(2_000).millisecondsSince1970)")
+    let end = Int64(gap.dropFirst(2).first ?? "") ?? 0
+    #expect(end >= before && end <= after, "the gap ends at the takeover")
+    #expect(gap.last == PostgreSQLPlayLogStore.takenOverDetail(from: "a", by: "b"))
+    let heartbeats = try server.psql(
+      "SELECT c.name || ':' || h.node FROM channel_heartbeats h JOIN channels c ON c.id = h.channel_id ORDER BY 1",
+      database: "plays")
+    #expect(heartbeats == "B1:b\n", "node a's heartbeat there is written as the gap; node b's stays")
+    let alerts = try server.psql("SELECT (end_ms IS NOT NULL) || ':' || detail FROM alerts", database: "plays")
+    #expect(alerts == "true:quiet; still open when node a ended, closed when node b took the channel over\n")
+  }
+
   @Test(
     "A node's start closes the open alerts of its channels and those of the whole monitor it opened, not another node's"
   )
