@@ -43,6 +43,8 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   public private(set) var refusedChannels: [String: String] = [:]
   /// Told the errors of channels newly refused on connecting (on the thread that writes). Their writes throw.
   public var onChannelsRefused: (([PlayLogNodeError]) -> Void)?
+  /// The channels taken over from nodes whose sessions had ended, said as the writer logs them (``takeNotices()``).
+  private var notices: [String] = []
 
   /// Opens the play log at `url`, brings its schema up to date, and takes the lease of `node`.
   /// - Parameter passwordFile: a file holding the password (`database.passwordFile`); without it libpq reads
@@ -196,14 +198,14 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   /// Claims `channel` in one transaction. Taking it over from a node whose session ended recovers that node's open
   /// plays there, and with `recordingTakeoverAt`, records its downtime there until then.
   private func claim(_ channel: String, recordingTakeoverAt takeover: Date? = nil) throws {
-    try connection.transaction {
+    let previous = try connection.transaction { () throws -> String? in
       let channelRowID = try anyChannelID(named: channel)
       try connection.query(
         "INSERT INTO channel_owners(channel_id, node, since_ms) VALUES($1, $2, $3) ON CONFLICT DO NOTHING",
         [.integer(channelRowID), .text(node), .date(Date())])
       let owner = try connection.query(
         "SELECT node FROM channel_owners WHERE channel_id = $1 FOR UPDATE", [.integer(channelRowID)])[0].string(0)
-      guard owner != node else { return }
+      guard owner != node else { return nil }
       guard try leaseIsFree(of: owner) else {
         throw PlayLogNodeError.channelHeld(channel: channel, node: owner, url: path)
       }
@@ -221,7 +223,19 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
         """,
         [.integer(channelRowID), .text(owner), .date(Date())])
       if let takeover { try recordDowntime(ofChannel: channelRowID, takenFrom: owner, at: takeover) }
+      return owner
     }
+    guard let previous else { return }
+    notices.append(
+      "channel \(channel) taken over from node \(previous), whose session had ended (killed, crashed, or cut off "
+        + "from the server): its plays left open there are marked recovered"
+        + (takeover == nil ? "" : ", and its downtime there is written as a gap from its last heartbeat"))
+  }
+
+  /// The channels taken over since the last call, as the play log writer logs them.
+  public func takeNotices() -> [String] {
+    defer { notices.removeAll() }
+    return notices
   }
 
   @discardableResult

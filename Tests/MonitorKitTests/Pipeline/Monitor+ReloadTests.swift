@@ -150,6 +150,9 @@ struct MonitorReloadTests {
     monitor.reload { am }  // fm removed; am, stopped above, tried again now that node a is gone
     #expect(Wait.until(seconds: 30) { (try? owners()) == "am=b\n" }, "\((try? owners()) ?? "")")
     #expect(monitor.pipelines.map(\.name) == ["am"])
+    #expect(
+      Wait.until(seconds: 30) { lines.text.contains("channel am taken over from node a, whose session had ended") },
+      "the writer logs the takeover: \(lines.text)")
   }
 
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")

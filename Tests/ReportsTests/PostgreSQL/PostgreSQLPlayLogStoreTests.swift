@@ -150,6 +150,12 @@ struct PostgreSQLPlayLogStoreTests {
     try b.listen(to: ["B1", "A1"])
     let after = Date().millisecondsSince1970
     #expect(b.refusedChannels.isEmpty)
+    #expect(
+      b.takeNotices() == [
+        "channel A1 taken over from node a, whose session had ended (killed, crashed, or cut off from the server): "
+          + "its plays left open there are marked recovered, and its downtime there is written as a gap from its "
+          + "last heartbeat"
+      ])
     let gaps = try server.psql(
       "SELECT c.name || '|' || e.start_ms || '|' || e.end_ms || '|' || e.detail FROM events e "
         + "JOIN channels c ON c.id = e.channel_id WHERE e.kind = 'gap'",
@@ -231,6 +237,12 @@ struct PostgreSQLPlayLogStoreTests {
     try a.close()  // node a is killed while both play
     let b = try PostgreSQLPlayLogStore(url: url, node: "b")
     try b.claim(channels: ["A1"])
+    #expect(
+      b.takeNotices() == [
+        "channel A1 taken over from node a, whose session had ended (killed, crashed, or cut off from the server): "
+          + "its plays left open there are marked recovered"
+      ])
+    #expect(b.takeNotices().isEmpty, "each said once")
     #expect(try b.recoverOpenPlays().isEmpty, "node b had no open play of its own")
     let statuses = try server.psql("SELECT id || ':' || status FROM plays ORDER BY id", database: "plays")
     #expect(statuses == "\(cutID):recovered\n\(otherID):open\n", "A2 is node a's still, and waits for its restart")
