@@ -89,12 +89,15 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
 
   /// Runs when the connection was opened (again): the schema on the first, then the node's lease and its channels.
   private func connected() throws {
+    // The first connection of a node started without its server: its start's recovery, which follows, writes the
+    // downtime of the channels it takes over, up to its start.
+    let first = !isMigrated
     if !isMigrated {
       try Migrations.playLog.apply(to: connection)
       isMigrated = true
     }
     try takeNodeLease()
-    try settleChannels()
+    try settleChannels(recordingTakeovers: !first)
   }
 
   /// The channels this node listens to now, after a reload: each is claimed as on connecting (one that another
@@ -115,10 +118,11 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   }
 
   /// Gives up the channels released, and claims each listed channel not refused yet, reporting those another live
-  /// node holds. With `recordingTakeovers` (a reload), a channel taken over gets its previous node's downtime;
-  /// without (on connecting), the start's recovery writes it (``recoverDowntime(channels:at:)``), and a reload made
-  /// while the server could not be reached leaves it unwritten.
-  private func settleChannels(recordingTakeovers: Bool = false) throws {
+  /// node holds. With `recordingTakeovers`, a channel taken over gets its previous node's downtime until now (a
+  /// reload's, also one made while the server could not be reached, whose gap then ends when this node connects);
+  /// without (the first connection of a node started without its server), the start's recovery writes it
+  /// (``recoverDowntime(channels:at:)``).
+  private func settleChannels(recordingTakeovers: Bool) throws {
     for channel in releasedChannels.sorted() {
       try connection.query(
         "DELETE FROM channel_owners WHERE node = $1 AND channel_id IN (SELECT id FROM channels WHERE name = $2)",

@@ -175,6 +175,37 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(alerts == "true:quiet; still open when node a ended, closed when node b took the channel over\n")
   }
 
+  @Test("A reload made while the server is down takes the channel over on connecting, with the downtime until then")
+  func reloadDuringOutageTakeover() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let time = PlayLogStoreTests.time
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    try a.recordHeartbeat([ChannelHeartbeat(channel: "A1", heardThrough: time(2_000))])
+    try server.kill()  // node a's session ends with the server; its heartbeat stays
+    #expect {
+      try b.listen(to: ["B1", "A1"])
+    } throws: { ($0 as? PostgreSQLError)?.isConnectionLost == true }
+    try server.start()
+    let before = Date().millisecondsSince1970
+    try b.recordHeartbeat([ChannelHeartbeat(channel: "B1", heardThrough: Date())])  // connects, then writes
+    #expect(try server.channelOwners(database: "plays") == "A1=b\nB1=b\n")
+    #expect(b.takeNotices().first?.hasSuffix("written as a gap from its last heartbeat") == true)
+    let gap = try server.psql(
+      "SELECT e.start_ms || '|' || e.end_ms FROM events e JOIN channels c ON c.id = e.channel_id "
+        + "WHERE e.kind = 'gap' AND c.name = 'A1'",
+      database: "plays"
+    ).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int64($0) }
+    #expect(gap.first == time(2_000).millisecondsSince1970 && (gap.last ?? 0) >= before, "\(gap)")
+    let heartbeats = try server.psql(
+      "SELECT c.name || ':' || h.node FROM channel_heartbeats h JOIN channels c ON c.id = h.channel_id ORDER BY 1",
+      database: "plays")
+    #expect(heartbeats == "B1:b\n")
+  }
+
   @Test(
     "A node's start closes the open alerts of its channels and those of the whole monitor it opened, not another node's"
   )
