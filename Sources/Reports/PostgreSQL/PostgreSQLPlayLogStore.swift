@@ -104,10 +104,9 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   /// live node holds is refused: ``refusedChannels``, ``onChannelsRefused``, and its writes throw; one refused
   /// before, which the monitor stopped and the reload starts again, is tried again), and those removed are given
   /// up, so that another node may take them at its start. While the server cannot be reached, the next connection
-  /// does both.
+  /// does both. A channel it takes over from a node whose session ended gets that node's downtime there, as a start
+  /// would write it (``recordDowntime(ofChannel:takenFrom:at:)``).
   /// - Throws: a ``PostgreSQLError`` when the server cannot be reached.
-  /// A channel it takes over from a node whose session ended gets that node's downtime there, as a start would
-  /// write it (``recordDowntime(ofChannel:takenFrom:at:)``).
   public func listen(to channels: [String]) throws {
     let removed = claimedChannels.filter { !channels.contains($0) }
     refusedChannels = [:]
