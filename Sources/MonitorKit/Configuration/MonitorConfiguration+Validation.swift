@@ -140,6 +140,12 @@ extension MonitorConfiguration {
     if PlayLogLocation.isPostgreSQL(databasePath) {
       try validateDatabase(origin: origin)
     } else {
+      if database.standby == true {
+        throw ConfigurationError(
+          keyPath: origin.place(of: "database.standby"),
+          reason: "needs a PostgreSQL play log (database.url): an SQLite play log has one monitor, and no other node "
+            + "to stand by for; remove the key, or set database.url")
+      }
       try validatePlayLogFile(origin: origin, checks: checks)
     }
     if let spoolDirectory {

@@ -4,27 +4,56 @@ import Reports
 /// A node that started while its PostgreSQL server was down could not check that its channels were its own; when
 /// it connects, a channel that another live node holds is refused (`PostgreSQLPlayLogStore`), and stopped here as
 /// a reload stops a removed channel: its plays are that node's to write. So is a channel a reload adds that another
-/// live node holds. It stays stopped until the node restarts, or a reload starts it again and its claim is tried
-/// again.
+/// live node holds. It waits on this node (`LifecycleState.standby`): after each heartbeat the play log writer asks
+/// whether its holder has ended (`PlayLogStorage.freedChannels()`), and once it has, this node starts the channel
+/// again and takes it over (`takeOver(channels:)`), as a reload that adds it: the claim recovers that node's open
+/// plays there and writes its downtime. A reload that lists the channel starts it again too.
 extension Monitor {
-  /// Stops the channels named by `errors` (``PlayLogNodeError/channelHeld(channel:node:url:)``). Any thread but the
-  /// play log writer's (a stop waits for the writer); after `stop()` it does nothing.
+  /// Stops the channels named by `errors` (``PlayLogNodeError/channelHeld(channel:node:url:)``), keeping each one's
+  /// configuration for `takeOver(channels:)`. Any thread but the play log writer's (a stop waits for the writer);
+  /// after `stop()` it does nothing.
   func stopChannels(refusedBy errors: [PlayLogNodeError]) {
     lifecycle.withLock { state in
       guard !state.stopped else { return }
       for error in errors {
         guard case .channelHeld(let name, _, _) = error else { continue }
-        let stopped = running.withLock { running -> ChannelPipeline? in
-          guard let index = running.pipelines.firstIndex(where: { $0.name == name }) else { return nil }
+        let stopped = running.withLock { running -> (ChannelPipeline, ChannelConfiguration)? in
+          guard let index = running.pipelines.firstIndex(where: { $0.name == name }),
+            let channel = running.configuration.channels.first(where: { $0.name == name })
+          else { return nil }
           running.configuration.channels.removeAll { $0.name == name }
-          return running.pipelines.remove(at: index)
+          return (running.pipelines.remove(at: index), channel)
         }
-        guard let stopped else { continue }
-        stopped.input.stop()
-        workers?.remove(stopped)
-        log.line("stopped: \(error)", channel: name, severity: .error)
+        guard let (pipeline, channel) = stopped else { continue }
+        pipeline.input.stop()
+        workers?.remove(pipeline)
+        state.standby[name] = channel
+        log.line("stopped: \(error); this node takes it over when that node ends", channel: name, severity: .warning)
       }
       alerts.update(configuration: configuration)
+    }
+  }
+
+  /// Starts again the channels among `names` that were stopped because another node held them, now that it has
+  /// ended, as a reload that adds them: their claim takes them over (a node that holds one again by then refuses
+  /// it, and it waits again). Any thread but the play log writer's; after `stop()` it does nothing.
+  func takeOver(channels names: [String]) {
+    lifecycle.withLock { state in
+      guard !state.stopped, workers != nil else { return }
+      let channels = names.compactMap { state.standby.removeValue(forKey: $0) }
+      guard !channels.isEmpty else { return }
+      for channel in channels {
+        log.line("the node that held it has ended: taking it over", channel: channel.name, severity: .warning)
+      }
+      let running = configuration
+      var target = running
+      target.channels += channels
+      apply(
+        ConfigurationReload(from: running, to: target), removedChannelGaps: &state.removedChannelGaps,
+        trigger: "takeover")
+      // The play log keeps claiming the channels still waiting (refused again while their holders run), so that it
+      // goes on asking whether those holders have ended.
+      writer.listen(to: configuration.channels.map(\.name) + state.standby.keys.sorted())
     }
   }
 }

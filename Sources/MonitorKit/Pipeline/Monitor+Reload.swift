@@ -30,14 +30,16 @@ extension Monitor {
         reloadCatalog()
         return false
       }
+      // The configuration read decides: a channel stopped because another node held it starts again if it lists it.
+      state.standby = [:]
       apply(ConfigurationReload(from: configuration, to: read), removedChannelGaps: &state.removedChannelGaps)
       return true
     }
   }
 
-  /// Applies `change`. A channel it removes records a gap (`removedChannelGaps` keeps its start), and a channel it
-  /// adds takes its gap over. Inside `lifecycle`'s lock.
-  private func apply(_ change: ConfigurationReload, removedChannelGaps: inout [String: Date]) {
+  /// Applies `change`, for `trigger` (what the log's lines begin with). A channel it removes records a gap
+  /// (`removedChannelGaps` keeps its start), and a channel it adds takes its gap over. Inside `lifecycle`'s lock.
+  func apply(_ change: ConfigurationReload, removedChannelGaps: inout [String: Date], trigger: String = "SIGHUP") {
     var applied = change.applied
     let running = self.running.withLock { $0 }
     var catalog = running.catalog
@@ -52,15 +54,15 @@ extension Monitor {
       }
     } catch {
       log.line(
-        "SIGHUP: catalog \(applied.catalogPath) not reloaded, the running one stays: \(error)", severity: .error)
+        "\(trigger): catalog \(applied.catalogPath) not reloaded, the running one stays: \(error)", severity: .error)
       applied.catalogPath = running.configuration.catalogPath
     }
-    for note in change.deferred { log.line("SIGHUP: \(note)", severity: .warning) }
+    for note in change.deferred { log.line("\(trigger): \(note)", severity: .warning) }
     if let clips {
       clips.update(settings: applied.unknown)
     } else if applied.unknown.clipsDirectory != nil {
       log.line(
-        "SIGHUP: unknown.clipsDirectory set: clips are kept from the next start (the channels keep no audio for "
+        "\(trigger): unknown.clipsDirectory set: clips are kept from the next start (the channels keep no audio for "
           + "them until then)", severity: .warning)
       applied.unknown = running.configuration.unknown
     }
@@ -112,7 +114,7 @@ extension Monitor {
 
     func names(_ list: [String]) -> String { list.isEmpty ? "" : " (\(list.joined(separator: ", ")))" }
     log.line(
-      "SIGHUP: configuration reloaded: \(change.added.count) channels added\(names(change.added.map(\.name))), "
+      "\(trigger): configuration reloaded: \(change.added.count) channels added\(names(change.added.map(\.name))), "
         + "\(change.removed.count) removed\(names(change.removed)), "
         + "\(change.changed.count) changed\(names(change.changed.map(\.name))), "
         + "\(change.unchanged.count) untouched; catalog \(applied.catalogPath)"

@@ -48,6 +48,9 @@ final class Monitor: @unchecked Sendable {
     /// The start of the open gap of each channel a reload removed while it was listening, by name: a reload that
     /// adds the channel back hands the gap to its new pipeline, whose first audio ends it.
     var removedChannelGaps: [String: Date] = [:]
+    /// The channels stopped because another live node held them (`stopChannels(refusedBy:)`), by name: started
+    /// again when that node has ended (`takeOver(channels:)`), or by a reload that lists them.
+    var standby: [String: ChannelConfiguration] = [:]
   }
 
   /// The configuration the monitor runs with now. Any thread.
@@ -76,7 +79,7 @@ final class Monitor: @unchecked Sendable {
     let node = configuration.database.node ?? PlayLogLocation.hostName
     let (store, lock) = try PlayLogLocation.openForWriting(
       configuration.databasePath, node: node, passwordFile: configuration.database.passwordFile,
-      channels: configuration.channels.map(\.name), command: "run")
+      channels: configuration.channels.map(\.name), command: "run", standby: configuration.database.standby == true)
     playLogLock = lock
     // The spool comes before the recovery: the plays its commands leave open are recovered like any other.
     let spool = PlayLogLocation.spool(
@@ -87,6 +90,13 @@ final class Monitor: @unchecked Sendable {
     let spoolsWhileStarting = PlayLogLocation.isPostgreSQL(configuration.databasePath) && lastRun?.damage == nil
     let refusals = ChannelRefusals()
     (store as? PostgreSQLPlayLogStore)?.onChannelsRefused = { refusals.report($0) }
+    // A standby node's channels that another live node held at its start (`database.standby`), read before the
+    // writer's thread takes the store: stopped before the monitor starts, and waited for.
+    let refusedAtStart = (store as? PostgreSQLPlayLogStore).map { postgreSQL in
+      postgreSQL.refusedChannels.sorted { $0.key < $1.key }.map {
+        PlayLogNodeError.channelHeld(channel: $0.key, node: $0.value, url: postgreSQL.path)
+      }
+    }
     // When this run began listening, for its restart row and the end of the gaps the last run left open, also when
     // those are written later (a play log that cannot be written now).
     let started = Date()
@@ -169,6 +179,11 @@ final class Monitor: @unchecked Sendable {
       guard let monitor = self else { return }
       DispatchQueue.global().async { monitor.stopChannels(refusedBy: errors) }
     }
+    writer.handleFreedChannels { [weak self] names in
+      guard let monitor = self else { return }
+      DispatchQueue.global().async { monitor.takeOver(channels: names) }
+    }
+    if let refusedAtStart, !refusedAtStart.isEmpty { stopChannels(refusedBy: refusedAtStart) }
   }
 
   /// A channel's pipeline, with its input (not started yet).
@@ -216,6 +231,7 @@ final class Monitor: @unchecked Sendable {
     }
     workers = WorkerPool(threads: configuration.workerThreads, pipelines: pipelines) { [writer] in
       writer.submitHeartbeat($0)
+      writer.checkFreedChannelsSoon()
     }
     // The channels running at each evaluation: a reload adds, replaces and removes them.
     alerts.start { [self] in (self.pipelines.map(\.status), overview(alerts: false)) }

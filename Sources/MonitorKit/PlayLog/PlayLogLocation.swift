@@ -28,19 +28,22 @@ enum PlayLogLocation {
   /// writer keeps the plays in the spool until then. `scan` needs the server at start.
   /// - Returns: the store, and the SQLite file's lock (nil for PostgreSQL, where the node's lease lives in the
   ///   store's session); keep the lock until the store is closed.
+  /// With `standby` (`run` on PostgreSQL), a channel another live node holds is refused and waits
+  /// (`PostgreSQLPlayLogStore.refusedChannels`) instead of stopping the start.
   /// - Throws: `PlayLogLockError` when another process writes the SQLite file; `PlayLogNodeError` when another
   ///   monitor runs as `node` or another live node holds one of `channels`; a `ConfigurationError` (key
   ///   `database.url`) when the PostgreSQL server is up and refuses the login (user, password, database: exit 78);
   ///   `PostgreSQLError` or `SQLiteError` when the play log cannot be opened (for `run`, an SQLite file on a full or
   ///   failing disk opens later instead: `PlayLogStore(openingLater:)`).
   static func openForWriting(
-    _ path: String, node: String, passwordFile: String?, channels: [String], command: String
+    _ path: String, node: String, passwordFile: String?, channels: [String], command: String, standby: Bool = false
   ) throws -> (store: any PlayLogStorage, lock: PlayLogLock?) {
     if isPostgreSQL(path) {
       do {
         if command == "run" {
           let store = try PostgreSQLPlayLogStore(
-            startingWithoutServer: path, node: node, passwordFile: passwordFile, channels: channels)
+            startingWithoutServer: path, node: node, passwordFile: passwordFile, channels: channels,
+            waitingForHeldChannels: standby)
           return (store, nil)
         }
         let store = try PostgreSQLPlayLogStore(url: path, node: node, passwordFile: passwordFile)

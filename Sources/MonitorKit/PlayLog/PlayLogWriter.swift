@@ -100,6 +100,11 @@ final class PlayLogWriter: @unchecked Sendable {
   private var droppedChannels: Set<String> = []
   /// The last error of reading the other nodes' heartbeats, logged once.
   private var lastPeerError: String?
+  /// Told the channels refused to this node whose holders have ended (`PlayLogStorage.freedChannels()`), on the
+  /// writer's thread, at each check that finds some (`handleFreedChannels(with:)`).
+  private let freedChannelsHandler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+  /// Set by `checkFreedChannelsSoon()`: the writer's thread checks once it wakes.
+  private let freedCheckDue = Atomic<Bool>(false)
 
   /// Takes over `store` (opened by the caller, so that a store that cannot be opened stops the start) and `spool`
   /// (replayed by the caller with `replay(_:into:log:)`; default: the one beside the play log). `startupWrites`:
@@ -131,6 +136,22 @@ final class PlayLogWriter: @unchecked Sendable {
   /// call. Not spooled: a reload's channels are this run's. Any thread.
   func listen(to channels: [String]) {
     pendingChannels.withLock { $0 = channels }
+    wake.signal()
+  }
+
+  /// Sets what is told the channels refused to this node whose holders have ended since: at each
+  /// `checkFreedChannelsSoon()`, the writer asks the play log (`PlayLogStorage.freedChannels()`, one lease probe per
+  /// refused channel, none when there is none) and hands on those it names, again at each check until a reload
+  /// listens to them. Any thread.
+  func handleFreedChannels(with handler: @escaping @Sendable ([String]) -> Void) {
+    freedChannelsHandler.withLock { $0 = handler }
+  }
+
+  /// Asks the writer's thread to check the channels refused to this node (see `handleFreedChannels(with:)`), unless
+  /// the play log cannot be written or the writer stops. The monitor asks at each heartbeat, every 10 s, also when
+  /// no channel runs (a node that only stands by). Any thread.
+  func checkFreedChannelsSoon() {
+    freedCheckDue.store(true, ordering: .relaxed)
     wake.signal()
   }
 
@@ -310,6 +331,9 @@ final class PlayLogWriter: @unchecked Sendable {
       if let nextRetry { _ = wake.wait(timeout: nextRetry) } else { wake.wait() }
       let stop = stopping.load(ordering: .acquiring)
       if let channels = pendingChannels.withLock({ $0.take() }) { listen(channels) }
+      if freedCheckDue.exchange(false, ordering: .relaxed) && !stop && !failing.load(ordering: .relaxed) {
+        checkFreedChannels()
+      }
       if failing.load(ordering: .relaxed) {
         spoolWaiting()
         // A stop tries the store once more at once (it may be writable again), then leaves the rest in the spool;
@@ -369,6 +393,15 @@ final class PlayLogWriter: @unchecked Sendable {
         "the other nodes' heartbeats in \(applier.store.path) could not be read: \(error). A node that goes down is "
           + "not alerted (node_down) until they can be", severity: .warning)
     }
+  }
+
+  /// Hands the channels refused to this node whose holders have ended to `freedChannelsHandler`. A check that
+  /// fails (the server gone since) is made again at the next request.
+  private func checkFreedChannels() {
+    guard let handler = freedChannelsHandler.withLock({ $0 }),
+      let freed = try? applier.store.freedChannels(), !freed.isEmpty
+    else { return }
+    handler(freed)
   }
 
   /// Retries `startupWrites` every `retrySeconds` until they succeed (true) or the writer stops (false: the waiting

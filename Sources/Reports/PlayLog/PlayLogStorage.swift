@@ -61,6 +61,9 @@ public protocol PlayLogStorage: AnyObject {
   /// another live node holds is refused, and its writes throw) and gives up those removed; nothing in SQLite, whose
   /// play log has one writer.
   func listen(to channels: [String]) throws
+  /// The channels refused to this node (another live node held them) whose holders' sessions have ended since: a
+  /// reload that listens to them again takes them over. Empty in SQLite, whose play log has one writer.
+  func freedChannels() throws -> [String]
   /// The other nodes that have heartbeats in the play log (they run, or ended without stopping), and when each
   /// last wrote them; a node's own are not among them. Empty in SQLite, whose play log has one writer.
   func peerNodes() throws -> [PeerNode]
@@ -93,6 +96,8 @@ public protocol PlayLogStorage: AnyObject {
 /// writer, and every channel is its own.
 extension PlayLogStore: PlayLogStorage {
   public func listen(to channels: [String]) throws {}
+
+  public func freedChannels() throws -> [String] { [] }
 
   public func peerNodes() throws -> [PeerNode] { [] }
 }

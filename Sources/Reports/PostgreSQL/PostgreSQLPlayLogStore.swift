@@ -71,9 +71,11 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   /// - Throws: ``PostgreSQLError`` whose `isLoginRefused` is true when the server is up and refuses the login
   ///   (user, password, database); ``MigrationError``, ``PlayLogNodeError`` or a ``PostgreSQLError`` when the server
   ///   is up and refuses the node or a channel, as the other initializer and ``claim(channels:waitSeconds:)`` do.
+  /// - Parameter waitingForHeldChannels: a channel that another live node holds is refused (``refusedChannels``)
+  ///   instead of throwing, as on connecting: the node stands by for it (``freedChannels()``).
   public init(
     startingWithoutServer url: String, node: String, passwordFile: String? = nil, channels: [String],
-    leaseWaitSeconds: Double = defaultLeaseWaitSeconds
+    leaseWaitSeconds: Double = defaultLeaseWaitSeconds, waitingForHeldChannels: Bool = false
   ) throws {
     path = url
     self.node = node
@@ -84,7 +86,11 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     try Migrations.playLog.apply(to: connection)
     isMigrated = true
     try takeNodeLease(waitSeconds: leaseWaitSeconds)
-    try claim(channels: channels, waitSeconds: leaseWaitSeconds)
+    if waitingForHeldChannels {
+      try settleChannels(recordingTakeovers: false)
+    } else {
+      try claim(channels: channels, waitSeconds: leaseWaitSeconds)
+    }
   }
 
   /// Runs when the connection was opened (again): the schema on the first, then the node's lease and its channels.
@@ -114,6 +120,13 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     releasedChannels.subtract(channels)
     claimedChannels = channels
     try settleChannels(recordingTakeovers: true)
+  }
+
+  /// The channels refused to this node whose holders' sessions have ended since (one lease probe each): a reload
+  /// that listens to them again (``listen(to:)``) takes them over.
+  /// - Throws: a ``PostgreSQLError`` when the server cannot be reached.
+  public func freedChannels() throws -> [String] {
+    try refusedChannels.sorted { $0.key < $1.key }.filter { try leaseIsFree(of: $0.value) }.map(\.key)
   }
 
   /// Gives up the channels released, and claims each listed channel not refused yet, reporting those another live

@@ -284,7 +284,11 @@ struct MonitorConfigurationTests {
       // How long a scan waits for its PostgreSQL server is scan's --outage-wait; the configuration does not set it.
       (
         file(channels: "{name: \"a\", source: \"jack\"}", "database: {outageWaitSeconds: 60},"),
-        "database.outageWaitSeconds", "known keys here: node, passwordFile, url"
+        "database.outageWaitSeconds", "known keys here: node, passwordFile, standby, url"
+      ),
+      (
+        file(channels: "{name: \"a\", source: \"jack\"}", "database: {standby: true},"), "database.standby",
+        "needs a PostgreSQL play log (database.url): an SQLite play log has one monitor"
       ),
       (file(channels: "{name: \"a\", source: {stream: {uri: \"http://x\"}}}"), "channels[0].source.stream.uri", "url"),
       (file(channels: "{name: \"a\", source: {jack: {port: \"mono\"}}}"), "channels[0].source.jack.port", "ports"),

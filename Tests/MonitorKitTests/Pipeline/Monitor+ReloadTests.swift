@@ -155,6 +155,80 @@ struct MonitorReloadTests {
       "the writer logs the takeover: \(lines.text)")
   }
 
+  @Test("on PostgreSQL, a channel stopped because a live node held it is taken over once that node ends, unasked")
+  func channelTakenOverWhenItsNodeEnds() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let other = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try other.claim(channels: ["am"])
+    try other.recordHeartbeat([ChannelHeartbeat(channel: "am", heardThrough: Date())])
+    var fm = configuration(clips: UnknownClipSettings())
+    fm.databasePath = url
+    fm.database.node = "b"
+    fm.spoolDirectory = folder.url.path
+    var both = fm
+    both.channels.append(
+      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    let lines = LineCollector()
+    let monitor = try Monitor(configuration: fm, log: MonitorLog(write: { lines.append($0) }))
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    monitor.reload { both }
+    #expect(
+      Wait.until(seconds: 30) {
+        lines.text.contains("[am] stopped: channel am is monitored by node a, which is running")
+          && lines.text.contains("; this node takes it over when that node ends")
+      }, "\(lines.text)")
+    #expect(Wait.until(seconds: 10) { monitor.pipelines.map(\.name) == ["fm"] })
+
+    try other.close()  // node a is killed: the next heartbeat's check finds am free (one every 10 s)
+    #expect(Wait.until(seconds: 60) { monitor.pipelines.map(\.name) == ["fm", "am"] }, "\(lines.text)")
+    #expect(
+      Wait.until(seconds: 30) { (try? server.channelOwners(database: "plays")) == "am=b\nfm=b\n" }, "\(lines.text)")
+    #expect(lines.text.contains("[am] the node that held it has ended: taking it over"), "\(lines.text)")
+    #expect(lines.text.contains("takeover: configuration reloaded: 1 channels added (am)"), "\(lines.text)")
+    #expect(
+      Wait.until(seconds: 30) { lines.text.contains("channel am taken over from node a, whose session had ended") },
+      "\(lines.text)")
+    let gaps = try server.psql(
+      "SELECT count(*) FROM events e JOIN channels c ON c.id = e.channel_id "
+        + "WHERE c.name = 'am' AND e.kind = 'gap' AND e.end_ms IS NOT NULL AND e.detail LIKE 'node a ended without%'",
+      database: "plays")
+    #expect(gaps == "1\n", "node a's downtime on am, from its heartbeat to the takeover")
+  }
+
+  @Test("on PostgreSQL, a standby node starts with a channel another node holds waiting, and takes it over later")
+  func standbyStart() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let other = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try other.claim(channels: ["am"])
+    var both = configuration(clips: UnknownClipSettings())
+    both.databasePath = url
+    both.database.node = "b"
+    both.spoolDirectory = folder.url.path
+    both.channels.append(
+      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    #expect(throws: PlayLogNodeError.channelHeld(channel: "am", node: "a", url: url)) {
+      _ = try Monitor(configuration: both, log: MonitorLog(write: { _ in }))
+    }
+    both.database.standby = true
+    let lines = LineCollector()
+    let monitor = try Monitor(configuration: both, log: MonitorLog(write: { lines.append($0) }))
+    #expect(monitor.pipelines.map(\.name) == ["fm"], "am waits, not started")
+    #expect(
+      lines.text.contains("[am] stopped: channel am is monitored by node a, which is running")
+        && lines.text.contains("; this node takes it over when that node ends"), "\(lines.text)")
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    #expect(try server.channelOwners(database: "plays") == "am=a\nfm=b\n")
+
+    try other.close()  // node a is killed
+    #expect(Wait.until(seconds: 60) { monitor.pipelines.map(\.name) == ["fm", "am"] }, "\(lines.text)")
+    #expect(
+      Wait.until(seconds: 30) { (try? server.channelOwners(database: "plays")) == "am=b\nfm=b\n" }, "\(lines.text)")
+  }
+
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")
   func clipsTurnedOn() throws {
     let lines = LogLines()

@@ -127,9 +127,12 @@ struct PostgreSQLPlayLogStoreTests {
     let c = try PostgreSQLPlayLogStore(url: url, node: "c")
     try c.claim(channels: ["B1"], waitSeconds: 0)  // refused while node b owned it, though b no longer listened
 
+    #expect(try b.freedChannels() == [], "node a, which holds A1, runs")
     try Self.close(a, seenBy: b)
+    #expect(try b.freedChannels() == ["A1"], "node a has ended: a reload that lists A1 takes it")
     try b.listen(to: ["A1", "B2"])
     #expect(b.refusedChannels.isEmpty && reported.count == 2)
+    #expect(try b.freedChannels() == [])
     #expect(try owners() == "A1=b\nB1=c\nB2=b\n", "A1 taken over once node a is gone")
   }
 
