@@ -41,7 +41,7 @@ struct RunCommandNodesTests {
 
   @Test(
     "Every play each node hears is in the play log once, and the reports equal those from SQLite",
-    .timeLimit(.minutes(4)))
+    .timeLimit(.minutes(10)))
   func threeNodes() throws {
     let runs = try RunCommandTests()
     let server = try PostgreSQLTestServer()

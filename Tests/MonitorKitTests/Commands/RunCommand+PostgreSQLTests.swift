@@ -73,7 +73,7 @@ struct RunCommandPostgreSQLTests {
 
   @Test(
     "A node started while PostgreSQL is down keeps its plays in its spool and writes each once when it starts",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func startsWithoutServer() throws {
     let runs = try RunCommandTests()
     let server = try PostgreSQLTestServer()
@@ -106,7 +106,7 @@ struct RunCommandPostgreSQLTests {
 
   @Test(
     "A node started while PostgreSQL is down stops a channel that a live node holds when it connects",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func startsWithoutServerThenFindsChannelHeld() throws {
     let runs = try RunCommandTests()
     let server = try PostgreSQLTestServer()

@@ -62,7 +62,7 @@ struct APIRouterPostgreSQLTests {
 
   @Test(
     "the same plays, events and alerts in SQLite and in PostgreSQL give the same API pages, filters and cursors",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func samePages() throws {
     let folder = try TemporaryDirectory(prefix: "api-postgres")
     let sqlitePath = folder.file("plays.sqlite").path

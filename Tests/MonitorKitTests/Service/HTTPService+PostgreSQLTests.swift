@@ -29,7 +29,7 @@ struct HTTPServicePostgreSQLTests {
     try monitor.waitForLog("[a] play started: \"Chaos God\"")
   }
 
-  @Test("a report from a PostgreSQL play log is the one `report` writes from it", .timeLimit(.minutes(3)))
+  @Test("a report from a PostgreSQL play log is the one `report` writes from it", .timeLimit(.minutes(10)))
   func reports() throws {
     #expect(try Wait.until(seconds: 60) { try server.psql("SELECT count(*) FROM plays", database: "plays") == "1\n" })
     let report = try monitor.get("/api/v1/reports/plays.csv?tz=UTC")
@@ -46,7 +46,7 @@ struct HTTPServicePostgreSQLTests {
 
   @Test(
     "PostgreSQL killed: /healthz and /metrics say it is unreachable, with the spooled writes, until it is back",
-    .timeLimit(.minutes(4)))
+    .timeLimit(.minutes(10)))
   func outage() throws {
     #expect(try Wait.until(seconds: 60) { try monitor.get("/healthz").status == 200 })
     try server.kill()
