@@ -29,6 +29,19 @@ struct MonitorReloadTests {
     return configuration
   }
 
+  /// Node b's configurations on the PostgreSQL play log `url`: channel fm alone, and fm with am, which node a holds
+  /// in the tests that use them.
+  func postgreSQLConfigurations(url: String) -> (fm: MonitorConfiguration, both: MonitorConfiguration) {
+    var fm = configuration(clips: UnknownClipSettings())
+    fm.databasePath = url
+    fm.database.node = "b"
+    fm.spoolDirectory = folder.url.path
+    var both = fm
+    both.channels.append(
+      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    return (fm, both)
+  }
+
   @Test("a reload applies the clips' new folder and retention, and keeps the channel running")
   func clipSettings() throws {
     let started = UnknownClipSettings(clipsDirectory: folder.file("clips").path)
@@ -120,13 +133,7 @@ struct MonitorReloadTests {
     let url = try server.makeDatabase("plays")
     let other = try PostgreSQLPlayLogStore(url: url, node: "a")
     try other.claim(channels: ["am"])
-    var fm = configuration(clips: UnknownClipSettings())
-    fm.databasePath = url
-    fm.database.node = "b"
-    fm.spoolDirectory = folder.url.path
-    var both = fm
-    both.channels.append(
-      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    let (fm, both) = postgreSQLConfigurations(url: url)
     let lines = LineCollector()
     let monitor = try Monitor(configuration: fm, log: MonitorLog(write: { lines.append($0) }))
     try monitor.start()
@@ -162,13 +169,7 @@ struct MonitorReloadTests {
     let other = try PostgreSQLPlayLogStore(url: url, node: "a")
     try other.claim(channels: ["am"])
     try other.recordHeartbeat([ChannelHeartbeat(channel: "am", heardThrough: Date())])
-    var fm = configuration(clips: UnknownClipSettings())
-    fm.databasePath = url
-    fm.database.node = "b"
-    fm.spoolDirectory = folder.url.path
-    var both = fm
-    both.channels.append(
-      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    let (fm, both) = postgreSQLConfigurations(url: url)
     let lines = LineCollector()
     let monitor = try Monitor(configuration: fm, log: MonitorLog(write: { lines.append($0) }))
     try monitor.start()
@@ -203,12 +204,7 @@ struct MonitorReloadTests {
     let url = try server.makeDatabase("plays")
     let other = try PostgreSQLPlayLogStore(url: url, node: "a")
     try other.claim(channels: ["am"])
-    var both = configuration(clips: UnknownClipSettings())
-    both.databasePath = url
-    both.database.node = "b"
-    both.spoolDirectory = folder.url.path
-    both.channels.append(
-      ChannelConfiguration(name: "am", source: .file(path: Fixtures.music("catalog-a.ogg").path, loop: true)))
+    var both = postgreSQLConfigurations(url: url).both
     #expect(throws: PlayLogNodeError.channelHeld(channel: "am", node: "a", url: url)) {
       _ = try Monitor(configuration: both, log: MonitorLog(write: { _ in }))
     }

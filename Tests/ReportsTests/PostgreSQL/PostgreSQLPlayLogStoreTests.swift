@@ -14,6 +14,19 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(freed, "node \(store.node)'s lease freed after its session closed")
   }
 
+  /// A server whose play log `plays` has nodes a and b running, holding channels A1 and B1.
+  static func twoNodes() throws -> (
+    server: PostgreSQLTestServer, url: String, a: PostgreSQLPlayLogStore, b: PostgreSQLPlayLogStore
+  ) {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
+    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
+    try a.claim(channels: ["A1"])
+    try b.claim(channels: ["B1"])
+    return (server, url, a, b)
+  }
+
   @Test("The schema is the SQLite one's, with the same migration ids recorded")
   func migrationsAreRecordedTheSameWay() throws {
     let server = try PostgreSQLTestServer()
@@ -138,13 +151,8 @@ struct PostgreSQLPlayLogStoreTests {
 
   @Test("A reload that takes a channel over from a killed node records that node's downtime there, as a start would")
   func reloadTakeoverDowntime() throws {
-    let server = try PostgreSQLTestServer()
-    let url = try server.makeDatabase("plays")
+    let (server, _, a, b) = try Self.twoNodes()
     let time = PlayLogStoreTests.time
-    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
-    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
-    try a.claim(channels: ["A1"])
-    try b.claim(channels: ["B1"])
     try a.openAlert(channel: "A1", kind: "silence", start: time(1_000), detail: "quiet")
     try a.recordHeartbeat([ChannelHeartbeat(channel: "A1", heardThrough: time(2_000))])
     try b.recordHeartbeat([ChannelHeartbeat(channel: "B1", heardThrough: Date())])
@@ -180,13 +188,8 @@ struct PostgreSQLPlayLogStoreTests {
 
   @Test("A reload made while the server is down takes the channel over on connecting, with the downtime until then")
   func reloadDuringOutageTakeover() throws {
-    let server = try PostgreSQLTestServer()
-    let url = try server.makeDatabase("plays")
+    let (server, _, a, b) = try Self.twoNodes()
     let time = PlayLogStoreTests.time
-    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
-    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
-    try a.claim(channels: ["A1"])
-    try b.claim(channels: ["B1"])
     try a.recordHeartbeat([ChannelHeartbeat(channel: "A1", heardThrough: time(2_000))])
     try server.kill()  // node a's session ends with the server; its heartbeat stays
     #expect {
@@ -213,13 +216,8 @@ struct PostgreSQLPlayLogStoreTests {
     "A node's start closes the open alerts of its channels and those of the whole monitor it opened, not another node's"
   )
   func alertRecoveryIsPerNode() throws {
-    let server = try PostgreSQLTestServer()
-    let url = try server.makeDatabase("plays")
+    let (server, url, a, b) = try Self.twoNodes()
     let time = PlayLogStoreTests.time
-    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
-    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
-    try a.claim(channels: ["A1"])
-    try b.claim(channels: ["B1"])
     try a.openAlert(channel: "A1", kind: "silence", start: time(0), detail: "quiet")
     try a.openAlert(channel: nil, kind: "play_log_unwritable", start: time(1), detail: "locked")
     try b.openAlert(channel: "B1", kind: "silence", start: time(2), detail: "quiet")
