@@ -50,10 +50,7 @@ extension Monitor {
       target.channels += channels
       apply(
         ConfigurationReload(from: running, to: target), removedChannelGaps: &state.removedChannelGaps,
-        trigger: "takeover")
-      // The play log keeps claiming the channels still waiting (refused again while their holders run), so that it
-      // goes on asking whether those holders have ended.
-      writer.listen(to: configuration.channels.map(\.name) + state.standby.keys.sorted())
+        trigger: "takeover", waiting: state.standby.keys.sorted())
     }
   }
 }

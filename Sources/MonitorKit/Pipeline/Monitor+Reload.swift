@@ -38,8 +38,13 @@ extension Monitor {
   }
 
   /// Applies `change`, for `trigger` (what the log's lines begin with). A channel it removes records a gap
-  /// (`removedChannelGaps` keeps its start), and a channel it adds takes its gap over. Inside `lifecycle`'s lock.
-  func apply(_ change: ConfigurationReload, removedChannelGaps: inout [String: Date], trigger: String = "SIGHUP") {
+  /// (`removedChannelGaps` keeps its start), and a channel it adds takes its gap over. The play log is told the
+  /// channels that run, and `waiting` (channels stopped because another node holds them, which it goes on
+  /// claiming, so that it asks whether those nodes have ended). Inside `lifecycle`'s lock.
+  func apply(
+    _ change: ConfigurationReload, removedChannelGaps: inout [String: Date], trigger: String = "SIGHUP",
+    waiting: [String] = []
+  ) {
     var applied = change.applied
     let running = self.running.withLock { $0 }
     var catalog = running.catalog
@@ -106,7 +111,9 @@ extension Monitor {
     }
     // A channel that could not start is left out, so that the next reload tries it again.
     applied.channels.removeAll { failed.contains($0.name) }
-    if !change.added.isEmpty || !change.removed.isEmpty { writer.listen(to: applied.channels.map(\.name)) }
+    if !change.added.isEmpty || !change.removed.isEmpty {
+      writer.listen(to: applied.channels.map(\.name) + waiting)
+    }
     let ordered = applied.channels.compactMap { pipelines[$0.name] }
     self.running.withLock { $0 = (applied, catalog, ordered) }
     catalogInfo.withLock { $0 = catalog.info() }

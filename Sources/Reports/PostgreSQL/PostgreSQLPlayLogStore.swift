@@ -337,9 +337,7 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   }
 
   public func reopenPlayOfSameAiring(as play: PlayRecord, retrying: Bool) throws -> ContinuedPlay? {
-    if let owner = refusedChannels[play.channel] {
-      throw PlayLogNodeError.channelHeld(channel: play.channel, node: owner, url: path)
-    }
+    try refuseIfHeld(play.channel)
     let playStart = play.start.millisecondsSince1970
     let gapMilliseconds = Date.milliseconds(fromSeconds: PlayLogStore.restartGapSeconds)
     return try connection.transaction {
@@ -467,15 +465,21 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
     guard !refusedChannels.isEmpty else { return }
     let rows = try connection.query(
       "SELECT c.name FROM plays AS p JOIN channels AS c ON c.id = p.channel_id WHERE p.id = $1", [.integer(playID)])
-    guard let name = try rows.first?.string(0), let owner = refusedChannels[name] else { return }
-    throw PlayLogNodeError.channelHeld(channel: name, node: owner, url: path)
+    if let name = try rows.first?.string(0) { try refuseIfHeld(name) }
+  }
+
+  /// Throws ``PlayLogNodeError/channelHeld(channel:node:url:)`` for a channel refused to this node on connecting.
+  private func refuseIfHeld(_ channel: String) throws {
+    if let owner = refusedChannels[channel] {
+      throw PlayLogNodeError.channelHeld(channel: channel, node: owner, url: path)
+    }
   }
 
   /// The id of the channel called `name`, adding it if new, for a write of this node. Inside the caller's
   /// transaction.
   /// - Throws: ``PlayLogNodeError/channelHeld(channel:node:url:)`` for a channel refused to this node on connecting.
   func channelID(named name: String) throws -> Int64 {
-    if let owner = refusedChannels[name] { throw PlayLogNodeError.channelHeld(channel: name, node: owner, url: path) }
+    try refuseIfHeld(name)
     return try anyChannelID(named: name)
   }
 
