@@ -153,21 +153,42 @@ struct AlertEvaluator {
   }
 
   /// What a `node_down` alert says of the nodes that are down: each one's last heartbeat, whether its session has
-  /// ended, its channels, and what to do.
+  /// ended, its channels (those another node took over, with that node), and what to do.
   static func nodeDownDetail(_ down: [PeerNode]) -> String {
     down.map { peer in
-      "Node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)), and its session "
+      var parts: [String] = []
+      if !peer.channels.isEmpty {
+        parts.append(
+          "nothing from its channels \(peer.channels.joined(separator: ", ")) reaches the play log (a node that still "
+            + "runs keeps their plays in its spool)")
+      }
+      let takers = Dictionary(grouping: peer.takenOver.keys.sorted(), by: { peer.takenOver[$0] ?? "" })
+      for taker in takers.keys.sorted() {
+        let channels = takers[taker] ?? []
+        parts.append(
+          "its channel\(channels.count == 1 ? "" : "s") \(channels.joined(separator: ", ")) "
+            + "\(channels.count == 1 ? "was" : "were") taken over by node \(taker)")
+      }
+      if parts.isEmpty { parts.append("it listened to no channel (each waited for another node)") }
+      return "Node \(peer.node) has written no heartbeat since \(ISO8601Millis.format(peer.lastHeartbeat)), and its "
+        + "session "
         + (peer.sessionEnded
           ? "with the server has ended: it was killed or crashed, or it lost the server"
           : "with the server is still open: it hangs, or it lost its power or network under a minute ago and the "
             + "server has not noticed yet")
-        + "; nothing from its channels \(peer.channels.joined(separator: ", ")) reaches the play log (a node that "
-        + "still runs keeps their plays in its spool)."
+        + "; " + parts.joined(separator: "; ") + "."
+        + (peer.channels.isEmpty
+          ? " Start it again, or retire it (start and stop a monitor as node \(peer.node))."
+          : " Start it again, or start a node whose configuration lists its channels.")
     }.joined(separator: " ")
-      + " Start the node again, or start a node whose configuration lists its channels."
   }
 
-  /// Closes every open alert at `now` (the monitor stops): an alert is never left open by a clean stop.
+  /// Closes every open alert at `now` (the monitor stops): an alert is never left open by a clean stop, but
+  /// `node_down`. The node it names is still down when this one stops; its row in the play log is shared with every
+  /// node still running, and each delivers it with the same kind and start, so closing it here would end the alert
+  /// in the log and resolve it at a shared receiver while the node is down. The nodes still running close it when
+  /// that node is back; if none runs, this node's next start closes it (`recoverOpenAlerts`), and a later close by
+  /// any node sets the end the node came back.
   mutating func finish(now: Date = Date()) -> [AlertEvent] {
     var events: [AlertEvent] = []
     for name in channels.keys.sorted() {
@@ -180,13 +201,13 @@ struct AlertEvaluator {
       }
       channels[name] = channel
     }
-    return events + finishMonitorAlerts(now: now)
+    return events + finishMonitorAlerts(now: now, keeping: [.nodeDown])
   }
 
-  /// Closes the monitor's own open alerts at `now`.
-  private mutating func finishMonitorAlerts(now: Date) -> [AlertEvent] {
+  /// Closes the monitor's own open alerts at `now`, but those of `kept`.
+  private mutating func finishMonitorAlerts(now: Date, keeping kept: Set<AlertKind> = []) -> [AlertEvent] {
     var events: [AlertEvent] = []
-    for kind in AlertKind.allCases where kind.isMonitorWide {
+    for kind in AlertKind.allCases where kind.isMonitorWide && !kept.contains(kind) {
       if let change = monitorTrackers[kind]?.finish(at: now.timeIntervalSince1970) {
         events.append(event(change, channel: nil, kind: kind, detail: monitorDetails[kind] ?? "", now: now))
       }

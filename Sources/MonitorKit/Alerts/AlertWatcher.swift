@@ -60,9 +60,9 @@ final class AlertWatcher: @unchecked Sendable {
     thread.start()
   }
 
-  /// Stops the timer thread, closes every open alert now (written to the play log before the writer stops), and
-  /// lets the deliveries send for up to `deliveryStopSeconds`. Control thread; before `PlayLogWriter.stop()`; a
-  /// second call returns at once.
+  /// Stops the timer thread, closes every open alert now but `node_down` (`AlertEvaluator.finish`; written to the
+  /// play log before the writer stops), and lets the deliveries send for up to `deliveryStopSeconds`. Control
+  /// thread; before `PlayLogWriter.stop()`; a second call returns at once.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
     if thread != nil {
@@ -71,7 +71,15 @@ final class AlertWatcher: @unchecked Sendable {
       finished.wait()
       thread = nil
     }
-    publish(evaluator.withLock { $0.finish() })
+    let (closed, nodeDown) = evaluator.withLock { evaluator in
+      (evaluator.finish(), evaluator.active[nil]?.first { $0.kind == .nodeDown })
+    }
+    publish(closed)
+    if nodeDown != nil {
+      log.line(
+        "alert node_down stays open as this node stops: the node it names is still down, and the nodes still "
+          + "running close it when that node is back (this node's next start does if none runs)")
+    }
     var left = 0
     for delivery in deliveries.withLock({ $0 }) { left += delivery.stop(waitingSeconds: Self.deliveryStopSeconds) }
     if left > 0 {

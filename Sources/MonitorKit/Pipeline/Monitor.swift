@@ -299,7 +299,12 @@ final class Monitor: @unchecked Sendable {
   /// - Returns: what is not in the play log; empty after a clean stop.
   @discardableResult
   func stop() -> PlayLogWriter.Leftover {
-    lifecycle.withLock { $0.stopped = true }  // waits for a reload that is under way
+    // Waits for a reload that is under way; a second call (a test's deferred stop after its own) does nothing.
+    let alreadyStopped = lifecycle.withLock { state in
+      defer { state.stopped = true }
+      return state.stopped
+    }
+    guard !alreadyStopped else { return PlayLogWriter.Leftover() }
     let configuration = self.configuration
     // The channels listening until now: not those whose input had ended (a file played to its end).
     let listening = pipelines.filter { $0.input.status != .ended }
@@ -310,7 +315,7 @@ final class Monitor: @unchecked Sendable {
     let stoppedAt = Date()
     for pipeline in listening { pipeline.recordStopped(at: stoppedAt) }
     // Stopped, not killed: the next start ends the gaps above and finds no heartbeat to take for a kill.
-    writer.submit(.heartbeat(channels: []))
+    writer.submit(.stopped)
     alerts.stop()  // closes the open alerts, before the writer stops
     listenerStats?.stop()
     clips?.waitUntilIdle()  // the unknown segments whose clips are being written, before the writer stops

@@ -30,7 +30,7 @@ struct PlayCommandApplier {
     case .update(let updated, _, _, _, _, _, _): token = updated
     case .retract(let retracted): token = retracted
     case .start, .event, .eventEnded, .alertOpened, .alertClosed, .stretch, .reviseUnknown, .playClip, .listeners,
-      .heartbeat:
+      .heartbeat, .stopped:
       return PlaySpool.Entry(command: command)
     }
     guard let target = targets[token] else { return PlaySpool.Entry(command: command) }
@@ -121,6 +121,8 @@ struct PlayCommandApplier {
       try store.recordListeners(channel: channel, sampledAt: sampledAt, listeners: listeners)  // once, as a stretch
     case .heartbeat(let heartbeats):
       try store.recordHeartbeat(heartbeats)  // replaces the last one: applying it again changes nothing
+    case .stopped:
+      try store.clearHeartbeat()  // applying it again changes nothing
     }
     return nil
   }

@@ -45,8 +45,10 @@ final class PlayLogWriter: @unchecked Sendable {
     /// A channel's stream listener count at `sampledAt` (`IcecastStatsSampler`).
     case listeners(channel: String, sampledAt: Date, listeners: Int)
     /// Through when the monitor heard each channel it listens to now, replacing the last heartbeat
-    /// (`WorkerPool`'s watch thread); an empty list at a clean stop.
+    /// (`WorkerPool`'s watch thread); an empty list while every channel waits for another node.
     case heartbeat(channels: [ChannelHeartbeat])
+    /// The monitor stops cleanly: its heartbeats are deleted (`PlayLogStorage.clearHeartbeat()`).
+    case stopped
   }
 
   /// What `stop` could not write to the play log.
@@ -351,7 +353,7 @@ final class PlayLogWriter: @unchecked Sendable {
             return queue.spooled
           }
           if spooledBefore == 1 { removeSpool() }
-          if case .heartbeat(let channels) = command, !channels.isEmpty { checkPeerNodes() }
+          if case .heartbeat = command { checkPeerNodes() }
         } else {
           nextRetry = .now() + retrySeconds
           break

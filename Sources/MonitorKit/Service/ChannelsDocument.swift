@@ -38,11 +38,13 @@ enum ChannelsDocument {
       })
   }
 
-  /// Another node: its channels, its last heartbeat (the server's clock), how long ago that was at `now`, and
-  /// whether its session with the server has ended.
+  /// Another node: its channels, those another node took over (by channel, the node that holds it now), its last
+  /// heartbeat (the server's clock), how long ago that was at `now`, and whether its session with the server has
+  /// ended.
   private static func node(_ overview: MonitorOverview, _ peer: PeerNode, now: Date) -> JSONValue {
     .object([
       ("node", .string(peer.node)), ("channels", .array(peer.channels.map(JSONValue.string))),
+      ("takenOver", .object(peer.takenOver.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })),
       ("lastHeartbeat", .time(peer.lastHeartbeat)),
       ("heartbeatAgeSeconds", .number(overview.heartbeatAgeSeconds(of: peer, at: now))),
       ("sessionEnded", .bool(peer.sessionEnded)),

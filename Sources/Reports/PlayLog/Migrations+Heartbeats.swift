@@ -24,4 +24,21 @@ extension Migrations {
     sql: """
       ALTER TABLE channel_heartbeats ADD COLUMN written_at_ms INTEGER;
       """)
+
+  /// `node_heartbeats`: each running node's own heartbeat, beside its channels': the channels it listened to at its
+  /// last write (a JSON array of names) and the write's time (the server's clock, milliseconds since 1970, UTC).
+  /// A channel's row in `channel_heartbeats` moves to the node that takes the channel over, so without this row a
+  /// node that died and whose channels were all taken over, or a standby node whose channels all wait, would leave
+  /// no trace of itself, and its end would raise no `node_down`. A node writes its row with every heartbeat and
+  /// deletes it when it stops; SQLite, whose play log has one writer, leaves the table empty. Like
+  /// `channel_heartbeats`, a live deployment's state, not evidence: `db copy` does not move it.
+  static let nodeHeartbeats = Migration(
+    id: "013_node_heartbeats",
+    sql: """
+      CREATE TABLE node_heartbeats(
+        node TEXT NOT NULL PRIMARY KEY,
+        channels_json TEXT NOT NULL,
+        written_at_ms INTEGER NOT NULL
+      );
+      """)
 }

@@ -14,6 +14,7 @@ extension Migrations {
     heartbeats,
     heartbeatWrites,
     alertNodes,
+    nodeHeartbeats,
   ])
 
   /// Reports add up each channel's plays by item over a span of time (`PlayLogReader.addTallies`): with the item

@@ -1,17 +1,21 @@
 import Foundation
 
 /// Another node of a PostgreSQL deployment as its heartbeats in the play log show it: the channels it listens to,
-/// and when it last wrote their heartbeat. A running node writes them every few seconds and clears them when it
-/// stops, so a node whose heartbeats are no longer written is down (killed, crashed, hung, powered off or cut off
-/// from the server) and nothing from its channels reaches the play log, until it starts again or another node takes
-/// them (``PlayLogStorage/peerNodes()``).
+/// and when it last wrote its heartbeat. A running node writes it every few seconds and clears it when it stops, so a
+/// node whose heartbeat is no longer written is down (killed, crashed, hung, powered off or cut off from the server):
+/// nothing from its channels reaches the play log, until it starts again or another node takes them over, and a node
+/// whose channels were all taken over is still down, one machine fewer, until it starts again or is retired
+/// (``PlayLogStorage/peerNodes()``).
 ///
 /// A value type: safe to pass between threads.
 public struct PeerNode: Sendable, Equatable {
   /// The node's name (`--node`).
   public var node: String
-  /// The channels of its heartbeat, sorted.
+  /// The channels of its heartbeat that are still its own, sorted: no other node has taken them over.
   public var channels: [String]
+  /// The channels of its last heartbeat that another node holds now, by name, each with that node: a node that
+  /// ended without stopping had them taken over (``PlayLogStorage/listen(to:)``, `database.standby`).
+  public var takenOver: [String: String]
   /// When it last wrote its heartbeat, by the server's clock (the same for every node that reads it).
   public var lastHeartbeat: Date
   /// How long before the check that was, in seconds, by the server's clock: a running node's is under its heartbeat
@@ -23,9 +27,13 @@ public struct PeerNode: Sendable, Equatable {
   /// up on it: `PostgreSQLConnection.keepaliveParameters`).
   public var sessionEnded: Bool
 
-  public init(node: String, channels: [String], lastHeartbeat: Date, silentSeconds: Double, sessionEnded: Bool) {
+  public init(
+    node: String, channels: [String], takenOver: [String: String] = [:], lastHeartbeat: Date, silentSeconds: Double,
+    sessionEnded: Bool
+  ) {
     self.node = node
     self.channels = channels
+    self.takenOver = takenOver
     self.lastHeartbeat = lastHeartbeat
     self.silentSeconds = silentSeconds
     self.sessionEnded = sessionEnded

@@ -49,8 +49,12 @@ public protocol PlayLogStorage: AnyObject {
   /// one.
   func endEvent(channel: String, kind: EventKind, start: Date, end: Date) throws
   /// Replaces this writer's heartbeats with `heartbeats` (the channels it listens to now, and through when it heard
-  /// each); an empty list clears them, as a clean stop does.
+  /// each). In PostgreSQL the node's own heartbeat is written too, also with no channel (they all wait for other
+  /// nodes).
   func recordHeartbeat(_ heartbeats: [ChannelHeartbeat]) throws
+  /// Deletes this writer's heartbeats, as a clean stop does: its next start finds no downtime to record, and in
+  /// PostgreSQL the other nodes see it stopped, not down.
+  func clearHeartbeat() throws
   /// Records the last run's downtime, at a start that listens to `channels` from `end`: each channel whose
   /// heartbeat the last run left (it was killed) gets a gap from its heartbeat, and the gaps still without an end
   /// (a stop, or a gap of the input, that the run ended during) of `channels` end at `end`; a channel this start

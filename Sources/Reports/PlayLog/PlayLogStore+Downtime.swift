@@ -24,6 +24,12 @@ extension PlayLogStore {
     }
   }
 
+  /// Deletes the heartbeats, as a clean stop does (``PlayLogStorage/clearHeartbeat()``).
+  /// - Throws: ``SQLiteError`` when the file cannot be written.
+  public func clearHeartbeat() throws {
+    try database.run("DELETE FROM channel_heartbeats", [])
+  }
+
   /// Records the last run's downtime at a start that listens to `channels` from `end` (see
   /// ``PlayLogStorage/recoverDowntime(channels:at:)``), in one transaction: a gap from each heartbeat the last run
   /// left, unless its channel has a gap without an end (which covers it: the run recorded that it stopped hearing

@@ -29,7 +29,8 @@ struct PlayLogTable: Sendable {
   static var evidence: [PlayLogTable] { all.filter(\.isEvidence) }
 
   /// Every table of the play log that the reports read, parents before children (the foreign keys' order).
-  /// `schema_migrations` is each database's own, and `channel_owners` a live deployment's state: neither is read.
+  /// `schema_migrations` is each database's own, and `channel_owners` and `node_heartbeats` a live deployment's
+  /// state: none is read.
   /// `channel_heartbeats`, the running monitors' heartbeats, is state too, which `db copy` does not move, but
   /// `reconcile` reads it: a channel is not heard after its heartbeat, as long as no monitor runs to write another.
   static let all: [PlayLogTable] = [

@@ -4,10 +4,18 @@ import Foundation
 /// and a channel's row moves to the node that holds the channel now.
 extension PostgreSQLPlayLogStore {
   /// Replaces the node's heartbeats with `heartbeats` in one transaction, but those of channels refused to this node
-  /// (another live node holds them: their heartbeat is that node's).
+  /// (another live node holds them: their heartbeat is that node's), and writes the node's own heartbeat
+  /// (`node_heartbeats`) with the channels kept, also when none are (every channel waits for another node: the node
+  /// runs all the same).
   public func recordHeartbeat(_ heartbeats: [ChannelHeartbeat]) throws {
     let kept = heartbeats.filter { refusedChannels[$0.channel] == nil }
+    let channelsJSON = String(decoding: try JSONEncoder().encode(kept.map(\.channel).sorted()), as: UTF8.self)
     try connection.transaction {
+      try connection.query(
+        """
+        INSERT INTO node_heartbeats(node, channels_json, written_at_ms) VALUES($1, $2, \(Self.serverMillisecondsSQL))
+        ON CONFLICT(node) DO UPDATE SET channels_json = excluded.channels_json, written_at_ms = excluded.written_at_ms
+        """, [.text(node), .text(channelsJSON)])
       try connection.query("DELETE FROM channel_heartbeats WHERE node = $1", [.text(node)])
       guard !kept.isEmpty else { return }
       let names = kept.indices.map { "($\($0 + 1)::text)" }.joined(separator: ", ")
@@ -26,39 +34,79 @@ extension PostgreSQLPlayLogStore {
     }
   }
 
+  /// Deletes the node's heartbeat and its channels' (a clean stop), in one transaction: the other nodes then see it
+  /// stopped, not down, and its next start finds no downtime to record.
+  public func clearHeartbeat() throws {
+    try connection.transaction {
+      try connection.query("DELETE FROM channel_heartbeats WHERE node = $1", [.text(node)])
+      try connection.query("DELETE FROM node_heartbeats WHERE node = $1", [.text(node)])
+    }
+  }
+
   /// The server's clock, in milliseconds since 1970: the heartbeats' write times are the server's, which every
   /// node reads alike.
   static let serverMillisecondsSQL = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
-  /// The other nodes with heartbeats in the play log, by name: each one's channels, when it last wrote them (the
-  /// newest of its rows, by the server's clock), and whether its session has ended. A row written before migration
-  /// 011 has no write time, and the time it heard through stands in.
+  /// The other nodes with heartbeats in the play log, by name: each one's channels (those another node has taken
+  /// over apart, with that node), when it last wrote its heartbeat (the newest of its rows, by the server's clock),
+  /// and whether its session has ended. A node's own row (`node_heartbeats`) keeps a node that died visible after its
+  /// channels' rows moved to the nodes that took them over; a channel's row written before migration 011 has no
+  /// write time, and the time it heard through stands in; a node that wrote channel rows before migration 013 has
+  /// no row of its own, and its channels' rows stand in.
   public func peerNodes() throws -> [PeerNode] {
-    let rows = try connection.query(
+    var peers: [String: PeerNode] = [:]
+    func heard(_ name: String, written: Int64, now: Int64) {
+      let silentSeconds = Double(now - written) / 1000
+      guard var peer = peers[name] else {
+        peers[name] = PeerNode(
+          node: name, channels: [], lastHeartbeat: Date(millisecondsSince1970: written), silentSeconds: silentSeconds,
+          sessionEnded: false)
+        return
+      }
+      if silentSeconds < peer.silentSeconds {
+        peer.silentSeconds = silentSeconds
+        peer.lastHeartbeat = Date(millisecondsSince1970: written)
+      }
+      peers[name] = peer
+    }
+    let channelRows = try connection.query(
       """
       SELECT h.node, c.name, coalesce(h.written_at_ms, h.heard_through_ms), \(Self.serverMillisecondsSQL)
       FROM channel_heartbeats AS h JOIN channels AS c ON c.id = h.channel_id
       WHERE h.node <> $1 ORDER BY h.node, c.name
       """, [.text(node)])
-    var peers: [PeerNode] = []
-    for row in rows {
-      let (name, channel, written, now) = (try row.string(0), try row.string(1), try row.int64(2), try row.int64(3))
-      let silentSeconds = Double(now - written) / 1000
-      if peers.last?.node == name, let last = peers.indices.last {
-        peers[last].channels.append(channel)
-        if silentSeconds < peers[last].silentSeconds {
-          peers[last].silentSeconds = silentSeconds
-          peers[last].lastHeartbeat = Date(millisecondsSince1970: written)
+    for row in channelRows {
+      let name = try row.string(0)
+      heard(name, written: try row.int64(2), now: try row.int64(3))
+      peers[name]?.channels.append(try row.string(1))
+    }
+    let nodeRows = try connection.query(
+      """
+      SELECT node, channels_json, written_at_ms, \(Self.serverMillisecondsSQL) FROM node_heartbeats
+      WHERE node <> $1 ORDER BY node
+      """, [.text(node)])
+    if !nodeRows.isEmpty {
+      let owners = try Dictionary(
+        connection.query("SELECT c.name, o.node FROM channel_owners AS o JOIN channels AS c ON c.id = o.channel_id")
+          .map { (try $0.string(0), try $0.string(1)) }, uniquingKeysWith: { first, _ in first })
+      for row in nodeRows {
+        let name = try row.string(0)
+        heard(name, written: try row.int64(2), now: try row.int64(3))
+        // A row that cannot be read (edited by hand) names no channel; the channels' own rows still do.
+        let listed = (try? JSONDecoder().decode([String].self, from: Data(try row.string(1).utf8))) ?? []
+        for channel in listed where !(peers[name]?.channels.contains(channel) ?? true) {
+          if let owner = owners[channel], owner != name {
+            peers[name]?.takenOver[channel] = owner
+          } else {
+            peers[name]?.channels.append(channel)
+          }
         }
-      } else {
-        peers.append(
-          PeerNode(
-            node: name, channels: [channel], lastHeartbeat: Date(millisecondsSince1970: written),
-            silentSeconds: silentSeconds, sessionEnded: false))
+        peers[name]?.channels.sort()
       }
     }
-    for index in peers.indices { peers[index].sessionEnded = try leaseIsFree(of: peers[index].node) }
-    return peers
+    var sorted = peers.values.sorted { $0.node < $1.node }
+    for index in sorted.indices { sorted[index].sessionEnded = try leaseIsFree(of: sorted[index].node) }
+    return sorted
   }
 
   /// What a gap written from the heartbeat of a node whose channel another node took over says.

@@ -248,19 +248,70 @@ struct AlertEvaluatorTests {
       events.first?.1.detail
         == "Node b has written no heartbeat since 2027-01-15T08:00:05.000Z, and its session with the server has "
         + "ended: it was killed or crashed, or it lost the server; nothing from its channels b1, b2 reaches the play "
-        + "log (a node that still runs keeps their plays in its spool). Start the node again, or start a node whose "
+        + "log (a node that still runs keeps their plays in its spool). Start it again, or start a node whose "
         + "configuration lists its channels.")
     #expect(
       detailAt100.contains(
-        "spool). Node c has written no heartbeat since 2027-01-15T08:00:30.000Z, and its session with the server is "
+        "lists its channels. Node c has written no heartbeat since 2027-01-15T08:00:30.000Z, and its session with the server is "
           + "still open: it hangs, or it lost its power or network under a minute ago and the server has not noticed "
-          + "yet; nothing from its channels c1, c2 reaches the play log (a node that still runs keeps their plays in its spool). Start "
-          + "the node again"),
+          + "yet; nothing from its channels c1, c2 reaches the play log (a node that still runs keeps their plays in its "
+          + "spool). Start it again"),
       "node c joined the open alert at the check of 90 s: \(detailAt100)")
     #expect(events.last?.0 == 130, "closed once both were back for holdSeconds")
     #expect(events.last?.1.end == Self.t0.addingTimeInterval(120))
     #expect(events.last?.1.detail == detailAt100, "it closes with the latest detail")
     #expect(evaluator.active.isEmpty)
+  }
+
+  @Test(
+    "a node down whose channels were taken over stays down, its detail naming who took each; a standby node's names none"
+  )
+  func nodeDownAfterTakeover() {
+    var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)
+    var overview = Self.overview()
+    overview.peerNodesCheckedAt = Self.t0.addingTimeInterval(70)
+    overview.peerNodes = [
+      PeerNode(
+        node: "b", channels: ["b3"], takenOver: ["b2": "d", "b1": "c", "b4": "c"],
+        lastHeartbeat: Self.t0.addingTimeInterval(5), silentSeconds: 65, sessionEnded: true),
+      PeerNode(
+        node: "e", channels: [], takenOver: ["e1": "c"], lastHeartbeat: Self.t0.addingTimeInterval(5),
+        silentSeconds: 65, sessionEnded: true),
+      PeerNode(
+        node: "s", channels: [], lastHeartbeat: Self.t0.addingTimeInterval(9), silentSeconds: 61, sessionEnded: true),
+    ]
+    let events = evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(70))
+    #expect(events.map(\.opened) == [true] && events.first?.start == Self.t0.addingTimeInterval(5))
+    let ended = "and its session with the server has ended: it was killed or crashed, or it lost the server; "
+    #expect(
+      events.first?.detail
+        == "Node b has written no heartbeat since 2027-01-15T08:00:05.000Z, \(ended)nothing from its channels b3 "
+        + "reaches the play log (a node that still runs keeps their plays in its spool); its channels b1, b4 were "
+        + "taken over by node c; its channel b2 was taken over by node d. Start it again, or start a node whose "
+        + "configuration lists its channels. "
+        + "Node e has written no heartbeat since 2027-01-15T08:00:05.000Z, \(ended)its channel e1 was taken over by "
+        + "node c. Start it again, or retire it (start and stop a monitor as node e). "
+        + "Node s has written no heartbeat since 2027-01-15T08:00:09.000Z, \(ended)it listened to no channel (each "
+        + "waited for another node). Start it again, or retire it (start and stop a monitor as node s).")
+  }
+
+  @Test(
+    "a clean stop closes every open alert but node_down: the node it names is still down, and the nodes still running close it"
+  )
+  func stopLeavesNodeDownOpen() {
+    var evaluator = AlertEvaluator(conditions: [:], monitor: Self.conditions(), startedAt: Self.t0)
+    var overview = Self.overview(failing: true)
+    overview.peerNodesCheckedAt = Self.t0.addingTimeInterval(70)
+    overview.peerNodes = [Self.peer("b", last: 5, checkedAt: 70)]
+    var opened: [AlertKind] = []
+    for second in 0...80 {
+      opened += evaluator.evaluate(statuses: [], overview: overview, now: Self.t0.addingTimeInterval(Double(second)))
+        .filter(\.opened).map(\.kind)
+    }
+    #expect(Set(opened) == [.nodeDown, .playLogUnwritable])
+    let closed = evaluator.finish(now: Self.t0.addingTimeInterval(81))
+    #expect(closed.map(\.kind) == [.playLogUnwritable] && closed.allSatisfy { !$0.opened })
+    #expect(evaluator.active[nil]?.map(\.kind) == [.nodeDown], "still open as this node stops")
   }
 
   @Test("node_down waits for the next check: while none comes (this node's play log fails), the alert stays as it was")

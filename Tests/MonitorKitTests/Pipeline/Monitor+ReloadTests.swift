@@ -198,13 +198,17 @@ struct MonitorReloadTests {
     #expect(gaps == "1\n", "node a's downtime on am, from its heartbeat to the takeover")
   }
 
-  @Test("on PostgreSQL, a standby node starts with a channel another node holds waiting, and takes it over later")
+  @Test(
+    "on PostgreSQL, a standby node starts with a channel another node holds waiting, takes it over later, and alerts that node down"
+  )
   func standbyStart() throws {
     let server = try PostgreSQLTestServer()
     let url = try server.makeDatabase("plays")
     let other = try PostgreSQLPlayLogStore(url: url, node: "a")
     try other.claim(channels: ["am"])
+    try other.recordHeartbeat([ChannelHeartbeat(channel: "am", heardThrough: Date())])
     var both = postgreSQLConfigurations(url: url).both
+    both.alerts.overrides.nodeDown.forSeconds = 30  // the shortest, so that the test sees it open
     #expect(throws: PlayLogNodeError.channelHeld(channel: "am", node: "a", url: url)) {
       _ = try Monitor(configuration: both, log: MonitorLog(write: { _ in }))
     }
@@ -223,6 +227,16 @@ struct MonitorReloadTests {
     #expect(Wait.until(seconds: 60) { monitor.pipelines.map(\.name) == ["fm", "am"] }, "\(lines.text)")
     #expect(
       Wait.until(seconds: 30) { (try? server.channelOwners(database: "plays")) == "am=b\nfm=b\n" }, "\(lines.text)")
+    // Node a's only channel is this node's now; node a is still down, one machine fewer, and the alert says so.
+    #expect(
+      Wait.until(seconds: 90) {
+        lines.text.contains("ALERT node_down: Node a has written no heartbeat since")
+          && lines.text.contains("; its channel am was taken over by node b. Start it again, or retire it")
+      }, "\(lines.text)")
+    // This node stops while node a is still down: the alert's row stays open for the nodes still running.
+    #expect(monitor.stop().isEmpty)
+    #expect(lines.text.contains("alert node_down stays open as this node stops"), "\(lines.text)")
+    #expect(try server.psql("SELECT kind, end_ms IS NULL FROM alerts", database: "plays") == "node_down|t\n")
   }
 
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")

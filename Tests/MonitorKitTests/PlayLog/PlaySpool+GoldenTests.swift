@@ -17,7 +17,7 @@ struct PlaySpoolGoldenTests {
 
   static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_796_000_472.345 + seconds) }
 
-  /// One entry of each play command, an event and heartbeats, with every field of a play given and left out.
+  /// One entry of each play command, an event, heartbeats and a clean stop, with every field of a play given and left out.
   static let entries: [PlaySpool.Entry] = [
     PlaySpool.Entry(
       command: .start(
@@ -51,6 +51,7 @@ struct PlaySpoolGoldenTests {
         ChannelHeartbeat(channel: "am", heardThrough: date(509)),
       ]), row: nil, continues: nil),
     PlaySpool.Entry(command: .heartbeat(channels: []), row: nil, continues: nil),
+    PlaySpool.Entry(command: .stopped, row: nil, continues: nil),
   ]
 
   @Test("The golden spool reads as the entries written into it")

@@ -45,7 +45,8 @@ struct ChannelsDocumentTests {
     readings.overview.peerNodesCheckedAt = now.addingTimeInterval(-4)
     readings.overview.peerNodes = [
       PeerNode(
-        node: "studio-2", channels: ["b1", "b2"], lastHeartbeat: Date(timeIntervalSince1970: 1_796_000_010),
+        node: "studio-2", channels: ["b1", "b2"], takenOver: ["b4": "studio-3", "b3": "studio-1"],
+        lastHeartbeat: Date(timeIntervalSince1970: 1_796_000_010),
         silentSeconds: 86, sessionEnded: true)
     ]
     readings.overview.alerts = [
@@ -61,6 +62,8 @@ struct ChannelsDocumentTests {
     #expect(nodes.count == 1)
     #expect(nodes.first?["node"] as? String == "studio-2")
     #expect(nodes.first?["channels"] as? [String] == ["b1", "b2"])
+    #expect(nodes.first?["takenOver"] as? [String: String] == ["b3": "studio-1", "b4": "studio-3"])
+    #expect(text.contains(#""takenOver":{"b3":"studio-1","b4":"studio-3"}"#), "by channel name: \(text)")
     #expect(nodes.first?["lastHeartbeat"] as? String == "2026-11-30T00:53:30.000Z")
     #expect(nodes.first?["heartbeatAgeSeconds"] as? Int == 90, "86 s at the check, 4 s before the document")
     #expect(nodes.first?["sessionEnded"] as? Bool == true)

@@ -21,7 +21,7 @@ struct MigrationsTests {
           try Migrations.playLog.apply(to: database, now: appliedAt) == [
             "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts",
             "005_unknown_music", "006_nodes", "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats",
-            "011_heartbeat_writes", "012_alert_nodes",
+            "011_heartbeat_writes", "012_alert_nodes", "013_node_heartbeats",
           ])
       }
       let database = try SQLiteDatabase(path: path)
@@ -40,11 +40,12 @@ struct MigrationsTests {
           [.text("010_heartbeats"), .integer(1_767_225_600_000)],
           [.text("011_heartbeat_writes"), .integer(1_767_225_600_000)],
           [.text("012_alert_nodes"), .integer(1_767_225_600_000)],
+          [.text("013_node_heartbeats"), .integer(1_767_225_600_000)],
         ])
       #expect(
         try tableNames(in: database) == [
           "air_stretches", "alerts", "catalog_items", "channel_heartbeats", "channel_owners", "channels", "events",
-          "listener_samples",
+          "listener_samples", "node_heartbeats",
           "play_clips", "plays", "schedule", "schema_migrations", "unknown_segments",
         ])
     }
@@ -146,14 +147,14 @@ struct MigrationsTests {
       #expect(
         error?.description
           == "cannot open play log \(path): it was written by a newer version of broadcast-monitor "
-          + "(unknown schema migrations: 999_future; this version knows up to 012_alert_nodes). "
+          + "(unknown schema migrations: 999_future; this version knows up to 013_node_heartbeats). "
           + "Upgrade broadcast-monitor, or give this version another file.")
       let database = try SQLiteDatabase(path: path)
       #expect(
         try Migrations.playLog.appliedIDs(in: database) == [
           "001_initial", "002_report_index", "003_traffic_schedule", "004_alerts", "005_unknown_music", "006_nodes",
           "007_late_plays", "008_listener_samples", "009_clips", "010_heartbeats", "011_heartbeat_writes",
-          "012_alert_nodes", "999_future",
+          "012_alert_nodes", "013_node_heartbeats", "999_future",
         ])
     }
   }

@@ -392,6 +392,8 @@ struct PostgreSQLPlayLogStoreTests {
     try server.psql(
       "UPDATE channel_heartbeats SET written_at_ms = written_at_ms - 90000 - (channel_id % 2) * 5000 WHERE node = 'b'",
       database: "plays")
+    try server.psql(
+      "UPDATE node_heartbeats SET written_at_ms = written_at_ms - 95000 WHERE node = 'b'", database: "plays")
     let newestOfB = try #require(
       Int64(
         try server.psql("SELECT max(written_at_ms) FROM channel_heartbeats WHERE node = 'b'", database: "plays")
@@ -407,15 +409,59 @@ struct PostgreSQLPlayLogStoreTests {
     #expect(try b.peerNodes().map(\.node) == ["a", "c"])
     #expect(try !a.leaseIsFree(of: "b") && a.leaseIsFree(of: "c"), "the checks left the leases as they were")
 
-    // Node c starts again and takes its rows; a row written before migration 011 has no write time, and the time
-    // it heard through stands in.
+    // Node c starts again and takes its rows, and stops; a row written before migration 011 has no write time, and
+    // the time it heard through stands in, and a node that wrote none of its own before migration 013 is seen by
+    // its channels' rows.
     let restarted = try PostgreSQLPlayLogStore(url: url, node: "c")
     try restarted.claim(channels: ["C1"])
     try restarted.recoverDowntime(channels: ["C1"], at: time(5_000))
+    try restarted.recordHeartbeat([heartbeat("C1")])
+    try restarted.clearHeartbeat()
     try server.psql("UPDATE channel_heartbeats SET written_at_ms = NULL WHERE node = 'b'", database: "plays")
+    try server.psql("DELETE FROM node_heartbeats WHERE node = 'b'", database: "plays")
     let old = try a.peerNodes()
     #expect(old.map(\.node) == ["b"])
     #expect(old.first?.lastHeartbeat == time(1))
+  }
+
+  @Test(
+    "A node killed after its channels were taken over is still a peer, with who took each; a node whose channels all wait is one too, until it stops"
+  )
+  func peerNodesAfterTakeover() throws {
+    let (server, url, a, b) = try Self.twoNodes()
+    func heartbeat(_ channel: String) -> ChannelHeartbeat { ChannelHeartbeat(channel: channel, heardThrough: Date()) }
+    try b.claim(channels: ["A2"])
+    try b.recordHeartbeat([heartbeat("B1"), heartbeat("A2")])
+    try a.claim(channels: ["A3"])
+    try a.recordHeartbeat([heartbeat("A1"), heartbeat("A3")])
+    // Node s is a standby: its only channel, A1, waits for node a.
+    let s = try PostgreSQLPlayLogStore(
+      startingWithoutServer: url, node: "s", channels: ["A1"], waitingForHeldChannels: true)
+    #expect(s.refusedChannels == ["A1": "a"])
+    try s.recordHeartbeat([heartbeat("A1")])
+    let peers = try b.peerNodes()
+    let standby = peers.first { $0.node == "s" }
+    #expect(standby?.channels == [] && standby?.takenOver == [:], "a running node with no channel: \(peers)")
+    #expect(try b.peerNodes().first { $0.node == "a" }?.channels == ["A1", "A3"], "its heartbeat dropped none")
+
+    try Self.close(a, seenBy: b)  // node a is killed; node s takes A1 over, node b A3
+    #expect(try s.freedChannels() == ["A1"])
+    try s.listen(to: ["A1"])
+    try s.recordHeartbeat([heartbeat("A1")])
+    try b.listen(to: ["B1", "A2", "A3"])
+    let down = try #require(try b.peerNodes().first { $0.node == "a" })
+    #expect(down.channels == [] && down.takenOver == ["A1": "s", "A3": "b"], "\(down)")
+    #expect(down.sessionEnded, "A1's heartbeat is node s's now; A3 has none yet, and its owner says who holds it")
+
+    try s.clearHeartbeat()  // node s stops cleanly: no longer a peer
+    try s.close()
+    #expect(try b.peerNodes().map(\.node) == ["a"])
+    // Node a, retired: started and stopped once more.
+    let retired = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try retired.recoverDowntime(channels: [], at: Date())
+    try retired.clearHeartbeat()
+    #expect(try b.peerNodes().isEmpty)
+    _ = server
   }
 
   @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")
