@@ -168,7 +168,13 @@ enum ConsoleLayout {
       ? overview.peerNodes.filter { $0.silentSeconds >= AlertSettings.minNodeDownSeconds }.map(\.node) : []
     let jackText = "  " + jack
     let down = downNodes.map(DisplayWidth.printable).joined(separator: ", ")
-    let storeText = ": \(store)" + (downNodes.isEmpty ? "" : ", NODE DOWN: \(down)")
+    // The channels waiting for the node that holds them (a standby's): by node, each with its channels.
+    let holders = Dictionary(grouping: overview.waitingChannels, by: \.heldBy)
+    let waiting = holders.keys.sorted().map { holder in
+      ", waiting for node \(DisplayWidth.printable(holder)): "
+        + (holders[holder] ?? []).map { DisplayWidth.printable($0.name) }.joined(separator: ", ")
+    }.joined()
+    let storeText = ": \(store)" + (downNodes.isEmpty ? "" : ", NODE DOWN: \(down)") + waiting
     let pathRoom = width - DisplayWidth.of("play log ") - DisplayWidth.of(storeText) - DisplayWidth.of(jackText)
     let second = "play log " + truncateLeft(overview.databasePath, to: max(8, pathRoom)) + storeText + jackText
     let warn = overview.storeFailing || overview.jack.map { !$0.connected } == true || !downNodes.isEmpty

@@ -4,7 +4,7 @@ import Reports
 /// A node that started while its PostgreSQL server was down could not check that its channels were its own; when
 /// it connects, a channel that another live node holds is refused (`PostgreSQLPlayLogStore`), and stopped here as
 /// a reload stops a removed channel: its plays are that node's to write. So is a channel a reload adds that another
-/// live node holds. It waits on this node (`LifecycleState.standby`): after each heartbeat the play log writer asks
+/// live node holds. It waits on this node (`waiting`, `WaitingChannel`): after each heartbeat the play log writer asks
 /// whether its holder has ended (`PlayLogStorage.freedChannels()`), and once it has, this node starts the channel
 /// again and takes it over (`takeOver(channels:)`), as a reload that adds it: the claim recovers that node's open
 /// plays there and writes its downtime. A reload that lists the channel starts it again too.
@@ -16,7 +16,7 @@ extension Monitor {
     lifecycle.withLock { state in
       guard !state.stopped else { return }
       for error in errors {
-        guard case .channelHeld(let name, _, _) = error else { continue }
+        guard case .channelHeld(let name, let holder, _) = error else { continue }
         let stopped = running.withLock { running -> (ChannelPipeline, ChannelConfiguration)? in
           guard let index = running.pipelines.firstIndex(where: { $0.name == name }),
             let channel = running.configuration.channels.first(where: { $0.name == name })
@@ -27,7 +27,7 @@ extension Monitor {
         guard let (pipeline, channel) = stopped else { continue }
         pipeline.input.stop()
         workers?.remove(pipeline)
-        state.standby[name] = channel
+        waiting.withLock { $0[name] = WaitingChannel(configuration: channel, heldBy: holder, since: Date()) }
         log.line("stopped: \(error); this node takes it over when that node ends", channel: name, severity: .warning)
       }
       alerts.update(configuration: configuration)
@@ -40,7 +40,7 @@ extension Monitor {
   func takeOver(channels names: [String]) {
     lifecycle.withLock { state in
       guard !state.stopped, workers != nil else { return }
-      let channels = names.compactMap { state.standby.removeValue(forKey: $0) }
+      let channels = waiting.withLock { waiting in names.compactMap { waiting.removeValue(forKey: $0)?.configuration } }
       guard !channels.isEmpty else { return }
       for channel in channels {
         log.line("the node that held it has ended: taking it over", channel: channel.name, severity: .warning)
@@ -50,7 +50,7 @@ extension Monitor {
       target.channels += channels
       apply(
         ConfigurationReload(from: running, to: target), removedChannelGaps: &state.removedChannelGaps,
-        trigger: "takeover", waiting: state.standby.keys.sorted())
+        trigger: "takeover", waiting: waiting.withLock { $0.keys.sorted() })
     }
   }
 }

@@ -30,9 +30,22 @@ extension Monitor {
         reloadCatalog()
         return false
       }
-      // The configuration read decides: a channel stopped because another node held it starts again if it lists it.
-      state.standby = [:]
-      apply(ConfigurationReload(from: configuration, to: read), removedChannelGaps: &state.removedChannelGaps)
+      // The configuration read decides: a channel stopped because another node held it starts again if it lists it
+      // (the reload adds it), and stops waiting if it does not, which the play log is told even when the reload
+      // adds and removes nothing else.
+      let dropped = waiting.withLock { waiting in
+        defer { waiting = [:] }
+        return waiting.values.filter { old in !read.channels.contains { $0.name == old.name } }
+          .sorted { $0.name < $1.name }
+      }
+      for channel in dropped {
+        log.line(
+          "SIGHUP: no longer in the configuration: stops waiting for node \(channel.heldBy) to end",
+          channel: channel.name)
+      }
+      apply(
+        ConfigurationReload(from: configuration, to: read), removedChannelGaps: &state.removedChannelGaps,
+        listening: !dropped.isEmpty)
       return true
     }
   }
@@ -40,10 +53,11 @@ extension Monitor {
   /// Applies `change`, for `trigger` (what the log's lines begin with). A channel it removes records a gap
   /// (`removedChannelGaps` keeps its start), and a channel it adds takes its gap over. The play log is told the
   /// channels that run, and `waiting` (channels stopped because another node holds them, which it goes on
-  /// claiming, so that it asks whether those nodes have ended). Inside `lifecycle`'s lock.
+  /// claiming, so that it asks whether those nodes have ended), when channels were added or removed, or with
+  /// `listening` (waiting channels were dropped). Inside `lifecycle`'s lock.
   func apply(
     _ change: ConfigurationReload, removedChannelGaps: inout [String: Date], trigger: String = "SIGHUP",
-    waiting: [String] = []
+    waiting: [String] = [], listening: Bool = false
   ) {
     var applied = change.applied
     let running = self.running.withLock { $0 }
@@ -111,7 +125,7 @@ extension Monitor {
     }
     // A channel that could not start is left out, so that the next reload tries it again.
     applied.channels.removeAll { failed.contains($0.name) }
-    if !change.added.isEmpty || !change.removed.isEmpty {
+    if listening || !change.added.isEmpty || !change.removed.isEmpty {
       writer.listen(to: applied.channels.map(\.name) + waiting)
     }
     let ordered = applied.channels.compactMap { pipelines[$0.name] }

@@ -48,10 +48,12 @@ final class Monitor: @unchecked Sendable {
     /// The start of the open gap of each channel a reload removed while it was listening, by name: a reload that
     /// adds the channel back hands the gap to its new pipeline, whose first audio ends it.
     var removedChannelGaps: [String: Date] = [:]
-    /// The channels stopped because another live node held them (`stopChannels(refusedBy:)`), by name: started
-    /// again when that node has ended (`takeOver(channels:)`), or by a reload that lists them.
-    var standby: [String: ChannelConfiguration] = [:]
   }
+
+  /// The channels stopped because another live node held them (`stopChannels(refusedBy:)`), by name: started again
+  /// when that node has ended (`takeOver(channels:)`), or by a reload that lists them. Changed only inside
+  /// `lifecycle`'s lock, so that a reload or a takeover sees them settled; read by `overview` on any thread.
+  let waiting = Mutex<[String: WaitingChannel]>([:])
 
   /// The configuration the monitor runs with now. Any thread.
   var configuration: MonitorConfiguration { running.withLock { $0.configuration } }
@@ -286,7 +288,8 @@ final class Monitor: @unchecked Sendable {
           connected: capture != nil, sampleRateHz: capture?.sampleRate, bufferFrames: capture?.bufferSize,
           xruns: capture?.xruns ?? 0)
       }, alerts: withAlerts ? alerts.active(channel: nil) : [], playLogOutage: writer.outage,
-      storeSpooled: writer.spooled, peerNodes: peers?.peers ?? [], peerNodesCheckedAt: peers?.checkedAt)
+      storeSpooled: writer.spooled, peerNodes: peers?.peers ?? [], peerNodesCheckedAt: peers?.checkedAt,
+      waitingChannels: waiting.withLock { $0.values.sorted { $0.name < $1.name } })
   }
 
   /// Stops: the sources stop, the workers consume what is buffered and end every running play at the last audio

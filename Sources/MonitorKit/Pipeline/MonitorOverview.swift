@@ -31,6 +31,8 @@ struct MonitorOverview: Sendable, Equatable {
   var peerNodes: [PeerNode] = []
   /// When that check was made; nil before the first one, and it stays as it was while the play log is failing.
   var peerNodesCheckedAt: Date? = nil
+  /// The channels of the configuration that wait for the node that holds them to end, by name.
+  var waitingChannels: [WaitingChannel] = []
 
   /// How long before `now` `peer` last wrote its heartbeat, in whole seconds: its silence at the check, plus the
   /// time since the check.

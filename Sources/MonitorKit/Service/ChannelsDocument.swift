@@ -2,7 +2,8 @@ import Foundation
 import Reports
 
 /// The `GET /api/v1/channels` document: every channel as the console sees it, the catalog and play log, the
-/// monitor's own open alerts, and the other nodes of a PostgreSQL deployment as this node last checked them. Also the
+/// monitor's own open alerts, the other nodes of a PostgreSQL deployment as this node last checked them, and the
+/// channels that wait for another node to end. Also the
 /// `data` of the event stream's `channels` messages.
 enum ChannelsDocument {
   /// A running channel whose peak level stays below this is `silent`: the default silence threshold.
@@ -26,6 +27,13 @@ enum ChannelsDocument {
       ),
       ("alerts", alerts(overview.alerts)),
       ("nodes", .array(overview.peerNodes.map { node(overview, $0, now: now) })),
+      (
+        "waiting",
+        .array(
+          overview.waitingChannels.map {
+            .object([("channel", .string($0.name)), ("heldBy", .string($0.heldBy)), ("since", .time($0.since))])
+          })
+      ),
       ("channels", .array(readings.statuses.map(channel))),
     ])
   }

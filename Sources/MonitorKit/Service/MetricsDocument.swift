@@ -95,6 +95,15 @@ enum MetricsDocument {
           ("{node=\"\(labelValue($0.node))\"}", overview.heartbeatAgeSeconds(of: $0, at: now))
         })
     }
+    if !overview.waitingChannels.isEmpty {
+      family(
+        "broadcast_monitor_channel_waiting", "gauge",
+        "1 for each channel of the configuration that waits for the node that holds it (held_by) to end, and is "
+          + "taken over then (PostgreSQL).",
+        overview.waitingChannels.map {
+          ("{channel=\"\(labelValue($0.name))\",held_by=\"\(labelValue($0.heldBy))\"}", 1)
+        })
+    }
     if let jack = overview.jack {
       family(
         "broadcast_monitor_jack_xruns_total", "counter", "JACK xruns since the JACK client opened.",

@@ -159,7 +159,7 @@ enum OpenAPIDocument {
           "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
           "Channels": {
             "type": "object",
-            "required": ["generatedAt", "startedAt", "catalog", "playLog", "alerts", "nodes", "channels"],
+            "required": ["generatedAt", "startedAt", "catalog", "playLog", "alerts", "nodes", "waiting", "channels"],
             "properties": {
               "generatedAt": {"type": "string", "format": "date-time"},
               "startedAt": {"type": "string", "format": "date-time"},
@@ -167,6 +167,7 @@ enum OpenAPIDocument {
               "playLog": {"type": "object", "required": ["path", "writable", "pendingWrites"], "properties": {"path": {"type": "string"}, "writable": {"type": "boolean"}, "pendingWrites": {"type": "integer"}}},
               "alerts": {"type": "array", "description": "the monitor's own open alerts (play_log_unwritable, node_down)", "items": {"type": "object", "required": ["kind", "since"], "properties": {"kind": {"type": "string"}, "since": {"type": "string"}, "detail": {"type": "string"}}}},
               "nodes": {"type": "array", "description": "the other nodes of a PostgreSQL deployment that have heartbeats in the play log (they run, or ended without stopping), as this node last read them (every 10 s); empty with SQLite", "items": {"type": "object", "required": ["node", "channels", "takenOver", "lastHeartbeat", "heartbeatAgeSeconds", "sessionEnded"], "properties": {"node": {"type": "string"}, "channels": {"type": "array", "description": "its channels that no other node has taken over", "items": {"type": "string"}}, "takenOver": {"type": "object", "description": "the channels of its last heartbeat that another node holds now (it ended without stopping), each with that node", "additionalProperties": {"type": "string"}}, "lastHeartbeat": {"type": "string", "format": "date-time", "description": "by the server's clock"}, "heartbeatAgeSeconds": {"type": "number", "description": "under 10 while the node runs"}, "sessionEnded": {"type": "boolean", "description": "its session with the server has ended (killed, crashed): a node started with its channels takes them"}}}},
+              "waiting": {"type": "array", "description": "the channels of the configuration that wait on this node for the node that holds them to end (PostgreSQL; database.standby), and are taken over then; empty otherwise", "items": {"type": "object", "required": ["channel", "heldBy", "since"], "properties": {"channel": {"type": "string"}, "heldBy": {"type": "string", "description": "the node that holds it"}, "since": {"type": "string", "format": "date-time"}}}},
               "channels": {"type": "array", "items": {"$ref": "#/components/schemas/Channel"}}
             }
           },

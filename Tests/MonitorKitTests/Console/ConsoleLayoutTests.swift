@@ -238,6 +238,25 @@ struct ConsoleLayoutTests {
     #expect(lines[1].style == .warning)
   }
 
+  @Test("channels waiting for the nodes that hold them are named in the play log's line, by node, not as a warning")
+  func waitingChannels() {
+    var snapshot = Self.snapshot([Self.channel("fm")])
+    func waiting(_ name: String, _ holder: String) -> WaitingChannel {
+      WaitingChannel(
+        configuration: ChannelConfiguration(name: name, source: .stream(url: "http://127.0.0.1:8000/live")),
+        heldBy: holder,
+        since: Self.now)
+    }
+    snapshot.overview.waitingChannels = [
+      waiting("am", "studio-2"), waiting("dab", "studio-3"), waiting("lw", "studio-2"),
+    ]
+    let lines = ConsoleLayout.lines(snapshot, ConsoleSelection(), width: 160, height: 24)
+    #expect(
+      lines[1].text.contains(": ok, waiting for node studio-2: am, lw, waiting for node studio-3: dab  JACK"),
+      "\(lines[1].text)")
+    #expect(lines[1].style == .plain, "a standby's usual state")
+  }
+
   @Test("unknown music on air shows as such, with its cluster and since when, in the row and the detail view")
   func unknownMusic() {
     var rock = Self.channel("rock")

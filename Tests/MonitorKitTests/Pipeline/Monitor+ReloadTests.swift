@@ -239,6 +239,42 @@ struct MonitorReloadTests {
     #expect(try server.psql("SELECT kind, end_ms IS NULL FROM alerts", database: "plays") == "node_down|t\n")
   }
 
+  @Test(
+    "on PostgreSQL, a waiting channel is shown as such, and a reload that no longer lists it stops the wait: it is not taken over when its node ends"
+  )
+  func reloadDropsWaitingChannel() throws {
+    let server = try PostgreSQLTestServer()
+    let url = try server.makeDatabase("plays")
+    let other = try PostgreSQLPlayLogStore(url: url, node: "a")
+    try other.claim(channels: ["am"])
+    try other.recordHeartbeat([ChannelHeartbeat(channel: "am", heardThrough: Date())])
+    var (fm, both) = postgreSQLConfigurations(url: url)
+    both.database.standby = true
+    fm.database.standby = true
+    let lines = LineCollector()
+    let monitor = try Monitor(configuration: both, log: MonitorLog(write: { lines.append($0) }))
+    try monitor.start()
+    defer { _ = monitor.stop() }
+    #expect(monitor.overview.waitingChannels.map(\.name) == ["am"])
+    #expect(monitor.overview.waitingChannels.map(\.heldBy) == ["a"])
+
+    monitor.reload { fm }
+    #expect(
+      lines.text.contains("[am] SIGHUP: no longer in the configuration: stops waiting for node a to end"),
+      "\(lines.text)")
+    #expect(monitor.overview.waitingChannels.isEmpty)
+    try other.close()  // node a is killed
+    // Two of this node's checks after node a's session ended: the first one would have handed am over.
+    #expect(
+      Wait.until(seconds: 60) { monitor.overview.peerNodes.first { $0.node == "a" }?.sessionEnded == true },
+      "\(monitor.overview.peerNodes)")
+    let seen = monitor.overview.peerNodesCheckedAt
+    #expect(Wait.until(seconds: 30) { monitor.overview.peerNodesCheckedAt != seen })
+    #expect(monitor.pipelines.map(\.name) == ["fm"])
+    #expect(!lines.text.contains("taking it over"), "\(lines.text)")
+    #expect(try server.channelOwners(database: "plays") == "am=a\nfm=b\n", "am stays node a's")
+  }
+
   @Test("clips turned on by a reload wait for the next start, with a note; the running settings stay")
   func clipsTurnedOn() throws {
     let lines = LogLines()

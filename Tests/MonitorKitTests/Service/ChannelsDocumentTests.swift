@@ -42,6 +42,7 @@ struct ChannelsDocumentTests {
         as? [String: Any])
     #expect((document["alerts"] as? [Any])?.isEmpty == true)
     #expect((document["nodes"] as? [Any])?.isEmpty == true, "an SQLite play log: no other nodes")
+    #expect((document["waiting"] as? [Any])?.isEmpty == true, "no channel waits")
     readings.overview.peerNodesCheckedAt = now.addingTimeInterval(-4)
     readings.overview.peerNodes = [
       PeerNode(
@@ -51,6 +52,12 @@ struct ChannelsDocumentTests {
     ]
     readings.overview.alerts = [
       ActiveAlert(kind: .nodeDown, since: Date(timeIntervalSince1970: 1_796_000_010), detail: "node studio-2 …")
+    ]
+    readings.overview.waitingChannels = [
+      WaitingChannel(
+        configuration: ChannelConfiguration(name: "am", source: .stream(url: "http://127.0.0.1:8000/live")),
+        heldBy: "studio-3",
+        since: Date(timeIntervalSince1970: 1_796_000_020))
     ]
     let text = ChannelsDocument.make(readings, now: now).text
     document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -67,5 +74,9 @@ struct ChannelsDocumentTests {
     #expect(nodes.first?["lastHeartbeat"] as? String == "2026-11-30T00:53:30.000Z")
     #expect(nodes.first?["heartbeatAgeSeconds"] as? Int == 90, "86 s at the check, 4 s before the document")
     #expect(nodes.first?["sessionEnded"] as? Bool == true)
+    #expect(
+      document["waiting"] as? [[String: String]] == [
+        ["channel": "am", "heldBy": "studio-3", "since": "2026-11-30T00:53:40.000Z"]
+      ], "\(text)")
   }
 }

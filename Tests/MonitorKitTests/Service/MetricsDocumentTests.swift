@@ -60,6 +60,21 @@ struct MetricsDocumentTests {
     #expect(!text.contains("channel=\"fm1\",kind=\"node_down\""), "not a channel's alert")
   }
 
+  @Test("each channel waiting for another node, with that node; no family while none waits")
+  func waitingChannels() throws {
+    var readings = FixedReadings()
+    #expect(!MetricsDocument.make(readings).contains("broadcast_monitor_channel_waiting"))
+    readings.overview.waitingChannels = [
+      WaitingChannel(
+        configuration: ChannelConfiguration(name: "am", source: .stream(url: "http://127.0.0.1:8000/live")),
+        heldBy: "studio-2",
+        since: Date())
+    ]
+    let text = MetricsDocument.make(readings)
+    try Self.checkWithPromtool(text)
+    #expect(text.contains("broadcast_monitor_channel_waiting{channel=\"am\",held_by=\"studio-2\"} 1\n"), "\(text)")
+  }
+
   @Test("a PostgreSQL play log that cannot be reached: writable 0, reachable 0, the writes waiting in the spool")
   func playLogOutage() throws {
     var readings = FixedReadings()
