@@ -178,7 +178,7 @@ struct AlertEvaluator {
             + "server has not noticed yet")
         + "; " + parts.joined(separator: "; ") + "."
         + (peer.channels.isEmpty
-          ? " Start it again, or retire it (start and stop a monitor as node \(peer.node))."
+          ? " Start it again, or retire it (start and stop a monitor as node \(peer.node) with database.standby)."
           : " Start it again, or start a node whose configuration lists its channels.")
     }.joined(separator: " ")
   }

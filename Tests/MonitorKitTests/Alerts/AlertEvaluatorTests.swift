@@ -290,9 +290,10 @@ struct AlertEvaluatorTests {
         + "taken over by node c; its channel b2 was taken over by node d. Start it again, or start a node whose "
         + "configuration lists its channels. "
         + "Node e has written no heartbeat since 2027-01-15T08:00:05.000Z, \(ended)its channel e1 was taken over by "
-        + "node c. Start it again, or retire it (start and stop a monitor as node e). "
+        + "node c. Start it again, or retire it (start and stop a monitor as node e with database.standby). "
         + "Node s has written no heartbeat since 2027-01-15T08:00:09.000Z, \(ended)it listened to no channel (each "
-        + "waited for another node). Start it again, or retire it (start and stop a monitor as node s).")
+        + "waited for another node). Start it again, or retire it (start and stop a monitor as node s with "
+        + "database.standby).")
   }
 
   @Test(
