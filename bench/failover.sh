@@ -49,7 +49,7 @@ trap stop EXIT
 start_private_postgresql failover-bench
 create_private_database plays
 URL="$PGSERVER/plays"
-psql() { "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U bm -d plays -X -A -t -q -c "$1"; }
+psql() { private_psql plays "$1"; }
 WORK="$PGDIR/work"
 mkdir -p "$WORK"
 # Beside the server's folder, which only its postgres user may enter: as root, icecast2 drops to its own user.

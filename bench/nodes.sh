@@ -26,7 +26,7 @@ trap stop EXIT
 start_private_postgresql nodes-bench
 create_private_database plays
 URL="$PGSERVER/plays"
-psql() { "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U bm -d plays -X -A -t -q -c "$1"; }
+psql() { private_psql plays "$1"; }
 WORK="$PGDIR/work"
 mkdir -p "$WORK"
 "$MONITOR" catalog add --catalog "$WORK/music.bmcat" --metadata "$MUSIC/tracks.csv" \

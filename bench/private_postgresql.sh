@@ -3,7 +3,8 @@
 # default settings: fsync on, synchronous commits) and sets PGBIN, PGDIR (the folder), PGPORT and PGSERVER
 # (postgresql://bm@127.0.0.1:PORT, to which a database name is added); `stop_private_postgresql` stops it and
 # removes the folder. The caller traps EXIT to call it (with its own clean-up first, if it has any).
-# `create_private_database NAME` creates a database on it.
+# `create_private_database NAME` creates a database on it; `private_psql DATABASE SQL` runs SQL there and prints the
+# rows unaligned, without headers.
 
 start_private_postgresql() {
   PGBIN=$(pg_config --bindir)
@@ -24,6 +25,10 @@ start_private_postgresql() {
 
 create_private_database() {
   "${PGAS[@]}" "$PGBIN/createdb" -h "$PGDIR" -p "$PGPORT" -U bm "$1"
+}
+
+private_psql() {
+  "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U bm -d "$1" -X -A -t -q -c "$2"
 }
 
 stop_private_postgresql() {

@@ -313,12 +313,7 @@ struct PostgreSQLPlayLogStoreTests {
 
   @Test("A node's start ends only its own channels' open gaps")
   func gapRecoveryIsPerNode() throws {
-    let server = try PostgreSQLTestServer()
-    let url = try server.makeDatabase("plays")
-    let a = try PostgreSQLPlayLogStore(url: url, node: "a")
-    let b = try PostgreSQLPlayLogStore(url: url, node: "b")
-    try a.claim(channels: ["A1"])
-    try b.claim(channels: ["B1"])
+    let (server, url, a, b) = try Self.twoNodes()
     let time = PlayLogStoreTests.time
     try a.recordEvent(channel: "A1", kind: .gap, start: time(1_000), end: nil, detail: "stopped")
     try b.recordEvent(channel: "B1", kind: .gap, start: time(2_000), end: nil, detail: "source down")
