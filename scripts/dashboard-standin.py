@@ -4,7 +4,7 @@
     python3 scripts/dashboard-standin.py [--port 8751]      # then open http://127.0.0.1:8751/
 
 It serves the dashboard's files straight from Sources/MonitorKit/Service/Dashboard/Static (edit, reload), and
-the HTTP API's contract from the JSON recorded in scripts/dashboard-standin/ (channels, plays, events; no alerts), its times moved
+the HTTP API's contract from the JSON recorded in scripts/dashboard-standin/ (channels with two other nodes and a waiting channel, plays, events; no alerts), its times moved
 so that the recording ends now. The event stream sends the channels every second, a play_started (with a hostile
 title) every 20 s, and opens and closes a silence alert on the third channel every 20 s. A development tool only: the dashboard's tests run against the real monitor.
 """

@@ -17,7 +17,12 @@ opens the dashboard, plays the song into the channel with `broadcast-monitor fee
   - from another host (the monitor listens on every address, with a token), the page is a login that refuses a wrong
     token and, given the right one, opens the dashboard with its live stream (an HttpOnly cookie); its logout button
     brings the login page back.
-Screenshots (desktop and phone width, the monitor's alert, the login) go to .build/test-artifacts/. Exit status 0 when
+Then, with two nodes sharing a private PostgreSQL server (initdb, pg_ctl) and one stream channel, both standby:
+  - the dashboard of the node that waits shows the channel's tile as waiting for the other node, and that node as
+    running in the table of other nodes;
+  - once that node is killed, the tile is the channel's own (taken over) and the table shows the node ended, with the
+    channel taken over by the node that shows the page.
+Screenshots (desktop and phone width, the monitor's alert, the login, the nodes) go to .build/test-artifacts/. Exit status 0 when
 every check passed, 1 when one failed, 77 when Chromium is not installed (skipped); anything else missing is a failure
 that names the fix.
 """
@@ -434,6 +439,130 @@ def run(binary, work):
     return checks
 
 
+class PrivatePostgreSQL:
+    """A private PostgreSQL server (initdb and pg_ctl in a temporary folder of its own, a free port of 127.0.0.1, trust
+    authentication for the user bm), run as the postgres user when this runs as root (the server refuses root); its
+    setup's output goes to `log`."""
+
+    def __init__(self, log):
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="bm-dashboard-postgresql-"))
+        folder = self.folder
+        self.bindir = pathlib.Path(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True,
+                                                  check=True).stdout.strip())
+        self.port = free_port()
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if os.geteuid() == 0:
+            shutil.chown(folder, user="postgres")
+        log = open(log, "w")
+        subprocess.run(self.as_user + [self.bindir / "initdb", "-D", folder / "data", "-U", "bm", "-E", "UTF8",
+                                       "--locale=C", "--no-sync", "--auth=trust"],
+                       check=True, stdout=log, stderr=subprocess.STDOUT)
+        subprocess.run(self.as_user + [self.bindir / "pg_ctl", "-D", folder / "data", "-l", folder / "server.log",
+                                       "-w", "-o", f"-c listen_addresses=127.0.0.1 -c port={self.port} "
+                                       f"-c unix_socket_directories={folder} -c fsync=off", "start"],
+                       check=True, stdout=log, stderr=subprocess.STDOUT)
+        subprocess.run(self.as_user + [self.bindir / "createdb", "-h", folder, "-p", str(self.port), "-U", "bm",
+                                       "plays"], check=True, stdout=log, stderr=subprocess.STDOUT)
+        self.url = f"postgresql://bm@127.0.0.1:{self.port}/plays"
+
+    def query(self, sql):
+        """The rows of `sql` on the database plays, unaligned, without headers; "" when it fails."""
+        result = subprocess.run([self.bindir / "psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "bm", "-d",
+                                 "plays", "-X", "-A", "-t", "-q", "-c", sql], capture_output=True, text=True)
+        return result.stdout.strip() if result.returncode == 0 else ""
+
+    def stop(self):
+        subprocess.run(self.as_user + [self.bindir / "pg_ctl", "-D", self.folder / "data", "-m", "immediate", "-w",
+                                       "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def run_nodes(binary, work):
+    """Two standby nodes on one PostgreSQL play log and one stream channel: the page of the node that waits, before
+    and after the other node is killed."""
+    from selenium.webdriver.common.by import By
+
+    processes = Processes()
+    driver = None
+    server = None
+    checks = []
+    try:
+        server = PrivatePostgreSQL(work / "postgresql-setup.log")
+        # A stream no server answers: the node that claims the channel first holds it, reconnecting.
+        dead = f"http://127.0.0.1:{free_port()}/am.mp3"
+        port = free_port()
+        base = f"http://127.0.0.1:{port}/"
+        for node in ("a", "b"):
+            config = {"database": {"url": server.url, "node": node, "standby": True}, "spoolDirectory": str(work),
+                      "channels": [{"name": "am", "source": dead}]}
+            if node == "b":
+                config["http"] = {"listen": f"127.0.0.1:{port}"}
+            (work / f"node-{node}.json5").write_text(json.dumps(config), encoding="utf-8")
+
+        def start(node):
+            return processes.start([binary, "run", "--config", work / f"node-{node}.json5", "--catalog",
+                                    work / "test.bmcat", "--log"], stdout=subprocess.DEVNULL,
+                                   stderr=open(work / f"node-{node}.log", "a"))
+
+        node_a = start("a")
+        wait_for(lambda: node_a.poll() is None and server.query(
+            "SELECT node FROM channel_owners WHERE channel_id = (SELECT id FROM channels WHERE name = 'am')") == "a",
+            START_TIMEOUT_SECONDS, f"node a holding the channel (its log: {work / 'node-a.log'})")
+        node_b = start("b")
+
+        def api_answers():
+            if node_b.poll() is not None:
+                raise Failure(f"node b exited with status {node_b.returncode}: see {work / 'node-b.log'}")
+            try:
+                with urllib.request.urlopen(base + "api/v1/channels", timeout=2) as response:
+                    return response.status == 200
+            except OSError:
+                return False
+
+        wait_for(api_answers, START_TIMEOUT_SECONDS, f"node b's HTTP API answering on {base}")
+        driver = start_browser(1280, 1000)
+        driver.get(base)
+        tile = ("const tile = document.querySelector('.tile[data-channel=\"am\"]');"
+                "return tile ? [tile.dataset.state, tile.textContent] : null;")
+        node_row = ("const row = document.querySelector('#nodes-body tr[data-node=\"a\"]');"
+                    "return row && !document.getElementById('nodes-section').hidden"
+                    " ? Array.from(row.cells).map((cell) => cell.textContent) : null;")
+        waiting = wait_for(lambda: (driver.execute_script(tile) or [None])[0] == "waiting"
+                           and driver.execute_script(tile), 30, "the channel's tile shown as waiting")
+        # Node b reads the other nodes' heartbeats every 10 s.
+        running = wait_for(lambda: (driver.execute_script(node_row) or [None, None])[1] == "running"
+                           and driver.execute_script(node_row), 30, "node a shown running among the other nodes")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "dashboard-nodes-waiting.png"))
+        summary = driver.find_element(By.ID, "summary").text
+        checks.append(("a channel another node holds shows as waiting for it, and that node as running",
+                       "Monitored by node a" in waiting[1] and running[2] == "am" and running[3] == "–"
+                       and summary.startswith("0 channels · 1 waiting for another node"),
+                       f"tile {waiting}, row {running}, summary {summary!r}"))
+
+        node_a.kill()  # SIGKILL: its session ends, and node b takes the channel over at its next check
+        node_a.wait()
+        taken = wait_for(lambda: (driver.execute_script(tile) or ["waiting"])[0] not in ("waiting", "stopped")
+                         and driver.execute_script(tile), 60, "the channel's tile shown as this node's own")
+        # The next read of the heartbeats after the takeover shows who holds the channel now.
+        ended = wait_for(lambda: (driver.execute_script(node_row) or [None, None, None, None])[1:4]
+                         == ["ended", "–", "am by node b"] and driver.execute_script(node_row), 60,
+                         "node a shown ended, its channel taken over by node b")
+        driver.save_screenshot(str(ARTIFACTS / "dashboard-nodes-ended.png"))
+        checks.append(("a killed node shows as ended, its channel taken over by the node that shows the page",
+                       "Monitored by" not in taken[1], f"tile {taken}, row {ended}"))
+        errors = console_errors(driver)
+        checks.append(("no console errors on the nodes' page", not errors,
+                       "; ".join(str(e.get("message")) for e in errors)))
+    finally:
+        if driver is not None:
+            driver.quit()
+        processes.stop_all()
+        if server is not None:
+            server.stop()
+    return checks
+
+
 def main():
     parser = argparse.ArgumentParser(description="the dashboard in headless Chromium against a live monitor")
     parser.add_argument("--bin", default=str(ROOT / ".build/debug/broadcast-monitor"))
@@ -448,9 +577,10 @@ def main():
     except ImportError:
         sys.exit("dashboard browser test: Python's selenium is missing: bash scripts/setup.sh installs it in "
                  ".build/test-venv; run this test with .build/test-venv/bin/python")
-    for tool in ("jackd", "jack_lsp"):
+    for tool, package in (("jackd", "jackd2"), ("jack_lsp", "jackd2"), ("pg_config", "postgresql")):
         if shutil.which(tool) is None:
-            sys.exit(f"dashboard browser test: {tool} is missing: install Debian's jackd2 (bash scripts/setup.sh does)")
+            sys.exit(f"dashboard browser test: {tool} is missing: install Debian's {package} "
+                     "(bash scripts/setup.sh does)")
     if not os.path.exists(arguments.bin):
         sys.exit(f"dashboard browser test: {arguments.bin} is missing: build it with swift build")
 
@@ -458,6 +588,7 @@ def main():
     started = time.monotonic()
     try:
         checks = run(arguments.bin, work)
+        checks += run_nodes(arguments.bin, work)
     except (Failure, subprocess.CalledProcessError) as error:
         print(f"dashboard browser test: FAILED: {error} (logs in {work})", flush=True)
         print("0 passed, 1 failed", flush=True)

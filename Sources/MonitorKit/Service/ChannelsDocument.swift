@@ -46,17 +46,28 @@ enum ChannelsDocument {
       })
   }
 
-  /// Another node: its channels, those another node took over (by channel, the node that holds it now), its last
-  /// heartbeat (the server's clock), how long ago that was at `now`, and whether its session with the server has
-  /// ended.
+  /// Another node: its state in one word (``nodeState(_:heartbeatAgeSeconds:)``), its channels, those another node
+  /// took over (by channel, the node that holds it now), its last heartbeat (the server's clock), how long ago that
+  /// was at `now`, and whether its session with the server has ended.
   private static func node(_ overview: MonitorOverview, _ peer: PeerNode, now: Date) -> JSONValue {
-    .object([
-      ("node", .string(peer.node)), ("channels", .array(peer.channels.map(JSONValue.string))),
+    let ageSeconds = overview.heartbeatAgeSeconds(of: peer, at: now)
+    return .object([
+      ("node", .string(peer.node)), ("state", .string(nodeState(peer, heartbeatAgeSeconds: ageSeconds))),
+      ("channels", .array(peer.channels.map(JSONValue.string))),
       ("takenOver", .object(peer.takenOver.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })),
       ("lastHeartbeat", .time(peer.lastHeartbeat)),
-      ("heartbeatAgeSeconds", .number(overview.heartbeatAgeSeconds(of: peer, at: now))),
+      ("heartbeatAgeSeconds", .number(ageSeconds)),
       ("sessionEnded", .bool(peer.sessionEnded)),
     ])
+  }
+
+  /// Another node's state in one word: `ended` when its session with the server has ended (it was killed, crashed or
+  /// lost the server: a running node's session holds its lease), `silent` when its session is open but it has written
+  /// no heartbeat for `AlertSettings.minNodeDownSeconds` (three heartbeats: it hangs, or lost its power or network
+  /// under a minute ago), `running` otherwise. The `node_down` alert has its own time (`alerts.nodeDown.forSeconds`).
+  static func nodeState(_ peer: PeerNode, heartbeatAgeSeconds: Double) -> String {
+    if peer.sessionEnded { return "ended" }
+    return heartbeatAgeSeconds >= AlertSettings.minNodeDownSeconds ? "silent" : "running"
   }
 
   /// The channel's state in one word: `starting`, `listening`, `silent`, `lagging`, `reconnecting` or `stopped`.

@@ -74,9 +74,21 @@ struct ChannelsDocumentTests {
     #expect(nodes.first?["lastHeartbeat"] as? String == "2026-11-30T00:53:30.000Z")
     #expect(nodes.first?["heartbeatAgeSeconds"] as? Int == 90, "86 s at the check, 4 s before the document")
     #expect(nodes.first?["sessionEnded"] as? Bool == true)
+    #expect(nodes.first?["state"] as? String == "ended")
     #expect(
       document["waiting"] as? [[String: String]] == [
         ["channel": "am", "heldBy": "studio-3", "since": "2026-11-30T00:53:40.000Z"]
       ], "\(text)")
+  }
+
+  @Test("A node is running while its heartbeat is under three heartbeats old, then silent; ended once its session is")
+  func nodeStates() {
+    let peer = PeerNode(node: "b", channels: ["am"], lastHeartbeat: Date(), silentSeconds: 0, sessionEnded: false)
+    #expect(ChannelsDocument.nodeState(peer, heartbeatAgeSeconds: 0) == "running")
+    #expect(ChannelsDocument.nodeState(peer, heartbeatAgeSeconds: 29) == "running")
+    #expect(ChannelsDocument.nodeState(peer, heartbeatAgeSeconds: 30) == "silent")
+    var ended = peer
+    ended.sessionEnded = true
+    #expect(ChannelsDocument.nodeState(ended, heartbeatAgeSeconds: 2) == "ended")
   }
 }

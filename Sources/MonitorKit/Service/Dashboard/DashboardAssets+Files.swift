@@ -75,6 +75,7 @@ extension DashboardAssets {
     .tile.lagging { border-left-color: var(--lagging); } .tile.lagging .state { color: var(--lagging); }
     .tile.down { border-left-color: var(--down); } .tile.down .state { color: var(--down); }
     .tile.alerting { box-shadow: 0 0 0 2px var(--alert); }
+    .tile.waiting { border-left-style: dashed; } .tile.waiting .state { color: var(--silent); }
     .source { color: var(--muted); font-size: 0.8rem; margin: 0 0 0.4rem; overflow-wrap: anywhere; }
     .meter { display: flex; align-items: center; gap: 0.5rem; font-size: 0.85rem; font-variant-numeric: tabular-nums; }
     .meter-bar { flex: 1; height: 0.6rem; background: var(--gap); border-radius: 0.3rem; overflow: hidden; }
@@ -134,6 +135,9 @@ extension DashboardAssets {
     th { position: sticky; top: 0; background: var(--panel); }
     td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
     td.text { overflow-wrap: anywhere; min-width: 8rem; }
+    .node-state { font-weight: 700; text-transform: uppercase; font-size: 0.8rem; white-space: nowrap; }
+    .node-running .node-state { color: var(--healthy); }
+    .node-down .node-state { color: var(--down); }
     .bottom { color: var(--muted); font-size: 0.85rem; padding-bottom: 1.5rem; }
 
     @media (max-width: 40rem) {
@@ -338,6 +342,7 @@ extension DashboardAssets {
         renderSummary();
         renderMonitorAlerts();
         renderTiles();
+        renderNodes();
         updateChannelOptions();
       }
 
@@ -345,6 +350,8 @@ extension DashboardAssets {
         const o = state.overview;
         if (!o) return;
         const parts = [state.channels.length + (state.channels.length === 1 ? " channel" : " channels")];
+        const waiting = Array.isArray(o.waiting) ? o.waiting.length : 0;
+        if (waiting > 0) parts.push(waiting + " waiting for another node");
         if (o.catalog) parts.push("catalog " + str(o.catalog.items) + " items, " + str(o.catalog.hours) + " h");
         if (o.playLog) {
           parts.push(o.playLog.writable === false ? "play log CANNOT BE WRITTEN" : "play log ok");
@@ -428,6 +435,13 @@ extension DashboardAssets {
         for (const channel of state.channels) {
           const fresh = buildTile(channel);
           const old = existing.get(str(channel.name));
+          wanted.push(old ? morph(old, fresh) : fresh);
+        }
+        // After them, the channels of this node's configuration that another node holds (PostgreSQL, database.standby).
+        const waiting = state.overview && Array.isArray(state.overview.waiting) ? state.overview.waiting : [];
+        for (const channel of waiting) {
+          const fresh = buildWaitingTile(channel);
+          const old = existing.get(str(channel.channel));
           wanted.push(old ? morph(old, fresh) : fresh);
         }
         if (wanted.length === 0) wanted.push(el("p", { class: "hint" }, "No channels."));
@@ -516,6 +530,43 @@ extension DashboardAssets {
 
         if (alerts.length > 0) tile.append(alertList(alerts, "Alerts"));
         return tile;
+      }
+
+      // A channel that waits for the node holding it: this node takes it over when that node's session ends.
+      function buildWaitingTile(waiting) {
+        const name = str(waiting.channel);
+        const tile = el("article", { class: "tile waiting", "aria-label": name });
+        tile.dataset.channel = name;
+        tile.dataset.state = "waiting";
+        const since = parseTime(waiting.since);
+        tile.append(el("div", { class: "tile-head" }, el("h3", {}, name), el("span", { class: "state" }, "waiting")));
+        tile.append(el("p", { class: "onair-title" }, "Monitored by node " + str(waiting.heldBy)));
+        tile.append(el("p", { class: "onair-since" }, "This node takes it over if that node ends. Waiting since "
+          + formatTime(since) + " (" + formatDuration(since === null ? null : (nowMs() - since) / 1000) + ")"));
+        return tile;
+      }
+
+      // The other nodes sharing the play log (PostgreSQL), hidden when there are none (SQLite, or a single node).
+      function renderNodes() {
+        const nodes = state.overview && Array.isArray(state.overview.nodes) ? state.overview.nodes : [];
+        byId("nodes-section").hidden = nodes.length === 0;
+        const rows = nodes.map((node) => {
+          const nodeState = str(node.state) || "unknown";
+          const age = num(node.heartbeatAgeSeconds);
+          const takenOver = Object.entries(node.takenOver && typeof node.takenOver === "object" ? node.takenOver : {})
+            .map(([channel, holder]) => str(channel) + " by node " + str(holder));
+          const row = el("tr", { class: nodeState === "running" ? "node-running" : "node-down" },
+            el("td", { class: "text" }, str(node.node)),
+            el("td", { class: "node-state" }, nodeState),
+            el("td", { class: "text" }, (Array.isArray(node.channels) ? node.channels.map(str) : []).join(", ") || "–"),
+            el("td", { class: "text" }, takenOver.join(", ") || "–"),
+            el("td", { class: "num" }, formatTime(parseTime(node.lastHeartbeat))
+              + (age === null ? "" : " (" + formatDuration(age) + " ago)")));
+          row.dataset.node = str(node.node);
+          row.dataset.state = nodeState;
+          return row;
+        });
+        morph(byId("nodes-body"), el("tbody", { id: "nodes-body" }, ...rows));
       }
 
       function buildMeter(level, name) {
@@ -1002,6 +1053,22 @@ extension DashboardAssets {
       <section aria-labelledby="channels-heading">
         <h2 id="channels-heading">Channels</h2>
         <div id="tiles" class="tiles"></div>
+      </section>
+
+      <section id="nodes-section" aria-labelledby="nodes-heading" hidden>
+        <h2 id="nodes-heading">Other nodes</h2>
+        <p class="hint">The other nodes writing into this play log, as this node last read their heartbeats (every 10 s).</p>
+        <div class="table-wrap">
+          <table id="nodes">
+            <thead>
+              <tr>
+                <th scope="col">Node</th><th scope="col">State</th><th scope="col">Channels</th>
+                <th scope="col">Taken over</th><th scope="col">Last heartbeat</th>
+              </tr>
+            </thead>
+            <tbody id="nodes-body"></tbody>
+          </table>
+        </div>
       </section>
 
       <section aria-labelledby="timeline-heading">

@@ -187,6 +187,7 @@
     renderSummary();
     renderMonitorAlerts();
     renderTiles();
+    renderNodes();
     updateChannelOptions();
   }
 
@@ -194,6 +195,8 @@
     const o = state.overview;
     if (!o) return;
     const parts = [state.channels.length + (state.channels.length === 1 ? " channel" : " channels")];
+    const waiting = Array.isArray(o.waiting) ? o.waiting.length : 0;
+    if (waiting > 0) parts.push(waiting + " waiting for another node");
     if (o.catalog) parts.push("catalog " + str(o.catalog.items) + " items, " + str(o.catalog.hours) + " h");
     if (o.playLog) {
       parts.push(o.playLog.writable === false ? "play log CANNOT BE WRITTEN" : "play log ok");
@@ -277,6 +280,13 @@
     for (const channel of state.channels) {
       const fresh = buildTile(channel);
       const old = existing.get(str(channel.name));
+      wanted.push(old ? morph(old, fresh) : fresh);
+    }
+    // After them, the channels of this node's configuration that another node holds (PostgreSQL, database.standby).
+    const waiting = state.overview && Array.isArray(state.overview.waiting) ? state.overview.waiting : [];
+    for (const channel of waiting) {
+      const fresh = buildWaitingTile(channel);
+      const old = existing.get(str(channel.channel));
       wanted.push(old ? morph(old, fresh) : fresh);
     }
     if (wanted.length === 0) wanted.push(el("p", { class: "hint" }, "No channels."));
@@ -365,6 +375,43 @@
 
     if (alerts.length > 0) tile.append(alertList(alerts, "Alerts"));
     return tile;
+  }
+
+  // A channel that waits for the node holding it: this node takes it over when that node's session ends.
+  function buildWaitingTile(waiting) {
+    const name = str(waiting.channel);
+    const tile = el("article", { class: "tile waiting", "aria-label": name });
+    tile.dataset.channel = name;
+    tile.dataset.state = "waiting";
+    const since = parseTime(waiting.since);
+    tile.append(el("div", { class: "tile-head" }, el("h3", {}, name), el("span", { class: "state" }, "waiting")));
+    tile.append(el("p", { class: "onair-title" }, "Monitored by node " + str(waiting.heldBy)));
+    tile.append(el("p", { class: "onair-since" }, "This node takes it over if that node ends. Waiting since "
+      + formatTime(since) + " (" + formatDuration(since === null ? null : (nowMs() - since) / 1000) + ")"));
+    return tile;
+  }
+
+  // The other nodes sharing the play log (PostgreSQL), hidden when there are none (SQLite, or a single node).
+  function renderNodes() {
+    const nodes = state.overview && Array.isArray(state.overview.nodes) ? state.overview.nodes : [];
+    byId("nodes-section").hidden = nodes.length === 0;
+    const rows = nodes.map((node) => {
+      const nodeState = str(node.state) || "unknown";
+      const age = num(node.heartbeatAgeSeconds);
+      const takenOver = Object.entries(node.takenOver && typeof node.takenOver === "object" ? node.takenOver : {})
+        .map(([channel, holder]) => str(channel) + " by node " + str(holder));
+      const row = el("tr", { class: nodeState === "running" ? "node-running" : "node-down" },
+        el("td", { class: "text" }, str(node.node)),
+        el("td", { class: "node-state" }, nodeState),
+        el("td", { class: "text" }, (Array.isArray(node.channels) ? node.channels.map(str) : []).join(", ") || "–"),
+        el("td", { class: "text" }, takenOver.join(", ") || "–"),
+        el("td", { class: "num" }, formatTime(parseTime(node.lastHeartbeat))
+          + (age === null ? "" : " (" + formatDuration(age) + " ago)")));
+      row.dataset.node = str(node.node);
+      row.dataset.state = nodeState;
+      return row;
+    });
+    morph(byId("nodes-body"), el("tbody", { id: "nodes-body" }, ...rows));
   }
 
   function buildMeter(level, name) {
