@@ -8,7 +8,9 @@
 #      them back before the standby's next check, every 10 s: the quicker recovery, and no takeover to measure);
 #   3. right is killed with SIGKILL 50 s later and not started again; left takes every channel over, and after
 #      nodeDown.forSeconds (30) raises node_down for right, naming the takeover;
-#   4. left is stopped with SIGINT 50 s later: right is still down, and node_down stays open.
+#   4. 50 s later right, which is not coming back, is retired (`db retire --node right`) while left runs: left no
+#      longer sees it down and closes node_down at its next check;
+#   5. left is stopped with SIGINT.
 #
 # Air: each channel is a mount of a private icecast2 (a temporary folder, a free port) whose source, `ffmpeg -re`,
 # plays the three test songs (Tests/Fixtures/music, 30 s each) back to back, round after round, from its own
@@ -22,8 +24,9 @@
 #   - continued: plays that span a kill's outage (the rest of the airing, heard by the node that took over,
 #     continued the killed node's play);
 #   - open: plays still open at the end; gaps: each channel's `gap` spanning each kill;
-#   - node_down: the alert for right, its detail naming the takeover by left, open at the end.
-# Exit status 1 when doubled, holes, open, gaps or node_down are not as they should be.
+#   - node_down: the alert for right, its detail naming the takeover by left, open before the retire and closed
+#     after it (seconds from the retire until it closed).
+# Exit status 1 when doubled, holes, open, gaps, node_down or the retire are not as they should be.
 #
 #   bash bench/failover.sh [CHANNELS]
 set -euo pipefail
@@ -162,8 +165,29 @@ unset 'NODE_PID[right]'
 TAKEOVER2=$(takeover_seconds left "$KILL2")
 echo "right killed for good; left held every channel after $TAKEOVER2 s"
 sleep 50
-kill -INT "${NODE_PID[left]}"
 STATUS=0
+node_down_for_right() {
+  psql "SELECT count(*) FROM alerts WHERE kind = 'node_down' AND detail LIKE 'Node right %taken over by node left%'
+    AND end_ms IS $1 NULL"
+}
+NODE_DOWN=$(node_down_for_right "")
+RETIRE=$(now)
+if ! "$MONITOR" db retire --db "$URL" --node right >"$WORK/retire.log" 2>&1; then
+  echo "db retire --node right failed:"
+  cat "$WORK/retire.log"
+  STATUS=1
+fi
+CLOSED_AFTER=never
+deadline=$((SECONDS + 60))
+while ((SECONDS < deadline)); do
+  if [[ $(node_down_for_right NOT) == 1 ]]; then
+    CLOSED_AFTER=$(python3 -c "import sys; print(f'{float(sys.argv[1]) - float(sys.argv[2]):.1f}')" "$(now)" "$RETIRE")
+    break
+  fi
+  sleep 0.2
+done
+echo "right retired; left closed node_down $CLOSED_AFTER s after"
+kill -INT "${NODE_PID[left]}"
 wait "${NODE_PID[left]}" 2>/dev/null || { echo "left exited $?"; STATUS=1; }
 unset 'NODE_PID[left]'
 
@@ -189,17 +213,16 @@ CONTINUED=$(psql "SELECT count(*) FILTER (WHERE start_ms < $K1 AND end_ms > $O1)
 OPEN=$(psql "SELECT count(*) FROM plays WHERE status = 'open'")
 GAPS=$(psql "SELECT count(DISTINCT channel_id) FILTER (WHERE start_ms <= $K1 AND end_ms >= $K1) || ' '
   || count(DISTINCT channel_id) FILTER (WHERE start_ms <= $K2 AND end_ms >= $K2) FROM events WHERE kind = 'gap'")
-NODE_DOWN=$(psql "SELECT count(*) FROM alerts WHERE kind = 'node_down' AND end_ms IS NULL
-  AND detail LIKE 'Node right %taken over by node left%'")
-printf '| takeover, kill 1 / kill 2 | plays | doubled | holes (all / outside outages) | continued across kill 1 / 2 | open | channels with a gap over kill 1 / 2 | node_down for right, open |\n'
-printf '|---|---|---|---|---|---|---|---|\n'
-printf '| %s / %s s | %s | %s | %s | %s | %s | %s | %s |\n' "$TAKEOVER1" "$TAKEOVER2" "$PLAYS" "$DOUBLED" \
-  "${HOLES/ / \/ }" "${CONTINUED/ / \/ }" "$OPEN" "${GAPS/ / \/ }" "$NODE_DOWN"
+printf '| takeover, kill 1 / kill 2 | plays | doubled | holes (all / outside outages) | continued across kill 1 / 2 | open | channels with a gap over kill 1 / 2 | node_down for right, open before the retire | closed after the retire |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
+printf '| %s / %s s | %s | %s | %s | %s | %s | %s | %s | %s s |\n' "$TAKEOVER1" "$TAKEOVER2" "$PLAYS" "$DOUBLED" \
+  "${HOLES/ / \/ }" "${CONTINUED/ / \/ }" "$OPEN" "${GAPS/ / \/ }" "$NODE_DOWN" "$CLOSED_AFTER"
 [[ "$DOUBLED" == 0 ]] || { echo "an airing counted twice"; STATUS=1; }
 [[ "${HOLES#* }" == 0 ]] || { echo "a hole outside the outages"; STATUS=1; }
 [[ "$OPEN" == 0 ]] || { echo "plays left open"; STATUS=1; }
 [[ "$GAPS" == "$CHANNELS $CHANNELS" ]] || { echo "a kill's downtime not written on every channel"; STATUS=1; }
-[[ "$NODE_DOWN" == 1 ]] || { echo "node_down for right not open, naming the takeover"; STATUS=1; }
+[[ "$NODE_DOWN" == 1 ]] || { echo "node_down for right not open before the retire, naming the takeover"; STATUS=1; }
+[[ "$CLOSED_AFTER" != never ]] || { echo "node_down for right still open 60 s after the retire"; STATUS=1; }
 [[ "$TAKEOVER1" != never && "$TAKEOVER2" != never ]] || { echo "a takeover never came"; STATUS=1; }
 if ((STATUS != 0)); then
   KEPT="/tmp/bm-failover-$(date +%s)"

@@ -178,8 +178,11 @@ struct AlertEvaluator {
             + "server has not noticed yet")
         + "; " + parts.joined(separator: "; ") + "."
         + (peer.channels.isEmpty
-          ? " Start it again, or retire it (start and stop a monitor as node \(peer.node) with database.standby)."
-          : " Start it again, or start a node whose configuration lists its channels.")
+          ? " Start it again" : " Start it again, or start a node whose configuration lists its channels")
+        // A node whose session is open holds its lease, and `db retire` refuses it.
+        + (peer.sessionEnded
+          ? "; if it is not coming back, retire it (broadcast-monitor db retire --node \(peer.node) --db THE-PLAY-LOG)."
+          : ".")
     }.joined(separator: " ")
   }
 

@@ -263,7 +263,7 @@ enum CommandTable {
     ])
 
   static let db = CommandSpec(
-    ["db"], "moves a play log between engines",
+    ["db"], "moves a play log between engines; retires a node of a PostgreSQL play log",
     subcommands: [
       CommandSpec(
         ["db", "copy"], "copies an SQLite play log into PostgreSQL: resumable, verified by counts and a checksum",
@@ -276,7 +276,21 @@ enum CommandTable {
           The password comes from PGPASSWORD or ~/.pgpass, never from the command line. Run it again after an
           interruption: it goes on after the last row copied. Exit 0 when every table has the same rows (count and
           checksum) on both sides, 65 when they differ.
-          """)
+          """),
+      CommandSpec(
+        ["db", "retire"], "retires a node that ended without stopping and will not run again",
+        options: [
+          .value("db", "postgresql://USER@HOST:PORT/DB", "the PostgreSQL play log", required: true),
+          .value("node", "NAME", "the node to retire", required: true),
+        ],
+        details: """
+          As if the node had stopped cleanly at its last heartbeat: its open plays are marked recovered, each channel
+          it still monitored gets a gap from its last heartbeat (open until a node monitors the channel again), its
+          channels are given up for another node to claim, its open alerts are closed (but node_down, which the
+          running nodes close), and its heartbeat is removed, so that the running nodes close node_down once it has
+          been clear for alerts.holdSeconds. The password comes from PGPASSWORD or ~/.pgpass. Exit 0 when retired
+          (or nothing was left to retire), 75 while the node runs (stop it: a clean stop needs no retiring).
+          """),
     ])
 
   static let help = CommandSpec(

@@ -1,19 +1,28 @@
 import Foundation
 import Reports
 
-/// `broadcast-monitor db copy --from plays.sqlite --to postgresql://USER@HOST:PORT/DB`: moves an existing play log
-/// into PostgreSQL, table by table with every row's id (`PlayLogCopy`), then compares both sides' row counts and
-/// checksums. Resumable: run again, it goes on after the last row copied.
+/// `broadcast-monitor db`: the play log's engines and nodes.
+/// - `db copy --from plays.sqlite --to postgresql://USER@HOST:PORT/DB` moves an existing play log into PostgreSQL,
+///   table by table with every row's id (`PlayLogCopy`), then compares both sides' row counts and checksums.
+///   Resumable: run again, it goes on after the last row copied.
+/// - `db retire --db postgresql://… --node NAME` retires a node of a PostgreSQL play log that ended without stopping
+///   and will not run again (`PostgreSQLPlayLogStore.retire`).
 enum DatabaseCommand {
   /// EX_DATAERR: the copy does not match its source.
   static let mismatchStatus: Int32 = 65
+  /// EX_TEMPFAIL: the node to retire is running.
+  static let nodeRunningStatus: Int32 = 75
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let spec = CommandTable.db
     guard let sub = args.first else { throw UsageError(CommandHelp.help(spec)) }
-    guard let copySpec = spec.subcommand(sub) else { throw UsageError(CommandHelp.unknownSubcommand(sub, of: spec)) }
-    let a = try CommandLineArguments(args.dropFirst(), for: copySpec)
-    guard a.positionals.isEmpty else { throw UsageError(CommandHelp.help(copySpec)) }
+    guard let subSpec = spec.subcommand(sub) else { throw UsageError(CommandHelp.unknownSubcommand(sub, of: spec)) }
+    let a = try CommandLineArguments(args.dropFirst(), for: subSpec)
+    guard a.positionals.isEmpty else { throw UsageError(CommandHelp.help(subSpec)) }
+    return sub == "retire" ? try retire(a) : try copy(a)
+  }
+
+  private static func copy(_ a: CommandLineArguments) throws -> Int32 {
     let from = try a.required("from")
     let to = try a.required("to")
     guard !PlayLogLocation.isPostgreSQL(from) else {
@@ -64,5 +73,59 @@ enum DatabaseCommand {
     }
     printError("db copy: verified: \(to) holds every row of \(from)")
     return 0
+  }
+
+  /// Retires node `--node` of the PostgreSQL play log `--db`, and says what that changed.
+  private static func retire(_ a: CommandLineArguments) throws -> Int32 {
+    let url = try a.required("db")
+    let node = try a.required("node")
+    guard PlayLogLocation.isPostgreSQL(url) else {
+      throw UsageError(
+        "--db \(url): only a PostgreSQL play log has nodes to retire (postgresql://USER@HOST:PORT/DB); an SQLite play "
+          + "log has one writer, whose next start recovers what it left")
+    }
+    let store: PostgreSQLPlayLogStore
+    do {
+      store = try PostgreSQLPlayLogStore(url: url, node: node, leaseWaitSeconds: Self.leaseWaitSeconds)
+    } catch PlayLogNodeError.nodeRunning {
+      printError(
+        "broadcast-monitor: db retire: node \(node) is running on the play log \(url) (its session holds its lease): "
+          + "a running node is not retired. Stop it first: a clean stop clears its heartbeat and needs no retiring")
+      return Self.nodeRunningStatus
+    }
+    defer { try? store.close() }
+    let retirement = try store.retire(keepingOpen: [AlertKind.nodeDown.rawValue])
+    for line in report(retirement, node: node, url: url) { printError(line) }
+    return 0
+  }
+
+  /// How long `db retire` waits for the node's lease: a node killed a moment ago frees it within milliseconds.
+  static let leaseWaitSeconds = 2.0
+
+  /// What `db retire` says it did, one line each.
+  static func report(_ retirement: NodeRetirement, node: String, url: String) -> [String] {
+    guard !retirement.isEmpty else {
+      return [
+        "db retire: node \(node) left nothing in \(url) to retire (no heartbeat, channel, open play or open alert): "
+          + "it was retired already, stopped cleanly, or never ran under that name"
+      ]
+    }
+    func list(_ names: [String]) -> String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+    var lines = ["db retire: node \(node) of \(url) retired"]
+    lines.append("  open plays marked recovered: \(retirement.recoveredPlays.count)")
+    lines.append(
+      "  channels given up: \(list(retirement.releasedChannels))"
+        + (retirement.releasedChannels.isEmpty
+          ? "" : " (no node monitors them now; a node whose configuration lists them claims them at its start)"))
+    lines.append(
+      "  gaps opened at its last heartbeat: \(list(retirement.openedGaps))"
+        + (retirement.openedGaps.isEmpty ? "" : " (each ends when a node monitors the channel again)"))
+    lines.append("  open alerts closed: \(retirement.closedAlerts)")
+    if retirement.hadHeartbeat {
+      lines.append(
+        "  heartbeat removed: the running nodes no longer count it down, and close node_down once it has been "
+          + "clear for alerts.holdSeconds (within 10 s plus that, 10 s by default)")
+    }
+    return lines
   }
 }

@@ -249,10 +249,11 @@ struct AlertEvaluatorTests {
         == "Node b has written no heartbeat since 2027-01-15T08:00:05.000Z, and its session with the server has "
         + "ended: it was killed or crashed, or it lost the server; nothing from its channels b1, b2 reaches the play "
         + "log (a node that still runs keeps their plays in its spool). Start it again, or start a node whose "
-        + "configuration lists its channels.")
+        + "configuration lists its channels; if it is not coming back, retire it (broadcast-monitor db retire --node b "
+        + "--db THE-PLAY-LOG).")
     #expect(
       detailAt100.contains(
-        "lists its channels. Node c has written no heartbeat since 2027-01-15T08:00:30.000Z, and its session with the server is "
+        "--db THE-PLAY-LOG). Node c has written no heartbeat since 2027-01-15T08:00:30.000Z, and its session with the server is "
           + "still open: it hangs, or it lost its power or network under a minute ago and the server has not noticed "
           + "yet; nothing from its channels c1, c2 reaches the play log (a node that still runs keeps their plays in its "
           + "spool). Start it again"),
@@ -288,12 +289,14 @@ struct AlertEvaluatorTests {
         == "Node b has written no heartbeat since 2027-01-15T08:00:05.000Z, \(ended)nothing from its channels b3 "
         + "reaches the play log (a node that still runs keeps their plays in its spool); its channels b1, b4 were "
         + "taken over by node c; its channel b2 was taken over by node d. Start it again, or start a node whose "
-        + "configuration lists its channels. "
+        + "configuration lists its channels; if it is not coming back, retire it (broadcast-monitor db retire --node b "
+        + "--db THE-PLAY-LOG). "
         + "Node e has written no heartbeat since 2027-01-15T08:00:05.000Z, \(ended)its channel e1 was taken over by "
-        + "node c. Start it again, or retire it (start and stop a monitor as node e with database.standby). "
+        + "node c. Start it again; if it is not coming back, retire it (broadcast-monitor db retire --node e --db "
+        + "THE-PLAY-LOG). "
         + "Node s has written no heartbeat since 2027-01-15T08:00:09.000Z, \(ended)it listened to no channel (each "
-        + "waited for another node). Start it again, or retire it (start and stop a monitor as node s with "
-        + "database.standby).")
+        + "waited for another node). Start it again; if it is not coming back, retire it (broadcast-monitor db retire "
+        + "--node s --db THE-PLAY-LOG).")
   }
 
   @Test(

@@ -231,7 +231,9 @@ struct MonitorReloadTests {
     #expect(
       Wait.until(seconds: 90) {
         lines.text.contains("ALERT node_down: Node a has written no heartbeat since")
-          && lines.text.contains("; its channel am was taken over by node b. Start it again, or retire it")
+          && lines.text.contains(
+            "; its channel am was taken over by node b. Start it again; if it is not coming back, "
+              + "retire it")
       }, "\(lines.text)")
     // This node stops while node a is still down: the alert's row stays open for the nodes still running.
     #expect(monitor.stop().isEmpty)

@@ -459,6 +459,74 @@ struct PostgreSQLPlayLogStoreTests {
     _ = server
   }
 
+  @Test(
+    "A retired node: its open plays recovered, a gap opened and the channel given up where it still listened, its alerts closed but node_down, no longer a peer; once only, and never while it runs"
+  )
+  func retire() throws {
+    let (server, url, a, b) = try Self.twoNodes()
+    let time = PlayLogStoreTests.time
+    try a.claim(channels: ["A2"])
+    let aPlay = try a.record(PlayLogStoreTests.play(channel: "A1", start: 0, status: .open))
+    let bPlay = try b.record(PlayLogStoreTests.play(channel: "B1", start: 0, status: .open))
+    try a.openAlert(channel: "A1", kind: "silence", start: time(1_000), detail: "quiet")
+    try a.openAlert(channel: nil, kind: "play_log_unwritable", start: time(1_500), detail: "locked")
+    try a.openAlert(channel: nil, kind: "node_down", start: time(1_600), detail: "node c …")
+    try b.openAlert(channel: "B1", kind: "silence", start: time(1_700), detail: "quiet")
+    try a.recordHeartbeat([
+      ChannelHeartbeat(channel: "A1", heardThrough: time(2_000)),
+      ChannelHeartbeat(channel: "A2", heardThrough: time(2_500)),
+    ])
+    try b.recordHeartbeat([ChannelHeartbeat(channel: "B1", heardThrough: Date())])
+    #expect(throws: PlayLogNodeError.nodeRunning(node: "a", url: url)) {
+      _ = try PostgreSQLPlayLogStore(url: url, node: "a", leaseWaitSeconds: 0)
+    }
+    try Self.close(a, seenBy: b)  // node a is killed; node b takes A2 over
+    try b.listen(to: ["B1", "A2"])
+    try b.recordHeartbeat([
+      ChannelHeartbeat(channel: "B1", heardThrough: Date()), ChannelHeartbeat(channel: "A2", heardThrough: Date()),
+    ])
+    #expect(try b.peerNodes().map(\.node) == ["a"])
+
+    let retiring = try PostgreSQLPlayLogStore(url: url, node: "a", leaseWaitSeconds: 0)
+    var expected = NodeRetirement()
+    expected.recoveredPlays = [aPlay]
+    expected.releasedChannels = ["A1"]
+    expected.openedGaps = ["A1"]
+    expected.closedAlerts = 2
+    expected.hadHeartbeat = true
+    #expect(try retiring.retire(at: time(9_000), keepingOpen: ["node_down"]) == expected)
+    #expect(try retiring.retire(at: time(9_500), keepingOpen: ["node_down"]).isEmpty, "nothing left the second time")
+    try retiring.close()
+
+    #expect(try b.peerNodes().isEmpty, "node b no longer counts node a down")
+    let plays = try server.psql("SELECT id || ':' || status FROM plays ORDER BY id", database: "plays")
+    #expect(plays == "\(aPlay):recovered\n\(bPlay):open\n")
+    let gaps = try server.psql(
+      "SELECT c.name || ':' || e.start_ms || ':' || (e.end_ms IS NULL) || ':' || e.detail FROM events e "
+        + "JOIN channels c ON c.id = e.channel_id WHERE e.kind = 'gap' ORDER BY c.name",
+      database: "plays")
+    #expect(
+      gaps
+        == "A1:\(time(2_000).millisecondsSince1970):true:\(PostgreSQLPlayLogStore.retiredDetail("a"))\n"
+        + "A2:\(time(2_500).millisecondsSince1970):false:"
+        + "\(PostgreSQLPlayLogStore.takenOverDetail(from: "a", by: "b"))\n",
+      "A1 is open until a node monitors it; A2's gap was written and ended by the takeover")
+    #expect(try server.channelOwners(database: "plays") == "A2=b\nB1=b\n")
+    let alerts = try server.psql(
+      "SELECT a.kind || ':' || coalesce(c.name, '-') || ':' || (a.end_ms IS NULL) FROM alerts a "
+        + "LEFT JOIN channels c ON c.id = a.channel_id ORDER BY a.start_ms",
+      database: "plays")
+    #expect(
+      alerts == "silence:A1:false\nplay_log_unwritable:-:false\nnode_down:-:true\nsilence:B1:true\n",
+      "node_down is the running nodes' to close, and node b's alert is its own")
+    // A node listing A1 claims it at its start, and its recovery ends the gap.
+    let c = try PostgreSQLPlayLogStore(url: url, node: "c")
+    try c.claim(channels: ["A1"])
+    try c.recoverDowntime(channels: ["A1"], at: time(20_000))
+    #expect(
+      try server.psql("SELECT count(*) FROM events WHERE kind = 'gap' AND end_ms IS NULL", database: "plays") == "0\n")
+  }
+
   @Test("After the server is killed and restarted, the store reconnects and takes its node lease back")
   func reconnectsAfterServerRestart() throws {
     let server = try PostgreSQLTestServer()
