@@ -535,10 +535,13 @@ def run_nodes(binary, work):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(ARTIFACTS / "dashboard-nodes-waiting.png"))
         summary = driver.find_element(By.ID, "summary").text
+        # Its plays, node a's, are in the play log: the plays and reports can be filtered by it.
+        options = driver.execute_script(
+            "return Array.from(document.getElementById('filter-channel').options).map((option) => option.value)")
         checks.append(("a channel another node holds shows as waiting for it, and that node as running",
                        "Monitored by node a" in waiting[1] and running[2] == "am" and running[3] == "–"
-                       and summary.startswith("0 channels · 1 waiting for another node"),
-                       f"tile {waiting}, row {running}, summary {summary!r}"))
+                       and summary.startswith("0 channels · 1 waiting for another node") and options == ["", "am"],
+                       f"tile {waiting}, row {running}, summary {summary!r}, channel filter {options}"))
 
         node_a.kill()  # SIGKILL: its session ends, and node b takes the channel over at its next check
         node_a.wait()

@@ -431,7 +431,10 @@
   }
 
   function updateChannelOptions() {
-    const names = state.channels.map((channel) => str(channel.name));
+    // The channels that wait for another node too: their plays, that node's, are in the play log.
+    const waiting = state.overview && Array.isArray(state.overview.waiting) ? state.overview.waiting : [];
+    const names = state.channels.map((channel) => str(channel.name))
+      .concat(waiting.map((channel) => str(channel.channel)));
     for (const id of ["filter-channel", "report-channel"]) {
       const select = byId(id);
       const current = Array.from(select.options).slice(1).map((option) => option.value);
