@@ -263,7 +263,7 @@ enum CommandTable {
     ])
 
   static let db = CommandSpec(
-    ["db"], "moves a play log between engines; retires a node of a PostgreSQL play log",
+    ["db"], "moves a play log between engines; lists and retires the nodes of a PostgreSQL play log",
     subcommands: [
       CommandSpec(
         ["db", "copy"], "copies an SQLite play log into PostgreSQL: resumable, verified by counts and a checksum",
@@ -276,6 +276,16 @@ enum CommandTable {
           The password comes from PGPASSWORD or ~/.pgpass, never from the command line. Run it again after an
           interruption: it goes on after the last row copied. Exit 0 when every table has the same rows (count and
           checksum) on both sides, 65 when they differ.
+          """),
+      CommandSpec(
+        ["db", "nodes"],
+        "lists the nodes of a PostgreSQL play log: those running, and those that ended without stopping",
+        options: [.value("db", "postgresql://USER@HOST:PORT/DB", "the PostgreSQL play log", required: true)],
+        details: """
+          One tab-separated line per node with a heartbeat: its name; its state (running; silent: its session is open
+          but it has written no heartbeat for 30 s; ended: its session has ended, it was killed, crashed or lost the
+          server); its channels; those another node took over from it (channel=node); its last heartbeat, by the
+          server's clock; and the seconds since. A node that stopped cleanly has no heartbeat and is not listed.
           """),
       CommandSpec(
         ["db", "retire"], "retires a node that ended without stopping and will not run again",

@@ -5,6 +5,8 @@ import Reports
 /// - `db copy --from plays.sqlite --to postgresql://USER@HOST:PORT/DB` moves an existing play log into PostgreSQL,
 ///   table by table with every row's id (`PlayLogCopy`), then compares both sides' row counts and checksums.
 ///   Resumable: run again, it goes on after the last row copied.
+/// - `db nodes --db postgresql://…` lists the nodes of a PostgreSQL play log that have heartbeats: those running, and
+///   those that ended without stopping.
 /// - `db retire --db postgresql://… --node NAME` retires a node of a PostgreSQL play log that ended without stopping
 ///   and will not run again (`PostgreSQLPlayLogStore.retire`).
 enum DatabaseCommand {
@@ -19,7 +21,53 @@ enum DatabaseCommand {
     guard let subSpec = spec.subcommand(sub) else { throw UsageError(CommandHelp.unknownSubcommand(sub, of: spec)) }
     let a = try CommandLineArguments(args.dropFirst(), for: subSpec)
     guard a.positionals.isEmpty else { throw UsageError(CommandHelp.help(subSpec)) }
-    return sub == "retire" ? try retire(a) : try copy(a)
+    switch sub {
+    case "retire": return try retire(a)
+    case "nodes": return try nodes(a)
+    default: return try copy(a)
+    }
+  }
+
+  /// The PostgreSQL play log `--db`, refused when it names an SQLite file: only PostgreSQL has nodes.
+  private static func postgreSQLPlayLog(_ a: CommandLineArguments, command: String) throws -> String {
+    let url = try a.required("db")
+    guard PlayLogLocation.isPostgreSQL(url) else {
+      throw UsageError(
+        "--db \(url): only a PostgreSQL play log has nodes to \(command) (postgresql://USER@HOST:PORT/DB); an SQLite "
+          + "play log has one writer, whose next start recovers what it left")
+    }
+    return url
+  }
+
+  /// Lists the nodes with heartbeats in the PostgreSQL play log `--db`, one tab-separated line each.
+  private static func nodes(_ a: CommandLineArguments) throws -> Int32 {
+    let url = try postgreSQLPlayLog(a, command: "list")
+    // The nodes as one of them sees them, less itself: a name no node has, whose lease this takes and which writes
+    // nothing.
+    let store = try PostgreSQLPlayLogStore(
+      url: url, node: "broadcast-monitor db nodes, pid \(getpid())", leaseWaitSeconds: 0, existingOnly: true)
+    defer { try? store.close() }
+    let peers = try store.peerNodes()
+    print(nodesTable(peers).joined(separator: "\n"))
+    if peers.isEmpty {
+      printError("db nodes: no node has a heartbeat in \(url): none runs, and none ended without stopping")
+    }
+    return 0
+  }
+
+  /// `db nodes`' lines: a header, then per node its name, state (as the API's), its channels, those another node
+  /// took over (`channel=node`), its last heartbeat and how many seconds before the check that was.
+  static func nodesTable(_ peers: [PeerNode]) -> [String] {
+    ["node\tstate\tchannels\ttaken_over\tlast_heartbeat\tsilent_s"]
+      + peers.map { peer in
+        let takenOver = peer.takenOver.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let fields = [
+          peer.node, ChannelsDocument.nodeState(peer, heartbeatAgeSeconds: peer.silentSeconds),
+          peer.channels.joined(separator: ","), takenOver.joined(separator: ","),
+          ISO8601Millis.format(peer.lastHeartbeat), String(format: "%.1f", peer.silentSeconds),
+        ]
+        return fields.map(DisplayWidth.printable).joined(separator: "\t")
+      }
   }
 
   private static func copy(_ a: CommandLineArguments) throws -> Int32 {
@@ -77,16 +125,12 @@ enum DatabaseCommand {
 
   /// Retires node `--node` of the PostgreSQL play log `--db`, and says what that changed.
   private static func retire(_ a: CommandLineArguments) throws -> Int32 {
-    let url = try a.required("db")
+    let url = try postgreSQLPlayLog(a, command: "retire")
     let node = try a.required("node")
-    guard PlayLogLocation.isPostgreSQL(url) else {
-      throw UsageError(
-        "--db \(url): only a PostgreSQL play log has nodes to retire (postgresql://USER@HOST:PORT/DB); an SQLite play "
-          + "log has one writer, whose next start recovers what it left")
-    }
     let store: PostgreSQLPlayLogStore
     do {
-      store = try PostgreSQLPlayLogStore(url: url, node: node, leaseWaitSeconds: Self.leaseWaitSeconds)
+      store = try PostgreSQLPlayLogStore(
+        url: url, node: node, leaseWaitSeconds: Self.leaseWaitSeconds, existingOnly: true)
     } catch PlayLogNodeError.nodeRunning {
       printError(
         "broadcast-monitor: db retire: node \(node) is running on the play log \(url) (its session holds its lease): "

@@ -33,6 +33,23 @@ extension Migrations {
     return applied
   }
 
+  /// Refuses a database that is not a play log (a mistyped database name: nothing is to be created there), or one
+  /// written by a newer version.
+  func requirePlayLog(in connection: PostgreSQLConnection) throws {
+    let hasTable = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")[0].string(0) == "t"
+    let applied = hasTable ? try appliedIDs(in: connection) : []
+    let known = list.map(\.id)
+    guard applied.contains(known[0]) else {
+      throw PostgreSQLError(
+        message: "the database has no play log tables", url: connection.url,
+        advice: "Name the database that `broadcast-monitor run --db postgresql://…` writes.")
+    }
+    let unknown = applied.filter { !known.contains($0) }
+    guard unknown.isEmpty else {
+      throw MigrationError(path: connection.url, databaseName: "play log", unknownIDs: unknown, knownIDs: known)
+    }
+  }
+
   /// The ids recorded in `schema_migrations`, sorted.
   func appliedIDs(in connection: PostgreSQLConnection) throws -> [String] {
     try connection.query("SELECT id FROM schema_migrations ORDER BY id").map { try $0.string(0) }

@@ -76,7 +76,7 @@ package enum PlayLogCopy {
     channel: String? = nil, tables: Set<String>? = nil
   ) throws {
     let connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
-    try checkSchema(connection)
+    try Migrations.playLog.requirePlayLog(in: connection)
     let target = try PlayLogStore(path: sqlitePath)
     defer { try? target.close() }
     let database = target.database
@@ -122,22 +122,6 @@ package enum PlayLogCopy {
   /// The page cache of the reports' copy while it is loaded, in kilobytes: the index builds sort in it rather than
   /// in temporary files (SQLite's default is 2 MB; a year of 50 channels' plays index is about 200 MB).
   static let bulkCacheKilobytes = 262_144
-
-  /// Refuses a database that is not a play log, or one written by a newer version.
-  private static func checkSchema(_ connection: PostgreSQLConnection) throws {
-    let hasTable = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")[0].string(0) == "t"
-    let applied = hasTable ? try Migrations.playLog.appliedIDs(in: connection) : []
-    let known = Migrations.playLog.list.map(\.id)
-    guard applied.contains(known[0]) else {
-      throw PostgreSQLError(
-        message: "the database has no play log tables", url: connection.url,
-        advice: "Name the database that `broadcast-monitor run --db postgresql://…` writes.")
-    }
-    let unknown = applied.filter { !known.contains($0) }
-    guard unknown.isEmpty else {
-      throw MigrationError(path: connection.url, databaseName: "play log", unknownIDs: unknown, knownIDs: known)
-    }
-  }
 
   /// Refuses a target whose rows are not the source's rows with the same ids, table by table: a copy goes on after
   /// the target's last id, so only a target that an earlier copy of this source filled may hold rows.

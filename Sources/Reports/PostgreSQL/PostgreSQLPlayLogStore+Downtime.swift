@@ -134,15 +134,20 @@ extension PostgreSQLPlayLogStore {
       ])
     try connection.query(
       "DELETE FROM channel_heartbeats WHERE channel_id = $1 AND node = $2", [.integer(channelRowID), .text(previous)])
-    try connection.query(
-      "UPDATE events SET end_ms = GREATEST(start_ms, $2) WHERE channel_id = $1 AND kind = $3 AND end_ms IS NULL",
-      [.integer(channelRowID), .date(takeover), .text(gap)])
+    try endOpenGap(ofChannel: channelRowID, at: takeover)
     try connection.query(
       """
       UPDATE alerts SET end_ms = GREATEST(start_ms, $2),
         detail = detail || '; still open when node ' || $3 || ' ended, closed when node ' || $4 || ' took the channel over'
       WHERE channel_id = $1 AND end_ms IS NULL
       """, [.integer(channelRowID), .date(takeover), .text(previous), .text(node)])
+  }
+
+  /// Ends the channel's open gap, if it has one, at `end` (or at its start, if later).
+  func endOpenGap(ofChannel channelRowID: Int64, at end: Date) throws {
+    try connection.query(
+      "UPDATE events SET end_ms = GREATEST(start_ms, $2) WHERE channel_id = $1 AND kind = $3 AND end_ms IS NULL",
+      [.integer(channelRowID), .date(end), .text(EventKind.gap.rawValue)])
   }
 
   /// Records the node's last run's downtime, as the SQLite store's does, for the heartbeats the node wrote and

@@ -53,12 +53,16 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   ///   newer version; ``PlayLogNodeError/nodeRunning(node:url:)`` when another monitor runs as `node`.
   /// - Parameter leaseWaitSeconds: how long to wait for the node's lease when another session holds it: the
   ///   session of a node that was just killed ends a moment later, when the server sees its connection close.
+  /// - Parameter existingOnly: a database without a play log is refused (``PostgreSQLError``) instead of given one:
+  ///   a command that only changes a play log (`db retire`) creates none in a mistyped database.
   public init(
-    url: String, node: String, passwordFile: String? = nil, leaseWaitSeconds: Double = defaultLeaseWaitSeconds
+    url: String, node: String, passwordFile: String? = nil, leaseWaitSeconds: Double = defaultLeaseWaitSeconds,
+    existingOnly: Bool = false
   ) throws {
     path = url
     self.node = node
     connection = try PostgreSQLConnection(url: url, passwordFile: passwordFile)
+    if existingOnly { try Migrations.playLog.requirePlayLog(in: connection) }
     try Migrations.playLog.apply(to: connection)
     try takeNodeLease(waitSeconds: leaseWaitSeconds)
     isMigrated = true
@@ -216,12 +220,19 @@ public final class PostgreSQLPlayLogStore: PlayLogStorage {
   private func claim(_ channel: String, recordingTakeoverAt takeover: Date? = nil) throws {
     let previous = try connection.transaction { () throws -> String? in
       let channelRowID = try anyChannelID(named: channel)
-      try connection.query(
-        "INSERT INTO channel_owners(channel_id, node, since_ms) VALUES($1, $2, $3) ON CONFLICT DO NOTHING",
-        [.integer(channelRowID), .text(node), .date(Date())])
+      let inserted = try connection.query(
+        """
+        INSERT INTO channel_owners(channel_id, node, since_ms) VALUES($1, $2, $3) ON CONFLICT DO NOTHING
+        RETURNING channel_id
+        """, [.integer(channelRowID), .text(node), .date(Date())])
       let owner = try connection.query(
         "SELECT node FROM channel_owners WHERE channel_id = $1 FOR UPDATE", [.integer(channelRowID)])[0].string(0)
-      guard owner != node else { return nil }
+      guard owner != node else {
+        // A channel no node held (its node stopped cleanly, or was retired) whose gap is still open: it ends as this
+        // node starts monitoring it. A start's recovery does that for the channels it starts with.
+        if !inserted.isEmpty, let takeover { try endOpenGap(ofChannel: channelRowID, at: takeover) }
+        return nil
+      }
       guard try leaseIsFree(of: owner) else {
         throw PlayLogNodeError.channelHeld(channel: channel, node: owner, url: path)
       }
