@@ -150,6 +150,17 @@ class EventReader:
                 return at, event
 
 
+def api_answers(process, name, log, base):
+    """True once the monitor `process` answers GET /api/v1/channels at `base`; a Failure naming its log if it exited."""
+    if process.poll() is not None:
+        raise Failure(f"{name} exited with status {process.returncode}: see {log}")
+    try:
+        with urllib.request.urlopen(base + "api/v1/channels", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
 def other_address():
     """An IPv4 address of this machine other than loopback, as another host reaches it; None when it has none."""
     result = subprocess.run(["hostname", "-I"], capture_output=True, text=True)
@@ -217,19 +228,11 @@ def run(binary, work):
             stdout=subprocess.PIPE, stderr=open(work / "monitor.log", "w"), env=env, text=True)
         events = EventReader(monitor.stdout, open(work / "monitor.jsonl", "w"))
 
-        def api_answers():
-            if monitor.poll() is not None:
-                raise Failure(f"the monitor exited with status {monitor.returncode}: see {work / 'monitor.log'}")
-            try:
-                with urllib.request.urlopen(base + "api/v1/channels", timeout=2) as response:
-                    return response.status == 200
-            except OSError:
-                return False
-
         # The monitor's ports can be connected once its client is active, which it says.
         events.wait(lambda e: str(e.get("message")).startswith(f"JACK client '{CLIENT}'"),
                     START_TIMEOUT_SECONDS, "the monitor's JACK client")
-        wait_for(api_answers, START_TIMEOUT_SECONDS, f"the monitor's HTTP API answering on {base}")
+        wait_for(lambda: api_answers(monitor, "the monitor", work / "monitor.log", base), START_TIMEOUT_SECONDS,
+                 f"the monitor's HTTP API answering on {base}")
 
         driver = start_browser(1280, 1000)
         driver.get(base)
@@ -510,16 +513,8 @@ def run_nodes(binary, work):
             START_TIMEOUT_SECONDS, f"node a holding the channel (its log: {work / 'node-a.log'})")
         node_b = start("b")
 
-        def api_answers():
-            if node_b.poll() is not None:
-                raise Failure(f"node b exited with status {node_b.returncode}: see {work / 'node-b.log'}")
-            try:
-                with urllib.request.urlopen(base + "api/v1/channels", timeout=2) as response:
-                    return response.status == 200
-            except OSError:
-                return False
-
-        wait_for(api_answers, START_TIMEOUT_SECONDS, f"node b's HTTP API answering on {base}")
+        wait_for(lambda: api_answers(node_b, "node b", work / "node-b.log", base), START_TIMEOUT_SECONDS,
+                 f"node b's HTTP API answering on {base}")
         driver = start_browser(1280, 1000)
         driver.get(base)
         tile = ("const tile = document.querySelector('.tile[data-channel=\"am\"]');"
