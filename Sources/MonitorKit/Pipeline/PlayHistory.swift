@@ -8,7 +8,9 @@ import Reports
 /// The count is of every play started, withdrawn ones included, across catalog reloads; the list keeps the newest
 /// `kept` plays, withdrawn ones removed. A play that is the rest of an airing listed here (cut by a gap in the input:
 /// the play log's rule, `PlayLogStore.continuesAiring`) is not counted again: it takes over the earlier play's
-/// entry, as it takes over its row in the play log.
+/// entry, as it takes over its row in the play log. A play that an update moves onto such an earlier play's line
+/// (first found on a repeated section of the item) takes over its entry then, as the play log writer folds its row
+/// into that play's (`PlayCommandApplier`); it stays counted, since the count is a counter that never goes down.
 ///
 /// Threads: the channel's worker (its `PlayEventSink`s write it, the pipeline copies it into the status).
 final class PlayHistory {
@@ -56,10 +58,16 @@ final class PlayHistory {
   func logged(id: UInt64, start: Date, end: Date?, refOffsetSeconds: Double, speed: Double) {
     guard let index = recent.lastIndex(where: { $0.id == id }) else { return }
     if continuations[id] == nil {
+      let before = records[id]
       recent[index].start = start
       records[id]?.start = start
       records[id]?.refOffsetSeconds = refOffsetSeconds
       records[id]?.speed = speed
+      if let before, let moved = records[id], Self.lineMoved(from: before, to: moved),
+        fold(id: id, at: index, end: end)
+      {
+        return
+      }
     }
     if let end {
       recent[index].end = end
@@ -87,6 +95,32 @@ final class PlayHistory {
     }
     recent.removeAll { $0.id == id }
     records[id] = nil
+  }
+
+  /// Folds the play `id`, listed at `index`, into the earlier listed play whose airing its line now continues: that
+  /// play's entry takes `id` and `end` (nil: on air again), and the play's own entry goes. False when no listed play
+  /// ended on its line.
+  private func fold(id: UInt64, at index: Int, end: Date?) -> Bool {
+    guard let moved = records[id],
+      let earlier = recent.indices.reversed().first(where: { $0 != index && continues(moved, recent[$0]) }),
+      let earlierEnd = recent[earlier].end
+    else { return false }
+    continuations[id] = earlierEnd
+    records[id] = records.removeValue(forKey: recent[earlier].id)
+    if let end { records[id]?.end = end }
+    recent[earlier].id = id
+    recent[earlier].end = end
+    recent.remove(at: index)
+    return true
+  }
+
+  /// True when an update moved a play's line by more than the play log writer's refinement
+  /// (`PlayCommandApplier.lineMoveSeconds`): where the line before puts the reference at the play's new start, against
+  /// the update's reference offset.
+  private static func lineMoved(from before: PlayRecord, to after: PlayRecord) -> Bool {
+    let elapsedSeconds = after.start.timeIntervalSince(before.start)
+    let shiftSeconds = abs(after.refOffsetSeconds - (before.refOffsetSeconds + elapsedSeconds * before.speed))
+    return shiftSeconds > PlayCommandApplier.lineMoveSeconds
   }
 
   /// True when `play` is the rest of the airing of `entry`, a play that ended.

@@ -85,4 +85,28 @@ struct PlayHistoryTests {
     #expect(reloaded.startedCount == 1)
     #expect(reloaded.recent.map(\.id) == [2])
   }
+
+  @Test(
+    "a play an update moves onto the line of an earlier play of its airing takes over that play's entry, as the writer folds its row; it stays counted"
+  )
+  func updateMovesPlayOntoEarlierLine() {
+    let history = Self.oneEndedPlay()
+    history.started(id: 2, Self.play(start: 80, refOffset: 30))  // first found on a repeated section: another line
+    #expect(history.startedCount == 2 && history.recent.map(\.id) == [1, 2])
+    history.logged(id: 2, start: Self.origin + 80, end: nil, refOffsetSeconds: 30.1, speed: 1)  // a refinement
+    #expect(history.recent.map(\.id) == [1, 2], "a line refined by milliseconds is not moved")
+    history.logged(id: 2, start: Self.origin + 80, end: nil, refOffsetSeconds: 70.2, speed: 1)  // the true line
+    #expect(history.recent.map(\.id) == [2], "one airing, one entry")
+    #expect(history.recent.first?.start == Self.origin + 10 && history.recent.first?.end == nil)
+    #expect(history.startedCount == 2, "the counter does not go down")
+    history.logged(id: 2, start: Self.origin + 80, end: Self.origin + 150, refOffsetSeconds: 70.2, speed: 1)
+    #expect(history.recent.first?.start == Self.origin + 10 && history.recent.first?.end == Self.origin + 150)
+    history.withdrawn(id: 2)
+    #expect(history.recent.first?.end == Self.origin + 70, "withdrawn, the earlier play keeps its own end")
+
+    let apart = Self.oneEndedPlay()
+    apart.started(id: 2, Self.play(start: 80, refOffset: 30))
+    apart.logged(id: 2, start: Self.origin + 80, end: nil, refOffsetSeconds: 120, speed: 1)  // a line of its own
+    #expect(apart.recent.map(\.id) == [1, 2])
+  }
 }
