@@ -155,28 +155,11 @@ extension PostgreSQLPlayLogStore {
   /// own channels among `channels`.
   @discardableResult
   public func recoverDowntime(channels: [String], at end: Date) throws -> RecoveredDowntime {
-    let names = channels.indices.map { "$\($0 + 6)" }.joined(separator: ", ")
-    let listened = channels.isEmpty ? "false" : "c.name IN (\(names))"
-    let mine = "(h.node = $1 OR h.channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $1))"
-    return try connection.transaction {
+    try connection.transaction {
       var recovered = RecoveredDowntime()
-      let written = try connection.query(
-        """
-        INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
-        SELECT h.channel_id, $2, LEAST(h.heard_through_ms, $3::bigint),
-          CASE WHEN \(listened) THEN $3::bigint END, $4
-        FROM channel_heartbeats AS h JOIN channels AS c ON c.id = h.channel_id
-        WHERE \(mine) AND h.channel_id NOT IN (
-          SELECT channel_id FROM events WHERE kind = $5 AND end_ms IS NULL AND channel_id IS NOT NULL)
-        ORDER BY c.name
-        RETURNING start_ms
-        """,
-        [
-          .text(node), .text(EventKind.gap.rawValue), .date(end), .text(PlayLogStore.killedRunDetail),
-          .text(EventKind.gap.rawValue),
-        ] + channels.map { .text($0) })
-      for row in written { recovered.add(killedRunGapFrom: Date(millisecondsSince1970: try row.int64(0))) }
-      try connection.query("DELETE FROM channel_heartbeats AS h WHERE \(mine)", [.text(node)])
+      for gap in try writeGapsFromHeartbeats(endingAt: end, on: channels, detail: PlayLogStore.killedRunDetail).gaps {
+        recovered.add(killedRunGapFrom: gap.start)
+      }
       guard !channels.isEmpty else { return recovered }
       // One pass over the events, however many channels.
       let ended = channels.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
@@ -191,5 +174,35 @@ extension PostgreSQLPlayLogStore {
       ).count
       return recovered
     }
+  }
+
+  /// Writes the node's downtime from its heartbeats, and deletes them, inside the caller's transaction: a gap from
+  /// each heartbeat the node wrote and each of the channels it holds now (a channel it took over from a node that was
+  /// killed), but on a channel whose gap is already open; each ends at `end` on the channels in `channels` and stays
+  /// open on the others. Returns the gaps written (channel and start, by channel name) and how many heartbeats went.
+  func writeGapsFromHeartbeats(endingAt end: Date, on channels: [String], detail: String) throws -> (
+    gaps: [(channel: String, start: Date)], heartbeats: Int
+  ) {
+    let names = channels.indices.map { "$\($0 + 5)" }.joined(separator: ", ")
+    let listened = channels.isEmpty ? "false" : "c.name IN (\(names))"
+    let mine = "(h.node = $1 OR h.channel_id IN (SELECT channel_id FROM channel_owners WHERE node = $1))"
+    let gaps = try connection.query(
+      """
+      WITH written AS (
+        INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
+        SELECT h.channel_id, $2, LEAST(h.heard_through_ms, $3::bigint),
+          CASE WHEN \(listened) THEN $3::bigint END, $4
+        FROM channel_heartbeats AS h JOIN channels AS c ON c.id = h.channel_id
+        WHERE \(mine) AND h.channel_id NOT IN (
+          SELECT channel_id FROM events WHERE kind = $2 AND end_ms IS NULL AND channel_id IS NOT NULL)
+        RETURNING channel_id, start_ms)
+      SELECT c.name, written.start_ms FROM written JOIN channels AS c ON c.id = written.channel_id ORDER BY c.name
+      """,
+      [.text(node), .text(EventKind.gap.rawValue), .date(end), .text(detail)] + channels.map { .text($0) }
+    ).map { (channel: try $0.string(0), start: Date(millisecondsSince1970: try $0.int64(1))) }
+    let heartbeats = try connection.query(
+      "DELETE FROM channel_heartbeats AS h WHERE \(mine) RETURNING h.channel_id", [.text(node)]
+    ).count
+    return (gaps, heartbeats)
   }
 }

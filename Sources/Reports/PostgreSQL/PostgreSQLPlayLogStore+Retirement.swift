@@ -21,28 +21,11 @@ extension PostgreSQLPlayLogStore {
     let kept = sharedKinds.isEmpty ? "true" : "kind NOT IN (\(placeholders))"
     return try connection.transaction {
       var retirement = NodeRetirement()
-      retirement.recoveredPlays = try connection.query(
-        """
-        UPDATE plays SET status = 'recovered', updated_at_ms = $2 WHERE status = 'open' AND node = $1
-        RETURNING id, start_ms
-        """, [.text(node), .date(now)]
-      ).map { (start: try $0.int64(1), id: try $0.int64(0)) }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.id)
-      retirement.openedGaps = try connection.query(
-        """
-        WITH opened AS (
-          INSERT INTO events(channel_id, kind, start_ms, end_ms, detail)
-          SELECT h.channel_id, $2, LEAST(h.heard_through_ms, $3::bigint), NULL, $4 FROM channel_heartbeats AS h
-          WHERE (h.node = $1 OR h.channel_id IN (\(owned))) AND h.channel_id NOT IN (
-            SELECT channel_id FROM events WHERE kind = $2 AND end_ms IS NULL AND channel_id IS NOT NULL)
-          RETURNING channel_id)
-        SELECT c.name FROM opened JOIN channels AS c ON c.id = opened.channel_id ORDER BY c.name
-        """, [.text(node), .text(EventKind.gap.rawValue), .date(now), .text(Self.retiredDetail(node))]
-      ).map { try $0.string(0) }
-      let channelBeats = try connection.query(
-        "DELETE FROM channel_heartbeats WHERE node = $1 OR channel_id IN (\(owned)) RETURNING channel_id",
-        [.text(node)])
+      retirement.recoveredPlays = try recoverOpenPlays()
+      let downtime = try writeGapsFromHeartbeats(endingAt: now, on: [], detail: Self.retiredDetail(node))
+      retirement.openedGaps = downtime.gaps.map(\.channel)
       let nodeBeat = try connection.query("DELETE FROM node_heartbeats WHERE node = $1 RETURNING node", [.text(node)])
-      retirement.hadHeartbeat = !channelBeats.isEmpty || !nodeBeat.isEmpty
+      retirement.hadHeartbeat = downtime.heartbeats > 0 || !nodeBeat.isEmpty
       retirement.closedAlerts =
         try connection.query(
           """
