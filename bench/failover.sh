@@ -49,12 +49,7 @@ stop() {
   [[ -z "$ICEDIR" ]] || rm -rf "$ICEDIR"
 }
 trap stop EXIT
-start_private_postgresql failover-bench
-create_private_database plays
-URL="$PGSERVER/plays"
-psql() { private_psql plays "$1"; }
-WORK="$PGDIR/work"
-mkdir -p "$WORK"
+start_private_play_log failover-bench
 # Beside the server's folder, which only its postgres user may enter: as root, icecast2 drops to its own user.
 ICEDIR=$(mktemp -d "${TMPDIR:-/tmp}/bm-failover-icecast.XXXXXX")
 chmod 755 "$ICEDIR"

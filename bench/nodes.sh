@@ -23,12 +23,7 @@ stop() {
   stop_private_postgresql
 }
 trap stop EXIT
-start_private_postgresql nodes-bench
-create_private_database plays
-URL="$PGSERVER/plays"
-psql() { private_psql plays "$1"; }
-WORK="$PGDIR/work"
-mkdir -p "$WORK"
+start_private_play_log nodes-bench
 "$MONITOR" catalog add --catalog "$WORK/music.bmcat" --metadata "$MUSIC/tracks.csv" \
   "$MUSIC/catalog-a.ogg" "$MUSIC/catalog-b.ogg" "$MUSIC/catalog-c.ogg" >/dev/null 2>&1
 FILES=(catalog-a.ogg catalog-b.ogg catalog-c.ogg)

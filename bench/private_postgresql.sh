@@ -4,7 +4,8 @@
 # (postgresql://bm@127.0.0.1:PORT, to which a database name is added); `stop_private_postgresql` stops it and
 # removes the folder. The caller traps EXIT to call it (with its own clean-up first, if it has any).
 # `create_private_database NAME` creates a database on it; `private_psql DATABASE SQL` runs SQL there and prints the
-# rows unaligned, without headers.
+# rows unaligned, without headers. `start_private_play_log NAME` starts the server with a database `plays` for the
+# nodes to write, and sets URL (its URL), WORK (a folder beside the server's, made) and `psql SQL` (private_psql there).
 
 start_private_postgresql() {
   PGBIN=$(pg_config --bindir)
@@ -35,4 +36,13 @@ stop_private_postgresql() {
   [[ -n "${PGDIR:-}" ]] || return 0
   "${PGAS[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop >/dev/null 2>&1 || true
   rm -rf "$PGDIR"
+}
+
+start_private_play_log() {
+  start_private_postgresql "$1"
+  create_private_database plays
+  URL="$PGSERVER/plays"
+  psql() { private_psql plays "$1"; }
+  WORK="$PGDIR/work"
+  mkdir -p "$WORK"
 }
