@@ -22,16 +22,10 @@ import subprocess
 import tempfile
 import time
 
-from livebench import (BENCHMARKS, BIN, CACHE, CATALOG, JACK_ENV, fresh_database, require, start_jackd,
-                       start_monitor, stop_all, wait_for)
+from livebench import (BENCHMARKS, BIN, CACHE, CATALOG, JACK_ENV, cpu_seconds, fresh_database, require,
+                       start_jackd, start_monitor, stop_all, wait_for)
 
-TICKS = os.sysconf("SC_CLK_TCK")
 CORES = os.cpu_count()
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15 of the full line)
 
 
 def run(channels, minutes, args, source):

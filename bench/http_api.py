@@ -25,16 +25,12 @@ import threading
 import time
 import urllib.request
 
+from livebench import cpu_seconds
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUSIC = os.path.join(ROOT, "Tests", "Fixtures", "music")
-TICKS = os.sysconf("SC_CLK_TCK")
 CHANNELS = 16
 PATHS = ["/api/v1/channels", "/api/v1/plays?limit=100", "/api/v1/events", "/metrics", "/healthz"]
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def free_port():

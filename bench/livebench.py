@@ -16,6 +16,15 @@ TRACKS = os.path.join(CACHE, "corpora", "dev", "tracks.csv")
 JACK_ENV = dict(os.environ, JACK_NO_AUDIO_RESERVATION="1", JACK_NO_START_SERVER="1")
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """A process's CPU time so far, user + system, in seconds (fields 14 and 15 of /proc/PID/stat)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
 def parse_time(text):
     """ISO 8601 (with Z) to seconds since 1970."""
     text = text.strip()

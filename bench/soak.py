@@ -27,9 +27,9 @@ It prints the samples, then the figures over the soak after the warm-up: the ano
 least squares over the second half, and that growth over 30 days; descriptors, threads and children at the warm-up's
 end against the last minutes; plays, overruns, reloads, HTTP answers and the stop. Flat means: no overrun, every
 reload done, a clean stop (exit status 0), no descriptor, thread or child more at the end than at the warm-up's end
-(the fewest of the first ten minutes after it against the fewest of the last ten, so that an HTTP connection or a reconnect's ffmpeg in flight at a sample does not count), and
-anonymous memory growing by less than the warm-up's anonymous memory in 30 days (a monitor that would not double in a
-month).
+(the fewest of the first ten minutes after it against the fewest of the last ten, so that an HTTP connection or a
+reconnect's ffmpeg in flight at a sample does not count), and anonymous memory growing by less than the warm-up's
+anonymous memory in 30 days (a monitor that would not double in a month).
 """
 import argparse
 import http.client
@@ -43,10 +43,9 @@ import tempfile
 import threading
 import time
 
-from livebench import (BENCHMARKS, BIN, CACHE, CATALOG, JACK_ENV, fresh_database, require, start_jackd, stop_all,
-                       wait_for)
+from livebench import (BENCHMARKS, BIN, CACHE, CATALOG, JACK_ENV, cpu_seconds, fresh_database, require, start_jackd,
+                       stop_all, wait_for)
 
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def proc_status(pid):
@@ -71,11 +70,6 @@ def children(pid):
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found += 1
     return found
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def sample(pid, t0):
