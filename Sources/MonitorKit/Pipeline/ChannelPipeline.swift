@@ -20,9 +20,10 @@ import Synchronization
 /// chunks of at most `chunkSeconds` (and at least one chunk).
 ///
 /// A discontinuity in the input (a reconnect, a JACK server restart) ends the segment: running plays end at the last
-/// audio heard, and the matcher starts afresh on the new segment. A catalog reload (`reload(catalog:)`) keeps the
-/// old matcher running on the same audio until its running plays end, while a new matcher on the new catalog takes
-/// every new play: no play is cut or logged twice by a reload, nor by several within one play.
+/// audio heard, and the matcher starts afresh on the new segment; so does a week of unbroken audio, at a moment
+/// nothing is on the air that a restart would cut (`quietRestartSeconds`). A catalog reload (`reload(catalog:)`)
+/// keeps the old matcher running on the same audio until its running plays end, while a new matcher on the new
+/// catalog takes every new play: no play is cut or logged twice by a reload, nor by several within one play.
 ///
 /// Threads: `pump()` and `finish()` from the one worker thread that owns the channel; `reload(catalog:)`,
 /// `watchLag()` and `status` from any thread.
@@ -60,6 +61,17 @@ final class ChannelPipeline: @unchecked Sendable {
   static let maxRetiringLanes = 2
   /// This pipeline's bound: `maxRetiringLanes` but in tests.
   private let retiringLaneLimit: Int
+  /// Unbroken audio after which the matcher starts afresh, at the first moment no play runs on it, no catalog reload
+  /// is finishing one and no unknown music is on the air (as after a gap, with nothing to end). A matcher counts its
+  /// stream's spectrogram frames, 31.25 a second, in `Int32`: a stream of 795 days would overflow it, and one of
+  /// 397 days where two frames are added. A week keeps them far from both, and every station has a quiet moment in
+  /// a week (news, talk, an ad outside the catalog).
+  static let quietRestartSeconds = 7 * 86_400.0
+  /// Unbroken audio after which the matcher starts afresh even while a play runs: that play ends at its last match,
+  /// and the rest of the song heard after the restart continues it (`PlayHistory`), as after a short gap.
+  static let forcedRestartSeconds = 28 * 86_400.0
+  /// This pipeline's `quietRestartSeconds` and `forcedRestartSeconds`: those but in tests.
+  private let restartSeconds: (quiet: Double, forced: Double)
   private let buffer: UnsafeMutableBufferPointer<Float>
   private var segment: Int?
   private var segmentEnd: Double?
@@ -95,10 +107,12 @@ final class ChannelPipeline: @unchecked Sendable {
   init(
     name: String, input: any ChannelInput, catalog: Catalog, settings: MatcherSettings, writer: PlayLogWriter,
     log: MonitorLog, bufferFrames: Int = 8192, clusters: UnknownClusters? = nil, clips: UnknownClipWriter? = nil,
-    retiringLaneLimit: Int = maxRetiringLanes
+    retiringLaneLimit: Int = maxRetiringLanes,
+    restartSeconds: (quiet: Double, forced: Double) = (quietRestartSeconds, forcedRestartSeconds)
   ) {
     self.clips = clips
     self.retiringLaneLimit = retiringLaneLimit
+    self.restartSeconds = restartSeconds
     self.name = name
     self.input = input
     self.settings = settings
@@ -229,8 +243,26 @@ final class ChannelPipeline: @unchecked Sendable {
       for index in retiring.indices { feed(&retiring[index], samples, chunk) }
       retiring.removeAll { !$0.sink.hasOpenPlays }
       segmentEnd = chunk.startTime + Double(chunk.frames) / chunk.sampleRate
+      restartLongSegment()
     }
     return chunks
+  }
+
+  /// Starts the matcher afresh once the segment has run `restartSeconds.quiet` and nothing is on the air that a
+  /// restart would cut, or `restartSeconds.forced` whatever is (their docs say why).
+  private func restartLongSegment() {
+    let seconds = lane.streamSeconds
+    guard seconds >= restartSeconds.quiet else { return }
+    let quiet = lane.matcher.state != .matching && retiring.isEmpty && lane.matcher.air?.unknownMusicOnAir == nil
+    guard quiet || seconds >= restartSeconds.forced else { return }
+    let days = String(format: "%.1f", seconds / 86_400)
+    log.line(
+      quiet
+        ? "the matcher starts afresh after \(days) days of unbroken audio, at a moment no play runs"
+        : "the matcher starts afresh after \(days) days of unbroken audio, without a moment free of plays: "
+          + "the play on air ends at its last match, and the rest of it continues that play",
+      channel: name)
+    endSegment()
   }
 
   /// Ends the channel: consumes what is left, then every running play ends at the last audio heard. Worker thread

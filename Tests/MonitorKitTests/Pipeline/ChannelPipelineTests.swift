@@ -33,13 +33,16 @@ final class ChannelPipelineTests {
   /// Runs `input` through a pipeline into a fresh play log until the input is exhausted, then finishes it.
   func run(
     _ input: ScriptedInput, retiringLaneLimit: Int = ChannelPipeline.maxRetiringLanes,
+    restartSeconds: (quiet: Double, forced: Double) = (
+      ChannelPipeline.quietRestartSeconds, ChannelPipeline.forcedRestartSeconds
+    ),
     during: ((ChannelPipeline, PlayLogWriter) throws -> Void)? = nil
   ) throws -> (plays: [PlayRecord], log: [String]) {
     let log = MonitorLog(write: { _ in })
     let writer = PlayLogWriter(store: try PlayLogStore(path: dbPath), log: log)
     let pipeline = ChannelPipeline(
       name: "test-fm", input: input, catalog: catalog, settings: MatcherSettings(), writer: writer, log: log,
-      retiringLaneLimit: retiringLaneLimit)
+      retiringLaneLimit: retiringLaneLimit, restartSeconds: restartSeconds)
     try during?(pipeline, writer)
     pipeline.finish()
     #expect(writer.stop().isEmpty)
@@ -446,6 +449,44 @@ final class ChannelPipelineTests {
     #expect(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
     #expect(log.contains { $0.contains("\"Armygeddon\" continues play") }, "\(log)")
     #expect(during?.playCount == 1, "counted once: \(String(describing: during?.recentPlays))")
+  }
+
+  @Test(
+    "after a week of unbroken audio the matcher starts afresh at the first moment no play runs: each play once, at its times"
+  )
+  func quietRestart() throws {
+    // A "week" of 35 s: it passes 15 s into the first song, and the restart waits for the unknown music after it.
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + unknown + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let aEnd = aStart + Double(a.count) / 8000
+    let bStart = aEnd + Double(unknown.count) / 8000
+    let (plays, log) = try run(input, restartSeconds: (quiet: 35, forced: .infinity))
+    try #require(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(abs(plays[0].start.timeIntervalSince1970 - (Self.origin + aStart)) <= 1)
+    #expect(abs(plays[0].end.timeIntervalSince1970 - (Self.origin + aEnd)) <= 1)
+    #expect(abs(plays[1].start.timeIntervalSince1970 - (Self.origin + bStart)) <= 1)
+    let restarts = log.indices.filter { log[$0].contains("the matcher starts afresh") }
+    try #require(restarts.count == 1, "\(log)")
+    #expect(log[restarts[0]].contains("at a moment no play runs"), "\(log)")
+    let aEnded = try #require(log.firstIndex { $0.contains("play ended: \"Armygeddon\"") })
+    let bStarted = try #require(log.firstIndex { $0.contains("play started: \"Chaos God\"") })
+    #expect(aEnded < restarts[0] && restarts[0] < bStarted, "\(log)")
+    #expect(!log.contains { $0.contains("continues play") }, "\(log)")
+  }
+
+  @Test(
+    "after four weeks without a moment free of plays the matcher starts afresh anyway: the song on air stays one play"
+  )
+  func forcedRestart() throws {
+    let input = ScriptedInput(segments: [.init(samples: unknown + a + b, startTime: Self.origin)])
+    let aStart = Double(unknown.count) / 8000
+    let aEnd = aStart + Double(a.count) / 8000
+    let (plays, log) = try run(input, restartSeconds: (quiet: 35, forced: 35))
+    try #require(plays.map(\.metadata.title) == ["Armygeddon", "Chaos God"], "\(plays)")
+    #expect(abs(plays[0].start.timeIntervalSince1970 - (Self.origin + aStart)) <= 1)
+    #expect(abs(plays[0].end.timeIntervalSince1970 - (Self.origin + aEnd)) <= 1)
+    #expect(log.contains { $0.contains("without a moment free of plays") }, "\(log)")
+    #expect(log.contains { $0.contains("\"Armygeddon\" continues play") }, "\(log)")
   }
 
   @Test("the status shows the input, the matcher state and the play on air")
