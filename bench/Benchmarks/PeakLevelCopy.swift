@@ -25,7 +25,7 @@ enum PeakLevelCopy {
     for peak in base.peaks {
       let bin = peak.bin * Float(factor)
       guard bin >= firstBin, bin <= lastBin else { continue }
-      var seconds = p.seconds(ofFrame: Double(peak.time))
+      var seconds = p.seconds(ofFrame: Double(peak.frame) + Double(peak.frameOffset))
       if reversed { seconds = duration - seconds }
       let time = p.frame(atSeconds: seconds / factor)
       let frame = p.interpolatePeakTimes ? time.rounded() : time.rounded(.down)

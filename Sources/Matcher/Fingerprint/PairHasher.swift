@@ -31,7 +31,7 @@ struct PairHasher: Sendable {
   @inline(__always)
   func frames(from anchor: Peak, to target: Peak) -> Int32 {
     parameters.interpolatePeakTimes
-      ? Int32((target.time - anchor.time).rounded()) : target.frame - anchor.frame
+      ? Int32(target.frames(after: anchor).rounded()) : target.frame - anchor.frame
   }
 
   /// The reference hashes of a signature, in anchor order.

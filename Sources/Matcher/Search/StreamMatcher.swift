@@ -46,8 +46,9 @@ public final class StreamMatcher {
   // Recent peaks, for pairing.
   var peakFrames: [Int32] = []
   var peakPitches: [Float] = []
-  /// Refined (fractional) frame times of the same peaks.
-  var peakTimes: [Float] = []
+  /// Where the same peaks lie between frames (`Peak.frameOffset`): a pair's refined time is its whole frames apart
+  /// plus their difference, as `Peak.frames(after:)` reckons it.
+  var peakFrameOffsets: [Float] = []
   var peakPairCounts: [UInt8] = []
   var peakStart = 0
   let maxQueryPairFrames: Int32
@@ -247,7 +248,7 @@ public final class StreamMatcher {
     signatureSamples = 0
     peakFrames.removeAll()
     peakPitches.removeAll()
-    peakTimes.removeAll()
+    peakFrameOffsets.removeAll()
     peakPairCounts.removeAll()
     peakStart = 0
     queue.removeAll()
@@ -288,7 +289,7 @@ public final class StreamMatcher {
           if parameters.interpolatePeakTimes {
             // The refined time difference on each hypothesis's scale, rounded as the reference rounded it; close to
             // a rounding boundary, the other rounding too (a second pass, so that each pass reuses its postings).
-            let refined = peak.time - peakTimes[j]
+            let refined = Float(dtq) + (peak.frameOffset - peakFrameOffsets[j])
             for pass in 0..<pairTimePasses {
               for h in hypotheses.indices {
                 let scaled = refined * hypothesisSpeeds[h]
@@ -321,14 +322,14 @@ public final class StreamMatcher {
         searchAgreedMatches(targetFrame: frame)
       }
       peakFrames.append(frame)
-      peakTimes.append(peak.time)
+      peakFrameOffsets.append(peak.frameOffset)
       peakPitches.append(pitch)
       peakPairCounts.append(0)
     }
     newestFrame = max(newestFrame, Int32(clamping: throughFrame))
     if peakStart > 4096 {
       peakFrames.removeFirst(peakStart)
-      peakTimes.removeFirst(peakStart)
+      peakFrameOffsets.removeFirst(peakStart)
       peakPitches.removeFirst(peakStart)
       peakPairCounts.removeFirst(peakStart)
       peakStart = 0

@@ -124,7 +124,7 @@ struct PeakExtractorTests {
       let peak = try #require(capture.peaks.first)
       #expect(capture.peaks.count == 1)
       #expect(Int(peak.frame) == Int(centre.rounded()))
-      #expect(abs(Double(peak.time) - centre) < 1e-3, "centre \(centre)")
+      #expect(abs(Double(peak.frame) + Double(peak.frameOffset) - centre) < 1e-3, "centre \(centre)")
     }
   }
 
