@@ -1,0 +1,59 @@
+import Common
+import Foundation
+import Matcher
+
+/// A query signature of `seconds` of random peaks at the stream matcher's query density (`queryPeaksPerBlock` per
+/// block), with random strengths: an unknown segment as a channel closes it, of music that never airs again.
+func syntheticQuery(
+  seconds: Double, parameters: FingerprintParameters, using rng: inout some RandomNumberGenerator
+) -> Signature {
+  let frames = Int(seconds * parameters.framesPerSecond)
+  var peaks: [Peak] = []
+  peaks.reserveCapacity(frames / parameters.peakBlockFrames * parameters.queryPeaksPerBlock)
+  for block in 0..<(frames / parameters.peakBlockFrames) {
+    var inBlock: [Peak] = (0..<parameters.queryPeaksPerBlock).map { _ in
+      Peak(
+        frame: Int32(block * parameters.peakBlockFrames + Int.random(in: 0..<parameters.peakBlockFrames, using: &rng)),
+        bin: Float.random(in: 33...479, using: &rng), strength: Float.random(in: 3...30, using: &rng),
+        frameOffset: Float.random(in: -0.5...0.5, using: &rng))
+    }
+    inBlock.sort { ($0.frame, $0.bin) < ($1.frame, $1.bin) }
+    peaks += inBlock
+  }
+  return Signature(
+    parameters: parameters, sampleCount: frames * parameters.hopSizeSamples, peaks: peaks, audibleStartSeconds: 0,
+    audibleEndSeconds: seconds)
+}
+
+/// The unknown-music index over a long run: `segments` unknown segments of 4 minutes, each of music heard once
+/// (random peaks), assigned one after another as channels close them. Prints, at each tenth of the run, the segments
+/// indexed, the median time of the last assignments and the peak resident memory (the run's own copies of the
+/// references, 45 kB a segment, included); then the time to restore them all, as a start does from the play log.
+func benchUnknownClusters(segments: Int) {
+  let parameters = FingerprintParameters()
+  var rng = SystemRandomNumberGenerator()
+  let clusters = UnknownClusters(parameters: parameters)
+  var references: [Signature] = []
+  var recent: [Double] = []
+  let step = max(1, segments / 10)
+  print("segments  hours  assign ms (median of the last \(step))  max RSS MB")
+  for n in 1...segments {
+    let query = syntheticQuery(seconds: 240, parameters: parameters, using: &rng)
+    let start = Date()
+    let assignment = clusters.assign(query)
+    recent.append(Date().timeIntervalSince(start) * 1000)
+    references.append(assignment.reference)
+    if n % step == 0 {
+      print(
+        String(
+          format: "%8d  %5.0f  %10.1f  %10.0f", n, Double(n) * 240 / 3600, median(recent), maxResidentMB()))
+      fflush(nil)
+      recent.removeAll()
+    }
+  }
+  let restored = UnknownClusters(parameters: parameters)
+  let start = Date()
+  try? restored.restore(
+    references.enumerated().map { (reference: $0.element, cluster: Int64($0.offset + 1), offsetSeconds: 0) })
+  print(String(format: "restore of %d segments: %.1f s", restored.segmentCount, Date().timeIntervalSince(start)))
+}
