@@ -16,8 +16,10 @@ import Matcher
 //   Benchmarks jack-source SERVER CHANNELS CLIENT FILE [SECONDS]
 //                                                many stereo channels of music into a monitor's JACK ports
 //                                                (bench/capacity.sh)
-//   Benchmarks unknown-clusters SEGMENTS         the unknown-music index over SEGMENTS segments of 4 minutes: time
-//                                                per assignment and memory as it grows (UnknownClustersBench.swift)
+//   Benchmarks unknown-clusters SEGMENTS [RECORDINGS]
+//                                                the unknown-music index over SEGMENTS segments of 4 minutes (airings
+//                                                of RECORDINGS recordings): time per assignment and memory as it
+//                                                grows (UnknownClustersBench.swift)
 //   Benchmarks build-scale-catalog --out FOLDER --sizes H[,H...] [--base tracks.csv] [--music FOLDER] …
 //                                                the catalogs of bench/catalog_scale.py (ScaleCatalogCommand.swift)
 //   Benchmarks reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N]
@@ -176,7 +178,7 @@ do {
   case "postgresql" where args.count >= 2:
     try benchPostgreSQL(Array(args.dropFirst()))
   case "unknown-clusters" where args.count >= 2:
-    benchUnknownClusters(segments: Int(args[1]) ?? 1000)
+    benchUnknownClusters(segments: Int(args[1]) ?? 1000, recordings: args.count > 2 ? Int(args[2]) : nil)
   case "jack-source" where args.count >= 5:
     try benchJackSource(
       server: args[1], channels: Int(args[2]) ?? 64, destinationClient: args[3], file: args[4],
@@ -186,7 +188,7 @@ do {
       "usage: Benchmarks scan CATALOG RECORDING [RUNS] | air-features CATALOG RECORDING"
         + " | air-cost CATALOG RECORDING [RUNS] | import FILE... | catalog-load HOURS [RUNS]"
         + " | catalog-edit HOURS TRACKS [KEEP]"
-        + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS] | unknown-clusters SEGMENTS"
+        + " | jack-source SERVER CHANNELS CLIENT FILE [SECONDS] | unknown-clusters SEGMENTS [RECORDINGS]"
         + " | reports FOLDER [--channels N] [--days N] [--runs N] [--year-runs N] [--inserts N] [--reports-only]"
         + " [--postgresql URL [--postgresql-copied]]"
         + " | postgresql URL [--nodes N] [--channels N] [--plays N] [--updates N]"
