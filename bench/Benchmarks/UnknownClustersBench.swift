@@ -29,7 +29,7 @@ func syntheticQuery(
 /// them. Without `recordings`, each is 4 minutes of music heard once (random peaks). With it, each is an airing of
 /// one of that many recordings of 4 minutes (random peaks, drawn in turn at random): from 0–60 s into it to 180–240 s,
 /// with a random fifth of its peaks lost, as each airing's noise loses other peaks. Prints, at each tenth of the run,
-/// the segments indexed, the median time of the last assignments and the peak resident memory (the run's own copies
+/// the segments indexed and how many of them the search holds, the median time of the last assignments and the peak resident memory (the run's own copies
 /// of the references, 45 kB a segment, included); then the time to restore them all, as a start does from the play
 /// log.
 func benchUnknownClusters(segments: Int, recordings: Int?) {
@@ -40,7 +40,7 @@ func benchUnknownClusters(segments: Int, recordings: Int?) {
   var recent: [Double] = []
   let pool = (0..<(recordings ?? 0)).map { _ in syntheticQuery(seconds: 240, parameters: parameters, using: &rng) }
   let step = max(1, segments / 10)
-  print("segments  hours  assign ms (median of the last \(step))  max RSS MB")
+  print("segments  searched  hours  assign ms (median of the last \(step))  max RSS MB")
   for n in 1...segments {
     let query =
       pool.isEmpty
@@ -53,7 +53,8 @@ func benchUnknownClusters(segments: Int, recordings: Int?) {
     if n % step == 0 {
       print(
         String(
-          format: "%8d  %5.0f  %10.1f  %10.0f", n, Double(n) * 240 / 3600, median(recent), maxResidentMB()))
+          format: "%8d  %8d  %5.0f  %10.1f  %10.0f", n, clusters.searchedCount, Double(n) * 240 / 3600, median(recent),
+          maxResidentMB()))
       fflush(nil)
       recent.removeAll()
     }

@@ -91,6 +91,13 @@ extension ClassifierTuning {
   /// stretch (the stronger is kept); less is a crossfade between two recordings (5 s at most on the dev
   /// simulations, against matches of 10 s and more).
   static let maxMatchOverlapShare = 0.5
+  /// The airings of each stretch of a cluster's recording that the unknown-music search holds (`UnknownClusters`):
+  /// a new airing is searched for later ones only where fewer than this many searched airings of its cluster cover
+  /// a stretch of it at least `clusterMinMatchSeconds` long. Each airing's reference is its own noisy copy, so a few
+  /// give a noisy new airing more than one chance of a match; every one more is matched again by every later airing
+  /// (a new airing against 40 earlier airings of one recording took over a second), and a station repeats its music
+  /// for months.
+  static let searchedAiringsPerStretch = 3
 }
 
 extension ClassifierTuning {

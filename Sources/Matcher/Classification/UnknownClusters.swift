@@ -17,6 +17,11 @@ import Foundation
 /// it) goes to a new cluster, and the later segment joins its side (`assignParts(_:origin:)`, whose revisions the
 /// play log applies). A cluster promoted to the catalog is never split.
 ///
+/// The search holds a few airings of each stretch of a cluster's recording (`ClassifierTuning
+/// .searchedAiringsPerStretch`): a later airing of a stretch that many searched airings cover is placed, kept (its
+/// reference, for a split) and logged like any other, but not searched, so that the music a station repeats for
+/// months costs neither search time nor index memory for each repeat.
+///
 /// Threads: any; one lock serialises `assign` and `restore` (channels close unknown segments a few times an hour).
 public final class UnknownClusters: @unchecked Sendable {
   /// Where a segment belongs.
@@ -30,13 +35,14 @@ public final class UnknownClusters: @unchecked Sendable {
     public var reference: Signature
   }
 
-  /// An indexed segment: its cluster and offset, its reference, and where it aired (nil when not known: it is then
-  /// split in memory only).
+  /// An indexed segment: its cluster and offset, its reference, where it aired (nil when not known: it is then
+  /// split in memory only), and whether the search holds it (`catalog`).
   struct Indexed {
     var cluster: Int64
     var offsetSeconds: Double
     var reference: Signature
     var origin: UnknownSegmentOrigin?
+    var searched: Bool
   }
 
   /// An earlier segment changed by a split: its new cluster, offset and reference, and, when it was cut in two, the
@@ -77,9 +83,15 @@ public final class UnknownClusters: @unchecked Sendable {
 
   public let parameters: FingerprintParameters
   private let lock = NSLock()
+  /// The searched segments, as a catalog whose keys are those of `indexed`.
   private var catalog: Catalog?
-  /// Each indexed segment, by its key in `catalog`.
+  /// Each indexed segment, searched or not, by its key.
   private var indexed: [String: Indexed] = [:]
+  /// The span of each searched segment of a cluster, in the cluster's first airing's seconds: what `needsSearch`
+  /// counts.
+  private var searchedSpans: [Int64: [(start: Double, end: Double)]] = [:]
+  /// `ClassifierTuning.searchedAiringsPerStretch` but in tests.
+  private let searchedPerStretch: Int
   /// Clusters promoted to the catalog (from the play log at restore): never split.
   private var promoted: Set<Int64> = []
   private var nextCluster: Int64 = 1
@@ -87,10 +99,21 @@ public final class UnknownClusters: @unchecked Sendable {
 
   public init(parameters: FingerprintParameters) {
     self.parameters = parameters
+    searchedPerStretch = ClassifierTuning.searchedAiringsPerStretch
+  }
+
+  /// - Parameter searchedAiringsPerStretch: the airings of each stretch the search holds
+  ///   (`ClassifierTuning.searchedAiringsPerStretch`; `.max`: every airing).
+  package init(parameters: FingerprintParameters, searchedAiringsPerStretch: Int) {
+    self.parameters = parameters
+    searchedPerStretch = searchedAiringsPerStretch
   }
 
   /// Segments in the index.
   public var segmentCount: Int { lock.withLock { indexed.count } }
+
+  /// Segments the search holds.
+  package var searchedCount: Int { lock.withLock { indexed.values.count { $0.searched } } }
 
   /// The cluster of each indexed segment whose origin is known, by its origin.
   public var clustersByOrigin: [UnknownSegmentOrigin: Int64] {
@@ -112,16 +135,25 @@ public final class UnknownClusters: @unchecked Sendable {
   public func restore(_ segments: [Restored]) throws {
     try lock.withLock {
       let builder = catalog.map(CatalogBuilder.init(editing:)) ?? CatalogBuilder(parameters: parameters)
+      var added = false
       for s in segments where s.reference.parameters == parameters {
         let key = "unknown-\(nextKey)"
         nextKey += 1
-        builder.add(signature: s.reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
+        let searched = needsSearch(
+          cluster: s.cluster, fromSeconds: s.offsetSeconds, durationSeconds: s.reference.durationSeconds)
+        if searched {
+          builder.add(signature: s.reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
+          searchedSpans[s.cluster, default: []].append(
+            (s.offsetSeconds, s.offsetSeconds + s.reference.durationSeconds))
+          added = true
+        }
         indexed[key] = Indexed(
-          cluster: s.cluster, offsetSeconds: s.offsetSeconds, reference: s.reference, origin: s.origin)
+          cluster: s.cluster, offsetSeconds: s.offsetSeconds, reference: s.reference, origin: s.origin,
+          searched: searched)
         if s.promoted { promoted.insert(s.cluster) }
         nextCluster = max(nextCluster, s.cluster + 1)
       }
-      if builder.trackCount > 0 { catalog = try builder.build() }
+      if added { catalog = try builder.build() }
     }
   }
 
@@ -175,7 +207,7 @@ public final class UnknownClusters: @unchecked Sendable {
         revisions = split(cluster: cut.cluster, atOffsetSeconds: cut.offsetSeconds)
         found = catalog.map { matches(of: query, in: $0) } ?? []
       }
-      let runs = Self.runs(found, placement: indexed.mapValues { ($0.cluster, $0.offsetSeconds) })
+      let runs = Self.runs(found) { indexed[$0]?.cluster }
       let total = query.durationSeconds
       guard runs.count > 1 else {
         let assignment = place(query, match: Self.longest(found), partStartSeconds: 0, origin: origin(0))
@@ -259,7 +291,7 @@ public final class UnknownClusters: @unchecked Sendable {
       let tail = Indexed(
         cluster: tailCluster, offsetSeconds: 0,
         reference: Self.excerpt(whole, fromSeconds: local, toSeconds: duration),
-        origin: entry.origin?.advanced(bySeconds: local))
+        origin: entry.origin?.advanced(bySeconds: local), searched: entry.searched)
       let tailKey = "unknown-\(nextKey)"
       nextKey += 1
       indexed[tailKey] = tail
@@ -272,8 +304,11 @@ public final class UnknownClusters: @unchecked Sendable {
       }
     }
     let builder = CatalogBuilder(parameters: parameters)
-    for (key, entry) in indexed.sorted(by: { $0.key < $1.key }) {
+    searchedSpans = [:]
+    for (key, entry) in indexed.sorted(by: { $0.key < $1.key }) where entry.searched {
       builder.add(signature: entry.reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
+      searchedSpans[entry.cluster, default: []].append(
+        (entry.offsetSeconds, entry.offsetSeconds + entry.reference.durationSeconds))
     }
     catalog = try? builder.build()
     return revisions
@@ -297,14 +332,46 @@ public final class UnknownClusters: @unchecked Sendable {
     }
     let key = "unknown-\(nextKey)"
     nextKey += 1
-    let builder = catalog.map(CatalogBuilder.init(editing:)) ?? CatalogBuilder(parameters: parameters)
-    builder.add(signature: reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
-    if let built = try? builder.build() {
+    let start = assignment.offsetSeconds
+    let searched = needsSearch(
+      cluster: assignment.cluster, fromSeconds: start, durationSeconds: reference.durationSeconds)
+    if searched {
+      let builder = catalog.map(CatalogBuilder.init(editing:)) ?? CatalogBuilder(parameters: parameters)
+      builder.add(signature: reference, key: key, sourcePath: "", metadata: TrackMetadata(title: key))
+      // A catalog that cannot grow (its frame axis full) leaves the segment out of the index.
+      guard let built = try? builder.build() else { return assignment }
       catalog = built
-      indexed[key] = Indexed(
-        cluster: assignment.cluster, offsetSeconds: assignment.offsetSeconds, reference: reference, origin: origin)
+      searchedSpans[assignment.cluster, default: []].append((start, start + reference.durationSeconds))
     }
+    indexed[key] = Indexed(
+      cluster: assignment.cluster, offsetSeconds: start, reference: reference, origin: origin, searched: searched)
     return assignment
+  }
+
+  /// Whether a segment of `cluster` from `fromSeconds` (in the cluster's first airing's time) is to be searched:
+  /// whether fewer than `searchedPerStretch` searched segments of the cluster cover a stretch of it at least
+  /// `ClassifierTuning.clusterMinMatchSeconds` long. Inside the lock.
+  private func needsSearch(cluster: Int64, fromSeconds from: Double, durationSeconds: Double) -> Bool {
+    let spans = searchedSpans[cluster] ?? []
+    guard spans.count >= searchedPerStretch else { return true }
+    let to = from + durationSeconds
+    var edges = [from, to]
+    for span in spans {
+      if span.start > from && span.start < to { edges.append(span.start) }
+      if span.end > from && span.end < to { edges.append(span.end) }
+    }
+    edges.sort()
+    var thinSeconds = 0.0
+    for (a, b) in zip(edges, edges.dropFirst()) where b > a {
+      let middle = (a + b) / 2
+      if spans.count(where: { $0.start <= middle && middle < $0.end }) < searchedPerStretch {
+        thinSeconds += b - a
+        if thinSeconds >= ClassifierTuning.clusterMinMatchSeconds { return true }
+      } else {
+        thinSeconds = 0
+      }
+    }
+    return false
   }
 
   /// The plays the stream matcher finds of `query` in `catalog` at least `ClassifierTuning.clusterMinMatchSeconds`
@@ -331,7 +398,7 @@ public final class UnknownClusters: @unchecked Sendable {
   /// The clusters that match the segment one after the other: the strongest plays that do not overlap much (a
   /// crossfade) in the segment, in time order, neighbours of one cluster joined; then, while a part cut between two
   /// runs would be shorter than `ClassifierTuning.minUnknownSeconds`, the weaker of its runs is left out.
-  static func runs(_ plays: [MatchedPlay], placement: [String: (cluster: Int64, offsetSeconds: Double)]) -> [Run] {
+  static func runs(_ plays: [MatchedPlay], cluster clusterOf: (String) -> Int64?) -> [Run] {
     var kept: [MatchedPlay] = []
     for play in plays.sorted(by: { ($0.matchCount, $0.durationSeconds) > ($1.matchCount, $1.durationSeconds) }) {
       let overlaps = kept.contains { other in
@@ -342,7 +409,7 @@ public final class UnknownClusters: @unchecked Sendable {
     }
     var runs: [Run] = []
     for play in kept.sorted(by: { $0.startSeconds < $1.startSeconds }) {
-      guard let cluster = placement[play.track.key]?.cluster else { continue }
+      guard let cluster = clusterOf(play.track.key) else { continue }
       if var last = runs.last, last.cluster == cluster {
         last.endSeconds = max(last.endSeconds, play.endSeconds)
         if play.matchCount > last.play.matchCount { last.play = play }

@@ -142,7 +142,9 @@ final class Monitor: @unchecked Sendable {
     let clusters = UnknownClusters(parameters: catalog.parameters)
     self.clusters = clusters
     if deferred == nil, let restored = try? AirStretchRecorder.restoreClusters(clusters, from: store), restored > 0 {
-      log.line("unknown music: \(restored) earlier segments restored into their clusters")
+      log.line(
+        "unknown music: \(restored) earlier segments restored into their clusters, \(clusters.searchedCount) of them "
+          + "searched")
     }
     let writer = PlayLogWriter(
       store: store, spool: spool, log: log, startupWrites: deferred, spoolsWhileStarting: spoolsWhileStarting)

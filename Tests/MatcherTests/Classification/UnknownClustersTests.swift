@@ -186,6 +186,59 @@ struct UnknownClustersTests {
     #expect(later.parts.map(\.assignment.cluster) == [album.parts[0].assignment.cluster, rest])
   }
 
+  @Test("The search holds three airings of each stretch; later airings still join their cluster at their offsets")
+  func searchHoldsAFewAirings() throws {
+    let clusters = UnknownClusters(parameters: FingerprintParameters())
+    var restored: [UnknownClusters.Restored] = []
+    for airing in 0..<6 {
+      let placed = clusters.assign(try Self.query(Self.songA, from: 0, to: 119))
+      #expect(placed.cluster == 1 && abs(placed.offsetSeconds) < 0.5, "airing \(airing): \(placed.offsetSeconds)")
+      restored.append(
+        UnknownClusters.Restored(
+          reference: placed.reference, cluster: placed.cluster, offsetSeconds: placed.offsetSeconds,
+          origin: Self.origin(Double(airing) * 1000), promoted: false))
+    }
+    #expect(clusters.segmentCount == 6)
+    #expect(clusters.searchedCount == 3)
+    #expect(abs(clusters.assign(try Self.query(Self.songA, from: 30, to: 90)).offsetSeconds - 30) < 0.5)
+    // An airing that runs 30 s past what the others cover (into another recording) is searched too.
+    let longer = clusters.assign(try Self.query(Self.songA + Self.songB, from: 60, to: 150))
+    #expect(longer.cluster == 1 && clusters.searchedCount == 4)
+    // A start rebuilds the same search from the play log.
+    let again = UnknownClusters(parameters: FingerprintParameters())
+    try again.restore(restored)
+    #expect(again.segmentCount == 6 && again.searchedCount == 3)
+    #expect(again.assign(try Self.query(Self.songA, from: 30, to: 90)).cluster == 1)
+  }
+
+  @Test("A split cuts airings the search does not hold as it cuts those it holds: the revisions of every airing held")
+  func splitRevisesUnsearchedAirings() throws {
+    func revisions(searchedAiringsPerStretch: Int) throws -> (revisions: [String], searched: Int) {
+      let clusters = UnknownClusters(
+        parameters: FingerprintParameters(), searchedAiringsPerStretch: searchedAiringsPerStretch)
+      let segue = Array(Self.songA[0..<(100 * 8000)] + Self.songB[0..<(100 * 8000)])
+      var all: [UnknownClusters.Revision] = []
+      let segueQuery = try Self.query(segue, from: 0, to: 200)
+      for airing in 0..<4 {
+        all += clusters.assignParts(segueQuery) { Self.origin(Double(airing) * 500 + $0) }.revisions
+      }
+      all += clusters.assignParts(try Self.query(Self.songB, from: 0, to: 100)) { Self.origin(5000 + $0) }.revisions
+      all += clusters.assignParts(try Self.query(Self.songA, from: 0, to: 100)) { Self.origin(6000 + $0) }.revisions
+      let searched = clusters.searchedCount
+      return (
+        all.map { r in
+          "\(r.origin.start.timeIntervalSince1970) cluster \(r.cluster) "
+            + (r.tail.map { "cut at \(Int($0.startSeconds.rounded())) s, rest in cluster \($0.cluster)" } ?? "moved")
+        }.sorted(), searched
+      )
+    }
+    let bounded = try revisions(searchedAiringsPerStretch: 3)
+    let every = try revisions(searchedAiringsPerStretch: .max)
+    #expect(bounded.searched < every.searched, "\(bounded.searched) of \(every.searched) searched")
+    #expect(bounded.revisions.filter { $0.contains("cut at 100 s") }.count == 4, "\(bounded.revisions)")
+    #expect(bounded.revisions == every.revisions)
+  }
+
   @Test("Property: over random excerpts of three songs, clusters are pure and complete")
   func property() throws {
     let songs = [Self.songA, Self.songB, SyntheticSong(seed: 14, seconds: 120).render()]
