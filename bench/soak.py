@@ -2,11 +2,15 @@
 """Soak: does a monitor that runs for weeks keep its memory, descriptors, threads and processes flat?
 
     python3 bench/soak.py [--minutes 40] [--warmup-minutes 5] [--channels 16] [--reload-minutes 2] [--database URL]
+                          [--excerpt-start SECONDS] [--clips]
 
 Runs `broadcast-monitor run` (release build, dev catalog, an SQLite play log, or the PostgreSQL one at --database)
 from a configuration file, as a station does, and works every part that a long run repeats:
   - CHANNELS stereo JACK channels (private jackd, dummy driver) fed by `Benchmarks jack-source` with a 10-minute
-    excerpt of a simulated radio channel, looped, each channel from another offset: plays start and end all the time;
+    excerpt of a simulated radio channel (from --excerpt-start), looped, each channel from another offset: plays start
+    and end all the time. The first 10 minutes of `dev-radio-s1` channel 1 hold no unknown music; from 2600 s they
+    hold two unknown recordings, so that every channel airs each of them every 10 minutes and the unknown-music
+    clusters take an airing a few times a minute (with --clips, each with its Opus clip);
   - a `file+loop:` channel of the same excerpt (an ffmpeg decoder that runs for the whole soak);
   - a stream channel whose server refuses every connection: `source_down` opens, and the input reconnects forever;
   - a configuration reload (SIGHUP) every --reload-minutes that adds or removes another `file+loop:` channel, in
@@ -108,6 +112,7 @@ def write_config(path, args, db, port, webhook_port, source, extra):
         "alerts": {"sourceDown": {"forSeconds": 10},
                    "webhooks": [{"url": f"http://127.0.0.1:{webhook_port}/alerts"}]},
         "channels": channels,
+        **({"unknown": {"clipsDirectory": os.path.join(args.out, "clips")}} if args.clips else {}),
     }
     with open(path + ".new", "w") as f:
         json.dump(config, f, indent=1)
@@ -179,6 +184,8 @@ def main():
     ap.add_argument("--bin", default=BIN)
     ap.add_argument("--benchmarks", default=BENCHMARKS)
     ap.add_argument("--database", help="a PostgreSQL play log (postgresql://…) instead of SQLite in --out")
+    ap.add_argument("--excerpt-start", type=float, default=0, help="where the 10-minute excerpt starts, in seconds")
+    ap.add_argument("--clips", action="store_true", help="keep the clips of unknown music (in --out/clips)")
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "bm-soak"))
     args = ap.parse_args()
     require("soak", [(args.bin, "swift build -c release"), (args.benchmarks, "swift build -c release"),
@@ -187,10 +194,10 @@ def main():
         raise SystemExit("soak: --minutes must leave at least 2 minutes after the warm-up")
     os.makedirs(args.out, exist_ok=True)
     args.server = f"bm-soak-{os.getpid()}"
-    source = os.path.join(args.out, "source-10min.wav")
+    source = os.path.join(args.out, f"source-10min-from-{args.excerpt_start:g}.wav")
     if not os.path.exists(source):
-        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", args.sim, "-t", "600", "-ar", "48000",
-                        "-ac", "2", source], check=True)
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-ss", f"{args.excerpt_start:g}", "-i", args.sim,
+                        "-t", "600", "-ar", "48000", "-ac", "2", source], check=True)
     db = fresh_database(args.out)
     config = os.path.join(args.out, "monitor.json")
     log_path = os.path.join(args.out, "monitor.log")
@@ -252,16 +259,22 @@ def main():
         log = open(log_path).read()
         reloads_done = log.count("SIGHUP: configuration reloaded")
         overruns = log.count("] overrun:")
+        lagging = log.count("] lagging:")
         final = samples[-1]
     finally:
         stop.set()
         stop_all(processes)
         webhook.shutdown()
+    unknown_query = "SELECT count(*), count(DISTINCT cluster) FROM unknown_segments"
     if args.database:
-        plays = int(subprocess.run(["psql", args.database, "-X", "-A", "-t", "-q", "-c", "SELECT count(*) FROM plays"],
-                                   capture_output=True, text=True, check=True).stdout)
+        def psql(sql):
+            return subprocess.run(["psql", args.database, "-X", "-A", "-t", "-q", "-F", " ", "-c", sql],
+                                  capture_output=True, text=True, check=True).stdout.split()
+        plays = int(psql("SELECT count(*) FROM plays")[0])
+        segments, clusters = map(int, psql(unknown_query))
     else:
         plays = sqlite3.connect(db).execute("SELECT count(*) FROM plays").fetchone()[0]
+        segments, clusters = sqlite3.connect(db).execute(unknown_query).fetchone()
     cpu_minutes = final["cpu"] / 60
 
     after = [s for s in samples if s["minute"] >= args.warmup_minutes]
@@ -285,6 +298,7 @@ def main():
         flat[key] = late <= early
         print(f"  {key}: fewest in the first {window:g} minutes {early}, in the last {window:g} {late} "
               f"(range over the soak {min(s[key] for s in after)}–{max(s[key] for s in after)})")
+    print(f"  unknown segments {segments} in {clusters} clusters; lagging notices {lagging}")
     print(f"  plays logged {plays}; overrun notices {overruns}; reloads {reloads_done} of {reloads_sent}; "
           f"webhook deliveries {Webhook.received}; CPU {cpu_minutes:.1f} min in {final['minute']:.1f} min; "
           f"stopped in {stop_seconds:.1f} s with exit status {exit_status}")
