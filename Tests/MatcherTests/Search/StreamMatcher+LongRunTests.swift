@@ -7,33 +7,19 @@ import Testing
 
 @Suite("StreamMatcher on a stream that has run for days")
 struct StreamMatcherLongRunTests {
-  /// Keeps the peaks a front end emits, and the last frame it decided.
-  final class PeakCapture: PeakConsumer {
-    var peaks: [Peak] = []
-    var throughFrame = 0
-    func consume(peaks: ArraySlice<Peak>, throughFrame: Int) {
-      self.peaks += peaks
-      self.throughFrame = throughFrame
-    }
-    func flush() {}
-  }
-
   static let parameters = FingerprintParameters()
   static let songs = (41...43).map { SyntheticSong(seed: UInt64($0), seconds: 20) }
 
   /// The query peaks of `samples` (8 kHz mono), as a stream matcher's front end finds them.
-  static func queryPeaks(of samples: [Float]) throws -> PeakCapture {
-    let capture = PeakCapture()
-    let frontEnd = FingerprintFrontEnd(
-      parameters: parameters, peaksPerBlock: parameters.queryPeaksPerBlock, consumer: capture)
-    try samples.withUnsafeBufferPointer { try frontEnd.append($0, channels: 1, sampleRate: 8000) }
-    frontEnd.flush()
-    return capture
+  static func queryPeaks(of samples: [Float]) throws -> Signature {
+    let generator = SignatureGenerator(parameters: parameters, purpose: .query)
+    try generator.append(samples, sampleRate: 8000)
+    return generator.signature()
   }
 
   /// The plays a matcher of `catalog` logs from `query`'s peaks, their frames moved `laterFrames` on (a stream that
   /// started that long before this air), fed a block at a time: what each play found, without its stream times.
-  static func plays(_ query: PeakCapture, catalog: Catalog, laterFrames: Int) -> [String] {
+  static func plays(_ query: Signature, catalog: Catalog, laterFrames: Int) -> [String] {
     let sink = CollectingSink()
     let matcher = StreamMatcher(catalog: catalog, sink: sink)
     let blockFrames = Int32(parameters.peakBlockFrames)
@@ -47,7 +33,7 @@ struct StreamMatcherLongRunTests {
       }
       block.append(moved)
     }
-    matcher.consume(peaks: block[...], throughFrame: query.throughFrame + laterFrames)
+    matcher.consume(peaks: block[...], throughFrame: query.frameCount - 1 + laterFrames)
     matcher.flush()
     return sink.ended.map {
       "\($0.track.key) offset \(String(format: "%.3f", $0.referenceOffsetSeconds)) s, speed "
